@@ -1,0 +1,65 @@
+"""polars_ireval: IR evaluation as Polars expressions and DuckDB SQL.
+
+>>> import polars_ireval as ir
+>>> run = ir.read_run(ir.example_path("runs/bm25.run"))          # doctest: +SKIP
+>>> qrels = ir.read_qrels(ir.example_path("qrels.txt"))          # doctest: +SKIP
+>>> ir.evaluate(run, qrels, ["nDCG@10", "AP", "P@10"])             # doctest: +SKIP
+"""
+
+from polars_ireval import namespace as _namespace  # noqa: F401  (registers df.ireval)
+from polars_ireval.errors import (
+    DuplicateError,
+    EmptyInputError,
+    FormatError,
+    IrevalError,
+    MeasureSyntaxError,
+    MissingQueryError,
+    ParameterError,
+    RelevanceError,
+    SchemaError,
+    ScoreError,
+    UnknownMeasureError,
+)
+from polars_ireval.evaluate import CoverageWarning, evaluate, evaluate_table
+from polars_ireval.example import example_path
+from polars_ireval.io import read_qrels, read_run, run_tag, validate_qrels, validate_run
+from polars_ireval.judge import coverage, judge
+from polars_ireval.measures import *  # noqa: F403
+from polars_ireval.measures import __all__ as _measure_names
+from polars_ireval.parse import known_names, parse_measure, parse_measures
+from polars_ireval.registry import REGISTRY, Measure, MeasureDef, definitions
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "REGISTRY",
+    "CoverageWarning",
+    "DuplicateError",
+    "EmptyInputError",
+    "FormatError",
+    "IrevalError",
+    "Measure",
+    "MeasureDef",
+    "MeasureSyntaxError",
+    "MissingQueryError",
+    "ParameterError",
+    "RelevanceError",
+    "SchemaError",
+    "ScoreError",
+    "UnknownMeasureError",
+    "coverage",
+    "definitions",
+    "evaluate",
+    "evaluate_table",
+    "example_path",
+    "judge",
+    "known_names",
+    "parse_measure",
+    "parse_measures",
+    "read_qrels",
+    "read_run",
+    "run_tag",
+    "validate_qrels",
+    "validate_run",
+    *_measure_names,
+]

@@ -1,0 +1,550 @@
+"""Readers for runs and qrels: TREC text (plain or gzip), Parquet, Arrow IPC, frames and dicts.
+
+Every reader returns a Polars frame with the library's column names:
+
+* run: ``[run_id,] query_id, doc_id, score`` (``String, String, String, Float64``)
+* qrels: ``query_id, doc_id, relevance`` (``String, String, Int64``)
+
+Reading is an explicit boundary: the readers collect, and they validate what they read,
+raising an error that names the file and line (malformed line, NaN score, duplicate
+document, non-integer grade, empty file) instead of dropping anything.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import polars as pl
+
+from polars_ireval import schema as S
+from polars_ireval.errors import (
+    DuplicateError,
+    EmptyInputError,
+    FormatError,
+    RelevanceError,
+    SchemaError,
+    ScoreError,
+)
+
+PathLike = str | os.PathLike
+RunSource = Any
+RunIdPolicy = Literal["auto", "tag", "file", "none"]
+
+_WS = r"[ \t]+"
+_FIELD = r"([^ \t\r]+)"
+_SKIP = r"[^ \t\r]+"
+# qid Q0 docno rank score tag [anything]; the second column is any token (trec_eval ignores it)
+_RUN_RX = rf"^[ \t]*{_FIELD}{_WS}{_SKIP}{_WS}{_FIELD}{_WS}{_FIELD}{_WS}{_FIELD}{_WS}{_FIELD}"
+# qid iter docno rel, exactly four fields
+_QRELS_RX = rf"^[ \t]*{_FIELD}{_WS}{_SKIP}{_WS}{_FIELD}{_WS}{_FIELD}[ \t\r]*$"
+
+_LINE = "__line"
+_FILE = "__file"
+
+# Frames returned by validate_run/validate_qrels, so that evaluate() does not check them twice.
+# Keyed by id(); the weak reference tells a live frame from a recycled id.
+_VALIDATED: dict[int, weakref.ref[pl.DataFrame]] = {}
+
+_ALIASES = {
+    "qid": S.QUERY_ID,
+    "q_id": S.QUERY_ID,
+    "query": S.QUERY_ID,
+    "topic": S.QUERY_ID,
+    "docno": S.DOC_ID,
+    "docid": S.DOC_ID,
+    "did": S.DOC_ID,
+    "doc": S.DOC_ID,
+    "sim": S.SCORE,
+    "rel": S.RELEVANCE,
+    "label": S.RELEVANCE,
+    "grade": S.RELEVANCE,
+    "judgment": S.RELEVANCE,
+    "runid": S.RUN_ID,
+    "run": S.RUN_ID,
+    "system": S.RUN_ID,
+    "tag": S.RUN_ID,
+}
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def read_run(
+    source: RunSource,
+    *,
+    run_id: RunIdPolicy = "auto",
+) -> pl.DataFrame:
+    """Read one or many runs into a validated frame.
+
+    Parameters
+    ----------
+    source
+        A path (TREC text ``qid Q0 docno rank score tag``, optionally ``.gz``; ``.parquet``;
+        ``.arrow``/``.ipc``/``.feather``), a glob pattern, a directory, a list of those, a
+        Polars/pandas frame, a pyarrow table, or a pytrec_eval-style dict
+        ``{query_id: {doc_id: score}}``.
+    run_id
+        Where the ``run_id`` column comes from. ``"auto"`` (default): none for a single
+        source, the tag column (TREC text, as trec_eval's ``runid``) or the file name
+        (other formats) for several. ``"tag"``: the TREC tag column. ``"file"``: the file
+        name without extensions. ``"none"``: no ``run_id`` column (all lines form one run).
+        A frame that already has a ``run_id`` column keeps it.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``[run_id,] query_id, doc_id, score``. Whitespace of any width separates fields,
+        lines starting with ``#`` and blank lines are skipped, fields after the sixth are
+        ignored, scores are parsed as float64.
+
+    Raises
+    ------
+    FormatError
+        A line does not have six fields or its score is not a number (file and line named).
+    ScoreError
+        A score is NaN or infinite.
+    DuplicateError
+        A document appears twice for one query of one run.
+    EmptyInputError
+        The input holds no data line.
+
+    Examples
+    --------
+    >>> import polars_ireval as ir
+    >>> run = ir.read_run(ir.example_path("runs/bm25.run"))
+    >>> run.columns
+    ['query_id', 'doc_id', 'score']
+    """
+    paths = _expand(source)
+    if paths is None:
+        frame = _frame_from_object(source, kind="run")
+        label = "<input>"
+        return validate_run(frame, label)
+    several = len(paths) > 1
+    policy = run_id if run_id != "auto" else ("tag" if several else "none")
+    frames = [_read_run_path(p, policy, several) for p in paths]
+    frame = pl.concat(frames, how="vertical") if several else frames[0]
+    return validate_run(frame, paths[0] if not several else f"{len(paths)} run files")
+
+
+def read_qrels(source: RunSource) -> pl.DataFrame:
+    """Read relevance judgments into a validated frame.
+
+    Parameters
+    ----------
+    source
+        A path (TREC qrels ``qid iter docno rel``, optionally ``.gz``; ``.parquet``;
+        ``.arrow``), a list of paths (concatenated), a frame, a pyarrow table, or a
+        pytrec_eval-style dict ``{query_id: {doc_id: grade}}``.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``query_id, doc_id, relevance`` with integer grades (negative grades are kept:
+        trec_eval treats them as judged but never relevant).
+
+    Raises
+    ------
+    FormatError
+        A line does not have exactly four fields (file and line named).
+    RelevanceError
+        A grade is not an integer.
+    DuplicateError
+        A document is judged twice for one query.
+    EmptyInputError
+        The input holds no judgment.
+
+    Examples
+    --------
+    >>> import polars_ireval as ir
+    >>> qrels = ir.read_qrels(ir.example_path("qrels.txt"))
+    >>> qrels.schema["relevance"]
+    Int64
+    """
+    paths = _expand(source)
+    if paths is None:
+        return validate_qrels(_frame_from_object(source, kind="qrels"), "<input>")
+    frames = [_read_qrels_path(p) for p in paths]
+    frame = pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
+    return validate_qrels(frame, paths[0] if len(paths) == 1 else f"{len(paths)} qrels files")
+
+
+def run_tag(path: PathLike) -> str | None:
+    """Return the tag (sixth column) of the first data line of a TREC run file.
+
+    trec_eval prints this as ``runid``. Returns ``None`` for non-text formats.
+    """
+    path = str(path)
+    if _format(path) != "trec":
+        return None
+    lines = _scan_lines(path).filter(_is_data_line()).head(1).collect()
+    if lines.height == 0:
+        return None
+    fields = lines[S.LINE_TEXT][0].split()
+    return fields[5] if len(fields) >= 6 else None
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def validate_run(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame:
+    """Check a run frame and return it in canonical form.
+
+    Ids become strings (integer ids are converted), scores float64 (``-0.0`` is stored as
+    ``0.0``, as C compares them equal). Raises a specific error for a missing column, a
+    null, NaN or infinite score, a duplicate (query, document) within a run, or no rows.
+    Columns ``__line``/``__file`` (added by the text readers) locate errors and are dropped.
+    """
+    frame = _rename_aliases(frame)
+    _require(frame, (S.QUERY_ID, S.DOC_ID, S.SCORE), source, "run")
+    id_cols = [c for c in (S.RUN_ID, S.QUERY_ID, S.DOC_ID) if c in frame.columns]
+    frame = frame.with_columns(*[_id_column(frame, c, source) for c in id_cols])
+    frame = frame.with_columns(_score_column(frame, source))
+    if frame.height == 0:
+        raise EmptyInputError(
+            f"{source}: the run holds no ranking line; check the file and its path"
+        )
+    _check_nulls(frame, id_cols, source, "run")
+    bad = frame.filter(~pl.col(S.SCORE).is_finite())
+    if bad.height:
+        row = bad.row(0, named=True)
+        raise ScoreError(
+            f"{_where(row, source)}: score {row[S.SCORE]} of document {row[S.DOC_ID]!r} "
+            f"(query {row[S.QUERY_ID]!r}) is not finite; every score must be a finite number"
+        )
+    keys = [c for c in (S.RUN_ID, S.QUERY_ID) if c in frame.columns] + [S.DOC_ID]
+    _check_duplicates(frame, keys, source, "run")
+    return _mark(frame.select(*keys[:-1], S.DOC_ID, S.SCORE, *_extra(frame, [*keys, S.SCORE])))
+
+
+def validate_qrels(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame:
+    """Check a qrels frame and return it as ``query_id, doc_id, relevance``.
+
+    Raises a specific error for a missing column, a null or non-integer grade, a duplicate
+    (query, document), or no rows.
+    """
+    frame = _rename_aliases(frame)
+    _require(frame, (S.QUERY_ID, S.DOC_ID, S.RELEVANCE), source, "qrels")
+    frame = frame.with_columns(
+        _id_column(frame, S.QUERY_ID, source),
+        _id_column(frame, S.DOC_ID, source),
+        _relevance_column(frame, source),
+    )
+    if frame.height == 0:
+        raise EmptyInputError(f"{source}: the qrels hold no judgment; check the file and its path")
+    _check_nulls(frame, [S.QUERY_ID, S.DOC_ID, S.RELEVANCE], source, "qrels")
+    _check_duplicates(frame, [S.QUERY_ID, S.DOC_ID], source, "qrels")
+    return _mark(frame.select(S.QUERY_ID, S.DOC_ID, S.RELEVANCE))
+
+
+def is_validated(frame: pl.DataFrame) -> bool:
+    """True when ``frame`` itself was returned by :func:`validate_run` or :func:`validate_qrels`."""
+    ref = _VALIDATED.get(id(frame))
+    return ref is not None and ref() is frame
+
+
+def _mark(frame: pl.DataFrame) -> pl.DataFrame:
+    key = id(frame)
+    _VALIDATED[key] = weakref.ref(frame, lambda _: _VALIDATED.pop(key, None))
+    return frame
+
+
+# --------------------------------------------------------------------------- text files
+
+
+def _scan_lines(path: str) -> pl.LazyFrame:
+    """Every physical line of a text file (plain or gzip) with its 1-based number."""
+    return pl.scan_csv(
+        path,
+        has_header=False,
+        separator="\x00",
+        quote_char=None,
+        schema={S.LINE_TEXT: pl.String},
+    ).with_row_index(_LINE, offset=1)
+
+
+def _is_data_line() -> pl.Expr:
+    text = pl.col(S.LINE_TEXT)
+    stripped = text.str.strip_chars_start(" \t")
+    return text.is_not_null() & (stripped.str.strip_chars() != "") & ~stripped.str.starts_with("#")
+
+
+def _read_run_path(path: str, policy: RunIdPolicy, several: bool) -> pl.DataFrame:
+    fmt = _format(path)
+    if fmt != "trec":
+        frame = _read_binary(path, fmt)
+        frame = _rename_aliases(frame)
+        if policy in ("file", "tag") and (several or S.RUN_ID not in frame.columns):
+            if policy == "tag" and S.RUN_ID in frame.columns:
+                return frame
+            frame = frame.with_columns(pl.lit(_stem(path)).alias(S.RUN_ID))
+        elif policy == "none" and S.RUN_ID in frame.columns:
+            frame = frame.drop(S.RUN_ID)
+        return frame.with_columns(pl.lit(path).alias(_FILE))
+    fields = (
+        _scan_lines(path)
+        .filter(_is_data_line())
+        .select(_LINE, S.LINE_TEXT, pl.col(S.LINE_TEXT).str.extract_groups(_RUN_RX).alias("f"))
+        .unnest("f")
+        .rename({"1": S.QUERY_ID, "2": S.DOC_ID, "3": "__rank", "4": "__score", "5": "__tag"})
+        .collect()
+    )
+    bad = fields.filter(pl.col(S.DOC_ID).is_null() | pl.col("__tag").is_null())
+    if bad.height:
+        line, text = bad.row(0)[:2]
+        raise FormatError(
+            path,
+            line,
+            f"malformed run line {text!r}: expected six whitespace-separated fields "
+            "'query_id Q0 doc_id rank score tag'",
+        )
+    score = pl.col("__score").cast(pl.Float64, strict=False)
+    bad = fields.filter(score.is_null())
+    if bad.height:
+        row = bad.row(0, named=True)
+        raise FormatError(
+            path,
+            row[_LINE],
+            f"score {row['__score']!r} is not a number (line {row[S.LINE_TEXT]!r}); "
+            "the fifth field must be a decimal number such as 12.5 or -1.3e-2",
+        )
+    cols = [S.QUERY_ID, S.DOC_ID, score.alias(S.SCORE), _LINE, pl.lit(path).alias(_FILE)]
+    if policy == "tag":
+        cols.insert(0, pl.col("__tag").alias(S.RUN_ID))
+    elif policy == "file":
+        cols.insert(0, pl.lit(_stem(path)).alias(S.RUN_ID))
+    return fields.select(cols)
+
+
+def _read_qrels_path(path: str) -> pl.DataFrame:
+    fmt = _format(path)
+    if fmt != "trec":
+        return _read_binary(path, fmt).with_columns(pl.lit(path).alias(_FILE))
+    fields = (
+        _scan_lines(path)
+        .filter(_is_data_line())
+        .select(_LINE, S.LINE_TEXT, pl.col(S.LINE_TEXT).str.extract_groups(_QRELS_RX).alias("f"))
+        .unnest("f")
+        .rename({"1": S.QUERY_ID, "2": S.DOC_ID, "3": "__rel"})
+        .collect()
+    )
+    bad = fields.filter(pl.col("__rel").is_null())
+    if bad.height:
+        line, text = bad.row(0)[:2]
+        raise FormatError(
+            path,
+            line,
+            f"malformed qrels line {text!r}: expected four whitespace-separated fields "
+            "'query_id iteration doc_id relevance'",
+        )
+    rel = pl.col("__rel").cast(pl.Int64, strict=False)
+    bad = fields.filter(rel.is_null())
+    if bad.height:
+        row = bad.row(0, named=True)
+        raise RelevanceError(
+            f"{path}:{row[_LINE]}: relevance {row['__rel']!r} is not an integer "
+            f"(line {row[S.LINE_TEXT]!r}); grades must be whole numbers such as 0, 1, 2 or -1"
+        )
+    return fields.select(
+        S.QUERY_ID, S.DOC_ID, rel.alias(S.RELEVANCE), _LINE, pl.lit(path).alias(_FILE)
+    )
+
+
+# --------------------------------------------------------------------------- other inputs
+
+
+def _format(path: str) -> str:
+    name = path.lower()
+    if name.endswith(".parquet") or name.endswith(".pq"):
+        return "parquet"
+    if name.endswith((".arrow", ".ipc", ".feather")):
+        return "ipc"
+    return "trec"
+
+
+def _read_binary(path: str, fmt: str) -> pl.DataFrame:
+    if fmt == "parquet":
+        return pl.read_parquet(path)
+    return pl.read_ipc(path)
+
+
+def _expand(source: Any) -> list[str] | None:
+    """Turn a path, glob, directory or list of them into file paths; None for objects."""
+    if isinstance(source, (str, os.PathLike)):
+        items: Iterable[Any] = [source]
+    elif isinstance(source, (list, tuple)) and all(
+        isinstance(s, (str, os.PathLike)) for s in source
+    ):
+        items = source
+        if not items:
+            raise EmptyInputError("an empty list of files was given; pass at least one path")
+    else:
+        return None
+    paths: list[str] = []
+    for item in items:
+        text = os.fspath(item)
+        if os.path.isdir(text):
+            found = sorted(str(p) for p in Path(text).iterdir() if p.is_file())
+            if not found:
+                raise EmptyInputError(f"{text}: the directory holds no file")
+            paths.extend(found)
+        elif os.path.exists(text):
+            paths.append(text)
+        elif glob.has_magic(text):
+            found = sorted(glob.glob(text))
+            if not found:
+                raise EmptyInputError(f"{text}: no file matches this pattern")
+            paths.extend(found)
+        else:
+            raise FileNotFoundError(f"{text}: no such file")
+    return paths
+
+
+def _frame_from_object(source: Any, kind: str) -> pl.DataFrame:
+    if isinstance(source, pl.LazyFrame):
+        return source.collect()
+    if isinstance(source, pl.DataFrame):
+        return source
+    if isinstance(source, Mapping):
+        value = S.SCORE if kind == "run" else S.RELEVANCE
+        rows = [(str(q), str(d), v) for q, docs in source.items() for d, v in docs.items()]
+        return pl.DataFrame(
+            rows, schema=[S.QUERY_ID, S.DOC_ID, value], orient="row", infer_schema_length=None
+        )
+    module = type(source).__module__
+    if module.startswith("pyarrow"):
+        frame = pl.from_arrow(source)
+        assert isinstance(frame, pl.DataFrame)
+        return frame
+    if module.startswith("pandas"):
+        return pl.from_pandas(source)
+    raise SchemaError(
+        f"cannot read a {kind} from a {type(source).__name__}; pass a path, a Polars or pandas "
+        "frame, a pyarrow table or a dict {query_id: {doc_id: value}}"
+    )
+
+
+def _rename_aliases(frame: pl.DataFrame) -> pl.DataFrame:
+    present = set(frame.columns)
+    mapping = {
+        c: _ALIASES[c.lower()]
+        for c in frame.columns
+        if c.lower() in _ALIASES and _ALIASES[c.lower()] not in present
+    }
+    return frame.rename(mapping) if mapping else frame
+
+
+def _require(frame: pl.DataFrame, cols: Sequence[str], source: str, kind: str) -> None:
+    missing = [c for c in cols if c not in frame.columns]
+    if missing:
+        raise SchemaError(
+            f"{source}: the {kind} lacks column(s) {missing}; it has {frame.columns}. "
+            f"Rename them to {list(cols)}"
+        )
+
+
+def _id_column(frame: pl.DataFrame, col: str, source: str) -> pl.Expr:
+    dtype = frame.schema[col]
+    if dtype == pl.String:
+        return pl.col(col)
+    if dtype.is_integer() or dtype == pl.Categorical or isinstance(dtype, pl.Enum):
+        return pl.col(col).cast(pl.String)
+    raise SchemaError(
+        f"{source}: column {col!r} has type {dtype}; ids must be strings (or integers, "
+        f"converted to their decimal text). Cast it, e.g. pl.col({col!r}).cast(pl.String)"
+    )
+
+
+def _score_column(frame: pl.DataFrame, source: str) -> pl.Expr:
+    dtype = frame.schema[S.SCORE]
+    if not dtype.is_numeric():
+        raise SchemaError(
+            f"{source}: column 'score' has type {dtype}; scores must be numbers. "
+            "Cast it, e.g. pl.col('score').cast(pl.Float64)"
+        )
+    # + 0.0 turns -0.0 into 0.0: C compares them equal, so they must tie.
+    return (pl.col(S.SCORE).cast(pl.Float64) + 0.0).alias(S.SCORE)
+
+
+def _relevance_column(frame: pl.DataFrame, source: str) -> pl.Expr:
+    dtype = frame.schema[S.RELEVANCE]
+    if dtype.is_integer() or dtype == pl.Boolean:
+        return pl.col(S.RELEVANCE).cast(pl.Int64)
+    if dtype.is_float():
+        col = pl.col(S.RELEVANCE)
+        bad = frame.filter(col.is_not_null() & (col != col.round(0)))
+        if bad.height:
+            row = bad.row(0, named=True)
+            raise RelevanceError(
+                f"{_where(row, source)}: relevance {row[S.RELEVANCE]} is not an integer; "
+                "grades must be whole numbers"
+            )
+        return col.cast(pl.Int64)
+    raise RelevanceError(
+        f"{source}: column 'relevance' has type {dtype}; grades must be integers. "
+        "Cast it, e.g. pl.col('relevance').cast(pl.Int64)"
+    )
+
+
+def _check_nulls(frame: pl.DataFrame, cols: Sequence[str], source: str, kind: str) -> None:
+    for col in cols:
+        bad = frame.filter(pl.col(col).is_null())
+        if bad.height:
+            row = bad.row(0, named=True)
+            err = (
+                ScoreError
+                if col == S.SCORE
+                else RelevanceError
+                if col == S.RELEVANCE
+                else SchemaError
+            )
+            raise err(f"{_where(row, source)}: {kind} has a null {col}; every row needs one")
+
+
+def _check_duplicates(frame: pl.DataFrame, keys: Sequence[str], source: str, kind: str) -> None:
+    dup = frame.filter(pl.struct(keys).is_duplicated())
+    if dup.height == 0:
+        return
+    first = dup.row(0, named=True)
+    same = dup.filter(*[pl.col(k) == first[k] for k in keys])
+    places = ", ".join(_where(r, source) for r in same.head(2).iter_rows(named=True))
+    what = ", ".join(f"{k}={first[k]!r}" for k in keys)
+    raise DuplicateError(
+        f"{source}: the {kind} lists ({what}) {same.height} times ({places}); trec_eval rejects "
+        f"this too. Keep one row per document, e.g. frame.unique({list(keys)!r}, keep='first')"
+    )
+
+
+def _where(row: Mapping[str, Any], source: str) -> str:
+    if row.get(_LINE) is not None:
+        return f"{row.get(_FILE, source)}:{row[_LINE]}"
+    return source
+
+
+def _extra(frame: pl.DataFrame, used: Sequence[str]) -> list[str]:
+    """Columns the caller brought besides the canonical ones (kept, but not the locators)."""
+    return [c for c in frame.columns if c not in used and c not in (_LINE, _FILE)]
+
+
+def _stem(path: str) -> str:
+    name = os.path.basename(path)
+    for ext in (
+        ".gz",
+        ".parquet",
+        ".pq",
+        ".arrow",
+        ".ipc",
+        ".feather",
+        ".run",
+        ".txt",
+        ".trec",
+        ".tsv",
+    ):
+        if name.lower().endswith(ext):
+            name = name[: -len(ext)]
+    return name

@@ -1,0 +1,258 @@
+"""The evaluation table: a run joined once with its qrels.
+
+:func:`judge` returns one row per (run, query, document) that is retrieved or judged:
+
+============  =========  ============================================================
+column        type       meaning
+============  =========  ============================================================
+run_id        String     only when the run has several runs (a ``run_id`` column)
+query_id      String
+doc_id        String
+score         Float64    null for a judged document the run did not retrieve
+rank          UInt32     1-based position in the ranking; null when not retrieved
+relevance     Int64      qrels grade; null when the document is unjudged
+============  =========  ============================================================
+
+Every measure is an aggregation over these columns inside ``group_by(run_id, query_id)``.
+Judged documents that were not retrieved are present (rank null) so recall-oriented and
+ideal-ranking measures see the whole judgment pool; a query the run lacks (with
+``missing="zero"``) is a group with no retrieved row, and every measure scores it from the
+same expressions.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeVar
+
+import polars as pl
+
+from polars_ireval import io
+from polars_ireval import schema as S
+from polars_ireval.errors import MissingQueryError, ParameterError
+
+Ties = Literal["trec_eval", "doc_id_asc", "input_order", "rank"]
+Missing = Literal["skip", "zero", "error"]
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+TIES: tuple[str, ...] = ("trec_eval", "doc_id_asc", "input_order", "rank")
+MISSING: tuple[str, ...] = ("skip", "zero", "error")
+INPUT_RANK = "input_rank"
+_ROW = "__row"
+
+
+def judge(
+    run: Any,
+    qrels: Any,
+    *,
+    max_depth: int | None = None,
+    judged_only: bool = False,
+    ties: Ties = "trec_eval",
+    missing: Missing = "skip",
+) -> Any:
+    """Rank a run and join it with its qrels into the evaluation table.
+
+    Parameters
+    ----------
+    run
+        A run frame (``[run_id,] query_id, doc_id, score``) or anything :func:`read_run`
+        accepts. A LazyFrame gives a LazyFrame.
+    qrels
+        A qrels frame (``query_id, doc_id, relevance``) or anything :func:`read_qrels` accepts.
+    max_depth
+        Keep only the top ``max_depth`` documents of each ranking (trec_eval ``-M``).
+    judged_only
+        Drop unjudged documents before ranking, so judged ones move up: the condensed run
+        of Sakai (trec_eval ``-J``).
+    ties
+        How documents with equal scores are ordered. ``"trec_eval"`` (default): doc id
+        descending, compared byte-wise, as trec_eval does. ``"doc_id_asc"``: doc id
+        ascending. ``"input_order"``: the order of the rows in the input. ``"rank"``: by the
+        run's own ``input_rank`` column (ascending), then doc id descending.
+    missing
+        A query judged in the qrels that the run did not rank: ``"skip"`` (default, trec_eval
+        without ``-c``), ``"zero"`` (scored with an empty ranking, so most measures give 0;
+        trec_eval ``-c``), or ``"error"``. Queries ranked by the run but absent from the
+        qrels are never evaluated (see :func:`coverage` to list them).
+
+    Returns
+    -------
+    polars.DataFrame or polars.LazyFrame
+        The evaluation table described in the module docstring.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": ["q1"] * 3, "doc_id": ["a", "b", "c"],
+    ...                     "score": [0.5, 0.9, 0.5]})
+    >>> qrels = pl.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["a", "z"],
+    ...                       "relevance": [1, 2]})
+    >>> ir.judge(run, qrels).sort("rank", nulls_last=True)
+    shape: (4, 5)
+    ┌──────────┬────────┬───────┬──────┬───────────┐
+    │ query_id ┆ doc_id ┆ score ┆ rank ┆ relevance │
+    │ ---      ┆ ---    ┆ ---   ┆ ---  ┆ ---       │
+    │ str      ┆ str    ┆ f64   ┆ u32  ┆ i64       │
+    ╞══════════╪════════╪═══════╪══════╪═══════════╡
+    │ q1       ┆ b      ┆ 0.9   ┆ 1    ┆ null      │
+    │ q1       ┆ c      ┆ 0.5   ┆ 2    ┆ null      │
+    │ q1       ┆ a      ┆ 0.5   ┆ 3    ┆ 1         │
+    │ q1       ┆ z      ┆ null  ┆ null ┆ 2         │
+    └──────────┴────────┴───────┴──────┴───────────┘
+    """
+    _check_options(max_depth=max_depth, ties=ties, missing=missing)
+    lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
+    run_lf = as_run(run).lazy()
+    qrels_lf = as_qrels(qrels).lazy()
+    keys = group_keys(run_lf)
+
+    present = run_lf.select(keys).unique()
+    if ties == "input_order":
+        run_lf = run_lf.with_row_index(_ROW)
+    if judged_only:
+        run_lf = run_lf.join(
+            qrels_lf.select(S.QUERY_ID, S.DOC_ID), on=[S.QUERY_ID, S.DOC_ID], how="semi"
+        )
+    ranked = _rank(run_lf, keys, ties)
+    if max_depth is not None:
+        ranked = ranked.filter(pl.col(S.RANK) <= max_depth)
+
+    pairs = _evaluated_pairs(present, qrels_lf, keys, missing)
+    if missing == "error" and not lazy:
+        _raise_missing(present, pairs, keys)
+    judged = pairs.join(qrels_lf, on=S.QUERY_ID)
+    ranked = ranked.join(pairs, on=keys, how="semi")
+    table = ranked.join(judged, on=[*keys, S.DOC_ID], how="full", coalesce=True).select(
+        *keys, S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE
+    )
+    return table if lazy else table.collect()
+
+
+def coverage(run: Any, qrels: Any) -> Any:
+    """Say, for every run and query, whether the run ranks it and the qrels judge it.
+
+    Returns a frame ``[run_id,] query_id, in_run, in_qrels`` with a row for every query
+    found on either side (for every run). Queries with ``in_qrels`` false are never
+    evaluated; queries with ``in_run`` false are skipped, scored as zero or an error,
+    following ``missing``.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": ["1", "2"], "doc_id": ["a", "b"], "score": [1.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": ["2", "3"], "doc_id": ["b", "c"], "relevance": [1, 1]})
+    >>> ir.coverage(run, qrels)
+    shape: (3, 3)
+    ┌──────────┬────────┬──────────┐
+    │ query_id ┆ in_run ┆ in_qrels │
+    │ ---      ┆ ---    ┆ ---      │
+    │ str      ┆ bool   ┆ bool     │
+    ╞══════════╪════════╪══════════╡
+    │ 1        ┆ true   ┆ false    │
+    │ 2        ┆ true   ┆ true     │
+    │ 3        ┆ false  ┆ true     │
+    └──────────┴────────┴──────────┘
+    """
+    lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
+    run_lf = as_run(run).lazy()
+    keys = group_keys(run_lf)
+    present = run_lf.select(keys).unique().with_columns(pl.lit(True).alias("in_run"))
+    judged = (
+        as_qrels(qrels)
+        .lazy()
+        .select(S.QUERY_ID)
+        .unique()
+        .with_columns(pl.lit(True).alias("in_qrels"))
+    )
+    if S.RUN_ID in keys:
+        judged = present.select(S.RUN_ID).unique().join(judged, how="cross")
+    out = (
+        present.join(judged, on=keys, how="full", coalesce=True)
+        .with_columns(pl.col("in_run", "in_qrels").fill_null(False))
+        .sort(keys)
+    )
+    return out if lazy else out.collect()
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def as_run(run: Any) -> pl.DataFrame | pl.LazyFrame:
+    """Return ``run`` as a canonical frame: validated when eager, cast when lazy."""
+    if isinstance(run, pl.LazyFrame):
+        schema = run.collect_schema()
+        casts = [pl.col(c).cast(pl.String) for c in (S.RUN_ID, S.QUERY_ID, S.DOC_ID) if c in schema]
+        return run.with_columns(*casts, pl.col(S.SCORE).cast(pl.Float64) + 0.0)
+    if isinstance(run, pl.DataFrame) and _is_canonical_run(run):
+        return run
+    return io.read_run(run)
+
+
+def as_qrels(qrels: Any) -> pl.DataFrame | pl.LazyFrame:
+    """Return ``qrels`` as a canonical frame: validated when eager, cast when lazy."""
+    if isinstance(qrels, pl.LazyFrame):
+        return qrels.with_columns(
+            pl.col(S.QUERY_ID, S.DOC_ID).cast(pl.String), pl.col(S.RELEVANCE).cast(pl.Int64)
+        )
+    if isinstance(qrels, pl.DataFrame) and _is_canonical_qrels(qrels):
+        return qrels
+    return io.read_qrels(qrels)
+
+
+def group_keys(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:
+    """The columns that identify one ranking: ``[run_id,] query_id``."""
+    schema = frame.collect_schema()
+    return [S.RUN_ID, S.QUERY_ID] if S.RUN_ID in schema else [S.QUERY_ID]
+
+
+def _is_canonical_run(frame: pl.DataFrame) -> bool:
+    """True for a frame that went through :func:`io.validate_run` (checked cheaply)."""
+    return io.is_validated(frame)
+
+
+def _is_canonical_qrels(frame: pl.DataFrame) -> bool:
+    return io.is_validated(frame)
+
+
+def _rank(run: pl.LazyFrame, keys: list[str], ties: str) -> pl.LazyFrame:
+    if ties == "trec_eval":
+        by, desc = [S.SCORE, S.DOC_ID], [True, True]
+    elif ties == "doc_id_asc":
+        by, desc = [S.SCORE, S.DOC_ID], [True, False]
+    elif ties == "input_order":
+        by, desc = [S.SCORE, _ROW], [True, False]
+    else:
+        by, desc = [INPUT_RANK, S.DOC_ID], [False, True]
+    return run.sort([*keys, *by], descending=[False] * len(keys) + desc).with_columns(
+        pl.int_range(1, pl.len() + 1, dtype=pl.UInt32).over(keys).alias(S.RANK)
+    )
+
+
+def _evaluated_pairs(
+    present: pl.LazyFrame, qrels: pl.LazyFrame, keys: list[str], missing: str
+) -> pl.LazyFrame:
+    """The (run, query) pairs to evaluate under the missing-query policy."""
+    judged = qrels.select(S.QUERY_ID).unique()
+    if missing == "skip":
+        return present.join(judged, on=S.QUERY_ID, how="semi")
+    if S.RUN_ID in keys:
+        return present.select(S.RUN_ID).unique().join(judged, how="cross")
+    return judged
+
+
+def _raise_missing(present: pl.LazyFrame, pairs: pl.LazyFrame, keys: list[str]) -> None:
+    absent = pairs.join(present, on=keys, how="anti").sort(keys).collect()
+    if absent.height:
+        sample = ", ".join(str(r) for r in absent.head(5).rows())
+        raise MissingQueryError(
+            f"{absent.height} judged (run, query) pair(s) have no ranking in the run, e.g. "
+            f"{sample}; pass missing='skip' to ignore them or missing='zero' to score them 0"
+        )
+
+
+def _check_options(*, max_depth: int | None, ties: str, missing: str) -> None:
+    if max_depth is not None and (not isinstance(max_depth, int) or max_depth < 1):
+        raise ParameterError(f"max_depth={max_depth!r}: must be a positive integer (or None)")
+    if ties not in TIES:
+        raise ParameterError(f"ties={ties!r}: must be one of {', '.join(TIES)}")
+    if missing not in MISSING:
+        raise ParameterError(f"missing={missing!r}: must be one of {', '.join(MISSING)}")

@@ -1,0 +1,88 @@
+"""Expression building blocks over the evaluation table, for declared and user measures.
+
+All of them are meant for an aggregation context: ``group_by(run_id, query_id).agg(...)``.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_ireval import schema as S
+
+RANK = pl.col(S.RANK)
+REL = pl.col(S.RELEVANCE)
+
+
+Cutoff = int | float | pl.Expr | None
+
+
+def retrieved(k: Cutoff = None) -> pl.Expr:
+    """True for documents ranked (at or above rank ``k`` when given)."""
+    if k is None:
+        return RANK.is_not_null()
+    return (k >= RANK).fill_null(False)
+
+
+def relevant(rel: int) -> pl.Expr:
+    """True for judged documents with grade >= ``rel`` (false for unjudged ones)."""
+    return (rel <= REL).fill_null(False)
+
+
+def judged() -> pl.Expr:
+    """True for documents present in the qrels, whatever their grade."""
+    return REL.is_not_null()
+
+
+def judged_nonrelevant(rel: int) -> pl.Expr:
+    """True for documents judged with a grade in ``[0, rel)`` (trec_eval's judged non-relevant)."""
+    return ((REL >= 0) & (rel > REL)).fill_null(False)
+
+
+def num_rel(rel: int) -> pl.Expr:
+    """R: the number of judged documents with grade >= ``rel`` (retrieved or not)."""
+    return relevant(rel).sum()
+
+
+def rel_ret(rel: int, k: Cutoff = None) -> pl.Expr:
+    """The number of relevant documents retrieved (in the top ``k``)."""
+    return (retrieved(k) & relevant(rel)).sum()
+
+
+def ratio(num: pl.Expr, den: pl.Expr) -> pl.Expr:
+    """``num / den`` as float64, 0 where ``den`` is 0 (trec_eval's convention)."""
+    return pl.when(den > 0).then(num.cast(pl.Float64) / den).otherwise(0.0)
+
+
+def relevant_ranks(rel: int, k: Cutoff = None) -> pl.Expr:
+    """Ranks of the relevant retrieved documents (top ``k``), in no particular order."""
+    return RANK.filter(retrieved(k) & relevant(rel))
+
+
+def precision_at_relevant(rel: int, k: Cutoff = None) -> pl.Expr:
+    """Precision at the rank of each relevant retrieved document (top ``k``).
+
+    The i-th relevant document, at rank r, contributes i / r; computed from ranks alone,
+    so it needs no sorted input.
+    """
+    ranks = relevant_ranks(rel, k)
+    return ranks.rank("ordinal").cast(pl.Float64) / ranks.cast(pl.Float64)
+
+
+def ordered_sum(values: pl.Expr, order: pl.Expr) -> pl.Expr:
+    """Sum ``values`` one after another in ascending ``order`` (0 for none).
+
+    trec_eval adds terms in rank order; a pairwise or unordered float sum can differ in the
+    last bit and flip a printed 4th decimal (0.09375 vs 0.0937), so sums of measures follow
+    the ranking.
+    """
+    return values.sort_by(order).cum_sum().last().fill_null(0.0)
+
+
+def log2_discount(position: pl.Expr) -> pl.Expr:
+    """``log2(position + 1)``: 1 at the first rank."""
+    return (position.cast(pl.Float64) + 1.0).log(2)
+
+
+def ideal_positions(gain: pl.Expr) -> pl.Expr:
+    """1-based position of each document in the ideal ranking (gain descending)."""
+    return gain.rank("ordinal", descending=True)

@@ -1,0 +1,76 @@
+"""The ``ireval`` namespace on Polars DataFrames and LazyFrames.
+
+It works on an evaluation table (the output of :func:`polars_ireval.judge`) and returns
+one row per (run, query) with a column named after the measure. Each method is thin sugar
+over the free function of the same name, which returns a ``pl.Expr``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Generic, TypeVar
+
+import polars as pl
+
+from polars_ireval import measures as M
+from polars_ireval.judge import group_keys
+from polars_ireval.parse import MeasureLike, parse_measures
+
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+
+class _IrevalNamespace(Generic[FrameT]):
+    def __init__(self, frame: FrameT) -> None:
+        self._frame: FrameT = frame
+
+    def _per_query(self, expr: pl.Expr) -> FrameT:
+        keys = group_keys(self._frame)
+        return self._frame.group_by(keys).agg(expr).sort(keys)
+
+    def measures(
+        self, measures: MeasureLike | list[MeasureLike], *, relevance_level: int = 1
+    ) -> FrameT:
+        """Any measures by string, one column each (``ev.ireval.measures("P@5 nDCG@10")``)."""
+        exprs = [m.expr(relevance_level) for m in parse_measures(measures)]
+        keys = group_keys(self._frame)
+        return self._frame.group_by(keys).agg(exprs).sort(keys)
+
+    def precision(self, *, k: int, rel: int = 1) -> FrameT:
+        """P@k per query; see :func:`polars_ireval.precision`."""
+        return self._per_query(M.precision(k=k, rel=rel))
+
+    def recall(self, *, k: int, rel: int = 1) -> FrameT:
+        """R@k per query; see :func:`polars_ireval.recall`."""
+        return self._per_query(M.recall(k=k, rel=rel))
+
+    def ap(self, *, k: int | None = None, rel: int = 1) -> FrameT:
+        """AP (AP@k) per query; see :func:`polars_ireval.ap`."""
+        return self._per_query(M.ap(k=k, rel=rel))
+
+    def rr(self, *, k: int | None = None, rel: int = 1) -> FrameT:
+        """Reciprocal rank per query; see :func:`polars_ireval.rr`."""
+        return self._per_query(M.rr(k=k, rel=rel))
+
+    def ndcg(
+        self, *, k: int | None = None, dcg: str = "log2", gains: Mapping[int, float] | None = None
+    ) -> FrameT:
+        """nDCG (nDCG@k) per query; see :func:`polars_ireval.ndcg`."""
+        return self._per_query(M.ndcg(k=k, dcg=dcg, gains=gains))
+
+    def rprec(self, *, rel: int = 1) -> FrameT:
+        """R-precision per query; see :func:`polars_ireval.rprec`."""
+        return self._per_query(M.rprec(rel=rel))
+
+    def success(self, *, k: int, rel: int = 1) -> FrameT:
+        """Success@k per query; see :func:`polars_ireval.success`."""
+        return self._per_query(M.success(k=k, rel=rel))
+
+
+@pl.api.register_dataframe_namespace("ireval")
+class DataFrameIreval(_IrevalNamespace[pl.DataFrame]):
+    """``df.ireval``: measures per query on an evaluation table (see :func:`judge`)."""
+
+
+@pl.api.register_lazyframe_namespace("ireval")
+class LazyFrameIreval(_IrevalNamespace[pl.LazyFrame]):
+    """``lf.ireval``: lazy measures per query on an evaluation table (see :func:`judge`)."""

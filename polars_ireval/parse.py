@@ -1,0 +1,275 @@
+"""Measure strings: ir_measures' grammar and trec_eval's names, parsed (never evaluated).
+
+ir_measures grammar: ``Name``, ``Name@cutoff``, ``Name(param=value, ...)@cutoff`` where the
+values are Python literals (numbers, strings, booleans, None, dicts, tuples), read with
+:func:`ast.literal_eval` on the parsed syntax tree, so nothing is executed.
+
+trec_eval grammar: ``name`` (its default parameters: ``P`` is ``P_5 ... P_1000``),
+``name.params`` (``P.5,10``, ``ndcg.1=3,2=9``, ``utility.2,-1,0,0``, ``set_F.0.5``) and
+``name_value`` (``P_10``, ``ndcg_cut_10``, ``iprec_at_recall_0.10``).
+
+Every measure keeps the string the user wrote as its label, which names the output.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from polars_ireval import measures as _measures  # noqa: F401  (registers every measure)
+from polars_ireval.errors import MeasureSyntaxError, ParameterError, UnknownMeasureError
+from polars_ireval.registry import ALIASES, REGISTRY, TREC, Measure, MeasureDef, TrecName
+
+MeasureLike = str | Measure
+
+
+def parse_measures(spec: MeasureLike | Iterable[MeasureLike]) -> list[Measure]:
+    """Parse measure strings into :class:`Measure` objects, in order, without duplicates.
+
+    Parameters
+    ----------
+    spec
+        A string holding one or more measures separated by whitespace, a
+        :class:`Measure`, or a sequence of those.
+
+    Examples
+    --------
+    >>> from polars_ireval import parse_measures
+    >>> [m.label for m in parse_measures("nDCG@10 P(rel=2)@5 P.5,10 map")]
+    ['nDCG@10', 'P(rel=2)@5', 'P_5', 'P_10', 'map']
+    >>> [m.canonical for m in parse_measures(["ndcg_cut_10", "recip_rank"])]
+    ['nDCG@10', 'RR']
+    """
+    items: Sequence[MeasureLike] = [spec] if isinstance(spec, (str, Measure)) else list(spec)
+    out: dict[str, Measure] = {}
+    for item in items:
+        parsed = [item] if isinstance(item, Measure) else _parse_text(item)
+        for m in parsed:
+            out.setdefault(m.label, m)
+    if not out:
+        raise MeasureSyntaxError("no measure given; name at least one, e.g. 'nDCG@10' or 'map'")
+    return list(out.values())
+
+
+def parse_measure(text: str) -> Measure:
+    """Parse exactly one measure (a trec_eval name with default parameters may expand to many).
+
+    >>> from polars_ireval import parse_measure
+    >>> parse_measure("nDCG(dcg='exp-log2')@10").canonical
+    "nDCG(dcg='exp-log2')@10"
+    """
+    found = parse_measures(text)
+    if len(found) != 1:
+        raise MeasureSyntaxError(
+            f"{text!r} names {len(found)} measures ({', '.join(m.label for m in found)}); "
+            "give one, e.g. with a single cutoff"
+        )
+    return found[0]
+
+
+def known_names() -> list[str]:
+    """Every name accepted in a measure string: canonical, aliases and trec_eval names."""
+    return sorted({*REGISTRY, *ALIASES, *TREC})
+
+
+# --------------------------------------------------------------------------- tokenising
+
+
+def _split(text: str) -> list[str]:
+    """Split on whitespace outside brackets and quotes."""
+    tokens, depth, quote, cur = [], 0, "", []
+    for ch in text:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+            cur.append(ch)
+        elif ch in "([{":
+            depth += 1
+            cur.append(ch)
+        elif ch in ")]}":
+            depth -= 1
+            cur.append(ch)
+        elif ch.isspace() and depth == 0:
+            if cur:
+                tokens.append("".join(cur))
+                cur = []
+        else:
+            cur.append(ch)
+    if quote or depth:
+        raise MeasureSyntaxError(f"{text!r}: unbalanced brackets or quotes")
+    if cur:
+        tokens.append("".join(cur))
+    return tokens
+
+
+def _parse_text(text: str) -> list[Measure]:
+    if not isinstance(text, str):
+        raise MeasureSyntaxError(f"{text!r}: a measure must be a string such as 'nDCG@10'")
+    out: list[Measure] = []
+    for token in _split(text):
+        out.extend(_parse_token(token))
+    return out
+
+
+def _parse_token(token: str) -> list[Measure]:
+    name, args, cutoff = _split_ir_measures(token)
+    key = ALIASES.get(name, name)
+    if key in REGISTRY and (args is not None or cutoff is not None or name not in TREC):
+        return [_bind_ir_measures(REGISTRY[key], token, args, cutoff)]
+    trec = _parse_trec(token)
+    if trec is not None:
+        return trec
+    if key in REGISTRY:
+        return [_bind_ir_measures(REGISTRY[key], token, args, cutoff)]
+    raise UnknownMeasureError(_unknown_message(token, name))
+
+
+def _split_ir_measures(token: str) -> tuple[str, str | None, str | None]:
+    """``Name(args)@cutoff`` → (Name, args or None, cutoff or None)."""
+    name_end = 0
+    while name_end < len(token) and (token[name_end].isalnum() or token[name_end] in "_-"):
+        name_end += 1
+    name, rest = token[:name_end], token[name_end:]
+    args = None
+    if rest.startswith("("):
+        close = _matching_paren(token, name_end)
+        args, rest = token[name_end + 1 : close], token[close + 1 :]
+    cutoff = None
+    if rest.startswith("@"):
+        cutoff, rest = rest[1:], ""
+    if rest and (args is not None or cutoff is not None):
+        raise MeasureSyntaxError(f"{token!r}: unexpected {rest!r} after the measure")
+    if rest:  # not ir_measures syntax at all (e.g. a trec_eval 'P.5,10')
+        return token, None, None
+    return name, args, cutoff
+
+
+def _matching_paren(token: str, start: int) -> int:
+    depth, quote = 0, ""
+    for i in range(start, len(token)):
+        ch = token[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise MeasureSyntaxError(f"{token!r}: '(' is never closed")
+
+
+def _bind_ir_measures(
+    defn: MeasureDef, token: str, args: str | None, cutoff: str | None
+) -> Measure:
+    values = _literal_kwargs(token, args) if args else {}
+    if cutoff is not None:
+        if defn.cutoff is None:
+            raise ParameterError(f"{token!r}: {defn.name} takes no @cutoff")
+        if defn.cutoff in values:
+            raise ParameterError(f"{token!r}: the cutoff is given twice")
+        values[defn.cutoff] = _number(token, cutoff)
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+    return defn.bind(values, label=token)
+
+
+def _literal_kwargs(token: str, args: str) -> dict[str, Any]:
+    try:
+        call = ast.parse(f"f({args})", mode="eval").body
+    except SyntaxError as e:
+        raise MeasureSyntaxError(f"{token!r}: cannot parse the parameters ({e.msg})") from None
+    assert isinstance(call, ast.Call)
+    if call.args:
+        raise MeasureSyntaxError(f"{token!r}: parameters must be named, e.g. P(rel=2)@5")
+    out: dict[str, Any] = {}
+    for kw in call.keywords:
+        if kw.arg is None:
+            raise MeasureSyntaxError(f"{token!r}: '**' is not allowed in a measure string")
+        try:
+            out[kw.arg] = ast.literal_eval(kw.value)
+        except ValueError:
+            raise MeasureSyntaxError(
+                f"{token!r}: the value of {kw.arg!r} must be a literal (number, string, "
+                "dict, tuple, True/False/None)"
+            ) from None
+    return out
+
+
+def _number(token: str, text: str) -> int | float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise MeasureSyntaxError(f"{token!r}: cutoff {text!r} is not a number") from None
+    return int(value) if value.is_integer() and "." not in text else value
+
+
+# --------------------------------------------------------------------------- trec_eval names
+
+
+def _parse_trec(token: str) -> list[Measure] | None:
+    if token in TREC:
+        defn, spec = TREC[token]
+        return _expand_trec(defn, spec, None, token)
+    for i in range(len(token) - 1, 0, -1):
+        if token[i] not in "._":
+            continue
+        base = token[:i]
+        if base not in TREC:
+            continue
+        defn, spec = TREC[base]
+        if spec.kind == "none":
+            continue
+        params = token[i + 1 :]
+        return _expand_trec(defn, spec, params, token if token[i] == "_" else None)
+    return None
+
+
+def _expand_trec(
+    defn: MeasureDef, spec: TrecName, params: str | None, label: str | None
+) -> list[Measure]:
+    if spec.kind == "none" or spec.param is None:
+        if params:
+            raise ParameterError(f"{spec.name}: trec_eval's {spec.name} takes no parameters")
+        return [defn.bind(dict(spec.fixed), label=label or spec.name)]
+    if spec.kind == "whole":
+        if params is None:
+            if not spec.defaults:
+                return [defn.bind(dict(spec.fixed), label=label or spec.name)]
+            value = spec.defaults[0]
+            return [defn.bind({**spec.fixed, spec.param: value}, label=label or spec.name)]
+        value = spec.convert(params)
+        name = label if label is not None else f"{spec.name}_{params}"
+        return [defn.bind({**spec.fixed, spec.param: value}, label=name)]
+    if params is None:
+        values = list(spec.defaults)
+    else:
+        values = [spec.convert(v) for v in params.split(",") if v != ""]
+        if not values:
+            raise MeasureSyntaxError(f"{spec.name}.{params}: no parameter value given")
+    values = sorted(set(values))  # trec_eval prints parameter lists in ascending order
+    out = []
+    for v in values:
+        name = label if label is not None else f"{spec.name}_{spec.fmt(v)}"
+        out.append(defn.bind({**spec.fixed, spec.param: v}, label=name))
+    return out
+
+
+def _unknown_message(token: str, name: str) -> str:
+    names = known_names()
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    lowered = {n.lower(): n for n in names}
+    if name.lower() in lowered and lowered[name.lower()] not in close:
+        close.insert(0, lowered[name.lower()])
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return (
+        f"unknown measure {token!r}; {hint} "
+        "(polars_ireval.known_names() lists every name; docs/measures.md describes them)"
+    ).replace(";  (", "; (")

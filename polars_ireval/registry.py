@@ -1,0 +1,351 @@
+"""The measure registry: every measure is declared once, here, by the :func:`measure` decorator.
+
+A declaration is a function returning a Polars aggregation expression over the evaluation
+table (see :mod:`polars_ireval.judge`), evaluated inside ``group_by(run_id, query_id)``.
+Its keyword parameters, their defaults and types come from the function signature; its
+documentation from the docstring. Measure strings (ir_measures grammar and trec_eval names),
+``docs/measures.md`` and the registry tests are all derived from these declarations.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import polars as pl
+
+from polars_ireval.errors import ParameterError
+
+Aggregate = Literal["mean", "sum", "gmean"]
+
+#: trec_eval's floor for geometric means (``MIN_GEO_MEAN``): values below it count as it.
+MIN_GEO_MEAN = 0.00001
+
+
+@dataclass(frozen=True)
+class Param:
+    """One keyword parameter of a measure, read from the declaring function's signature."""
+
+    name: str
+    default: Any
+    annotation: str
+
+    @property
+    def required(self) -> bool:
+        return self.default is inspect.Parameter.empty
+
+
+def trec_cutoff(text: str) -> int:
+    """A trec_eval cutoff: the number truncated to an integer, as trec_eval does (23.4 -> 23)."""
+    try:
+        value = int(float(text))
+    except ValueError:
+        raise ParameterError(f"cutoff {text!r} is not a number") from None
+    if value < 1:
+        raise ParameterError(f"cutoff {text!r} must be at least 1")
+    return value
+
+
+def trec_float(text: str) -> float:
+    """A trec_eval float parameter (``.25`` is 0.25)."""
+    try:
+        return float(text)
+    except ValueError:
+        raise ParameterError(f"parameter {text!r} is not a number") from None
+
+
+@dataclass(frozen=True)
+class TrecName:
+    """How trec_eval names a measure and its parameters.
+
+    Parameters
+    ----------
+    name
+        The trec_eval measure name (``P``, ``map_cut``, ``ndcg``).
+    param
+        The measure parameter that trec_eval's ``.params`` suffix sets (``k`` for cutoffs),
+        or None when the measure takes none.
+    defaults
+        The parameter values used when the trec_eval name is given without parameters
+        (``P`` means ``P.5,10,15,20,30,100,200,500,1000``).
+    kind
+        ``"list"``: each comma-separated value gives one measure named ``name_value``;
+        ``"whole"``: the parameter string as a whole configures one measure named
+        ``name_paramstring`` (``utility.2,-1,0,0``, ``ndcg.1=3,2=9``).
+    fixed
+        Other parameters this trec_eval name fixes.
+    convert
+        Reads one parameter value from its text.
+    fmt
+        Writes one value of a ``"list"`` parameter into the output name (``P_5``).
+    """
+
+    name: str
+    param: str | None = None
+    defaults: tuple[Any, ...] = ()
+    kind: Literal["list", "whole", "none"] = "none"
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    convert: Callable[[str], Any] = trec_cutoff
+    fmt: Callable[[Any], str] = str
+
+
+@dataclass(frozen=True)
+class MeasureDef:
+    """The declaration of a measure: everything but the parameter values."""
+
+    name: str
+    build: Callable[..., pl.Expr]
+    params: tuple[Param, ...]
+    aggregate: Aggregate
+    integer: bool
+    doc: str
+    cite: str
+    aliases: tuple[str, ...]
+    trec: tuple[TrecName, ...]
+    cutoff: str | None
+    checks: Mapping[str, Callable[[Any], bool]]
+
+    @property
+    def summary(self) -> str:
+        return self.doc.strip().splitlines()[0] if self.doc else ""
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def bind(self, values: Mapping[str, Any], label: str | None = None) -> Measure:
+        """Check ``values`` against the declaration and return a :class:`Measure`."""
+        known = {p.name for p in self.params}
+        unknown = set(values) - known
+        if unknown:
+            raise ParameterError(
+                f"{self.name}: unknown parameter(s) {sorted(unknown)}; "
+                f"{self.name} takes {sorted(known) or 'no parameters'}"
+            )
+        for p in self.params:
+            if p.name not in values and p.required:
+                raise ParameterError(f"{self.name}: parameter {p.name!r} is required")
+        for name, value in values.items():
+            check = self.checks.get(name)
+            if value is not None and check is not None and not check(value):
+                why = _CHECK_DOC.get(check, "see the docs")
+                raise ParameterError(f"{self.name}: {name}={value!r} is invalid; {why}")
+        return Measure(self, tuple(sorted(values.items(), key=lambda kv: kv[0])), label)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A measure with its parameter values, ready to evaluate.
+
+    ``label`` is the string the user asked for; it names the output.
+    """
+
+    defn: MeasureDef
+    values: tuple[tuple[str, Any], ...]
+    label_: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.defn.name
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.values)
+
+    @property
+    def label(self) -> str:
+        return self.label_ if self.label_ is not None else self.canonical
+
+    @property
+    def canonical(self) -> str:
+        """The ir_measures-style string: ``Name(param=value,...)@cutoff``."""
+        params = dict(self.values)
+        cutoff = params.pop(self.defn.cutoff, None) if self.defn.cutoff else None
+        defaults = {p.name: p.default for p in self.defn.params}
+        shown = {k: v for k, v in params.items() if v is not None and v != defaults.get(k)}
+        text = self.defn.name
+        if shown:
+            text += "(" + ",".join(f"{k}={_repr(v)}" for k, v in sorted(shown.items())) + ")"
+        if cutoff is not None:
+            text += f"@{_repr(cutoff)}"
+        return text
+
+    def expr(self, relevance_level: int = 1) -> pl.Expr:
+        """The per-query aggregation expression, aliased to :attr:`label`."""
+        kwargs = dict(self.values)
+        names = {p.name for p in self.defn.params}
+        if "rel" in names and "rel" not in kwargs:
+            kwargs["rel"] = relevance_level
+        return self.defn.build(**kwargs).alias(self.label)
+
+    def aggregate(self, column: pl.Expr) -> pl.Expr:
+        """Aggregate per-query values across queries as trec_eval does."""
+        how = self.defn.aggregate
+        if how == "sum":
+            return column.sum()
+        if how == "gmean":
+            return column.cast(pl.Float64).clip(lower_bound=MIN_GEO_MEAN).log().mean().exp()
+        return column.cast(pl.Float64).mean()
+
+    def __str__(self) -> str:
+        return self.label
+
+
+REGISTRY: dict[str, MeasureDef] = {}
+ALIASES: dict[str, str] = {}
+TREC: dict[str, tuple[MeasureDef, TrecName]] = {}
+
+_CHECK_DOC: dict[Callable[[Any], bool], str] = {}
+
+
+def check(doc: str) -> Callable[[Callable[[Any], bool]], Callable[[Any], bool]]:
+    """Register a parameter check with the sentence shown when it fails."""
+
+    def deco(fn: Callable[[Any], bool]) -> Callable[[Any], bool]:
+        _CHECK_DOC[fn] = doc
+        return fn
+
+    return deco
+
+
+@check("it must be a positive integer")
+def positive_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 1
+
+
+@check("it must be an integer grade")
+def integer(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+@check("it must be a number in [0, 1]")
+def unit_interval(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1
+
+
+@check("it must be a number in (0, 1)")
+def open_unit_interval(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v < 1
+
+
+@check("it must be a positive number")
+def positive(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 and math.isfinite(v)
+
+
+@check("it must be a non-negative number")
+def non_negative(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 and math.isfinite(v)
+
+
+@check("it must be a finite number")
+def finite(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+@check("it must map integer grades to finite numbers, e.g. {0: 0, 1: 1, 2: 3}")
+def gain_map(v: Any) -> bool:
+    return isinstance(v, Mapping) and all(integer(k) and finite(g) for k, g in v.items())
+
+
+@check("it must be a tuple of four numbers (a, b, c, d)")
+def four_numbers(v: Any) -> bool:
+    return isinstance(v, tuple) and len(v) == 4 and all(finite(x) for x in v)
+
+
+def measure(
+    name: str,
+    *,
+    aggregate: Aggregate = "mean",
+    integer: bool = False,
+    cite: str = "",
+    aliases: Sequence[str] = (),
+    trec: Sequence[TrecName] = (),
+    cutoff: str | None = "k",
+    checks: Mapping[str, Callable[[Any], bool]] | None = None,
+) -> Callable[[Callable[..., pl.Expr]], Callable[..., pl.Expr]]:
+    """Declare a measure. The decorated function builds its per-query expression.
+
+    Parameters
+    ----------
+    name
+        The canonical (ir_measures-style) name, e.g. ``"nDCG"``.
+    aggregate
+        How per-query values combine into the run's value: ``"mean"``, ``"sum"`` (counts),
+        or ``"gmean"`` (geometric mean with trec_eval's floor of 1e-5).
+    integer
+        The value is a count (printed without decimals by trec_eval).
+    cite
+        A citation for the docs.
+    aliases
+        Other names accepted in measure strings (``"MAP"`` for ``"AP"``).
+    trec
+        The trec_eval names that map onto this measure.
+    cutoff
+        The parameter that ``@k`` in a measure string sets (None: the measure has no cutoff).
+    checks
+        Validators per parameter name.
+    """
+
+    def deco(fn: Callable[..., pl.Expr]) -> Callable[..., pl.Expr]:
+        sig = inspect.signature(fn)
+        params = tuple(Param(p.name, p.default, str(p.annotation)) for p in sig.parameters.values())
+        defn = MeasureDef(
+            name=name,
+            build=fn,
+            params=params,
+            aggregate=aggregate,
+            integer=integer,
+            doc=inspect.getdoc(fn) or "",
+            cite=cite,
+            aliases=tuple(aliases),
+            trec=tuple(trec),
+            cutoff=cutoff if cutoff in sig.parameters else None,
+            checks=dict(checks or {}),
+        )
+        _register(defn)
+
+        @functools.wraps(fn)
+        def free(**values: Any) -> pl.Expr:
+            return defn.bind(values).expr()
+
+        free.definition = defn  # type: ignore[attr-defined]
+        return free
+
+    return deco
+
+
+def _register(defn: MeasureDef) -> None:
+    for key in (defn.name, *defn.aliases):
+        if key in REGISTRY or key in ALIASES:
+            raise RuntimeError(f"measure name {key!r} declared twice")
+    REGISTRY[defn.name] = defn
+    for alias in defn.aliases:
+        ALIASES[alias] = defn.name
+    for t in defn.trec:
+        if t.name in TREC:
+            raise RuntimeError(f"trec_eval name {t.name!r} declared twice")
+        TREC[t.name] = (defn, t)
+
+
+def definitions() -> Iterator[MeasureDef]:
+    """Every declared measure, in declaration order."""
+    return iter(REGISTRY.values())
+
+
+def _repr(v: Any) -> str:
+    if isinstance(v, str):
+        return repr(v)
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
+        return repr(v)
+    if isinstance(v, Mapping):
+        return "{" + ",".join(f"{_repr(k)}:{_repr(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, tuple):
+        return "(" + ",".join(_repr(x) for x in v) + ")"
+    return repr(v)

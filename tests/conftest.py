@@ -1,0 +1,24 @@
+"""Shared fixtures: the reference data in ../shared/data (skipped with a message when absent)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+TREC_TEST = DATA / "trec_eval_test"
+CAST = DATA / "cast2021"
+
+
+def need_data() -> Path:
+    """Skip the calling test when ../shared/data is not beside the checkout."""
+    if not DATA.is_dir():
+        pytest.skip(f"reference data not found at {DATA}: clone the project with shared/ beside it")
+    return DATA
+
+
+@pytest.fixture
+def data() -> Path:
+    return need_data()
