@@ -274,6 +274,31 @@ def _is_data_line() -> pl.Expr:
     return text.is_not_null() & (stripped.str.strip_chars() != "") & ~stripped.str.starts_with("#")
 
 
+def _extract(path: str, pattern: str, names: Sequence[str]) -> pl.DataFrame:
+    """Split every line of a text file with ``pattern``; keep data lines, raise on bad ones.
+
+    The regex runs on all lines at once (parallel, no Python per line). Lines it rejects
+    are blank lines, ``#`` comment lines (skipped) or malformed lines (raised); only those
+    few keep their text. A matched line whose first field starts with ``#`` is a comment.
+    """
+    text = pl.col(S.LINE_TEXT)
+    fields = (
+        _scan_lines(path)
+        .select(_LINE, text, text.str.extract_groups(pattern).alias("f"))
+        .unnest("f")
+        .rename(dict(zip([str(i) for i in range(1, len(names) + 1)], names, strict=True)))
+        .with_columns(pl.when(pl.col(names[0]).is_null()).then(text).alias(S.LINE_TEXT))
+        .collect()
+    )
+    first = pl.col(names[0])
+    rejected = fields.filter(first.is_null())
+    if rejected.height:
+        bad = rejected.filter(_is_data_line())
+        if bad.height:
+            raise FormatError(path, bad[_LINE][0], f"malformed line {bad[S.LINE_TEXT][0]!r}")
+    return fields.filter(first.is_not_null() & ~first.str.starts_with("#")).drop(S.LINE_TEXT)
+
+
 def _read_run_path(path: str, policy: RunIdPolicy, several: bool) -> pl.DataFrame:
     fmt = _format(path)
     if fmt != "trec":
@@ -286,23 +311,15 @@ def _read_run_path(path: str, policy: RunIdPolicy, several: bool) -> pl.DataFram
         elif policy == "none" and S.RUN_ID in frame.columns:
             frame = frame.drop(S.RUN_ID)
         return frame.with_columns(pl.lit(path).alias(_FILE))
-    fields = (
-        _scan_lines(path)
-        .filter(_is_data_line())
-        .select(_LINE, S.LINE_TEXT, pl.col(S.LINE_TEXT).str.extract_groups(_RUN_RX).alias("f"))
-        .unnest("f")
-        .rename({"1": S.QUERY_ID, "2": S.DOC_ID, "3": "__rank", "4": "__score", "5": "__tag"})
-        .collect()
-    )
-    bad = fields.filter(pl.col(S.DOC_ID).is_null() | pl.col("__tag").is_null())
-    if bad.height:
-        line, text = bad.row(0)[:2]
+    try:
+        fields = _extract(path, _RUN_RX, [S.QUERY_ID, S.DOC_ID, "__rank", "__score", "__tag"])
+    except FormatError as e:
         raise FormatError(
             path,
-            line,
-            f"malformed run line {text!r}: expected six whitespace-separated fields "
-            "'query_id Q0 doc_id rank score tag'",
-        )
+            e.line,
+            f"{e.args[0].split(': ', 1)[1]}: expected six whitespace-separated "
+            "fields 'query_id Q0 doc_id rank score tag'",
+        ) from None
     score = pl.col("__score").cast(pl.Float64, strict=False)
     bad = fields.filter(score.is_null())
     if bad.height:
@@ -310,7 +327,7 @@ def _read_run_path(path: str, policy: RunIdPolicy, several: bool) -> pl.DataFram
         raise FormatError(
             path,
             row[_LINE],
-            f"score {row['__score']!r} is not a number (line {row[S.LINE_TEXT]!r}); "
+            f"score {row['__score']!r} of document {row[S.DOC_ID]!r} is not a number; "
             "the fifth field must be a decimal number such as 12.5 or -1.3e-2",
         )
     cols = [S.QUERY_ID, S.DOC_ID, score.alias(S.SCORE), _LINE, pl.lit(path).alias(_FILE)]
@@ -325,30 +342,22 @@ def _read_qrels_path(path: str) -> pl.DataFrame:
     fmt = _format(path)
     if fmt != "trec":
         return _read_binary(path, fmt).with_columns(pl.lit(path).alias(_FILE))
-    fields = (
-        _scan_lines(path)
-        .filter(_is_data_line())
-        .select(_LINE, S.LINE_TEXT, pl.col(S.LINE_TEXT).str.extract_groups(_QRELS_RX).alias("f"))
-        .unnest("f")
-        .rename({"1": S.QUERY_ID, "2": S.DOC_ID, "3": "__rel"})
-        .collect()
-    )
-    bad = fields.filter(pl.col("__rel").is_null())
-    if bad.height:
-        line, text = bad.row(0)[:2]
+    try:
+        fields = _extract(path, _QRELS_RX, [S.QUERY_ID, S.DOC_ID, "__rel"])
+    except FormatError as e:
         raise FormatError(
             path,
-            line,
-            f"malformed qrels line {text!r}: expected four whitespace-separated fields "
-            "'query_id iteration doc_id relevance'",
-        )
+            e.line,
+            f"{e.args[0].split(': ', 1)[1]}: expected four whitespace-separated "
+            "fields 'query_id iteration doc_id relevance'",
+        ) from None
     rel = pl.col("__rel").cast(pl.Int64, strict=False)
     bad = fields.filter(rel.is_null())
     if bad.height:
         row = bad.row(0, named=True)
         raise RelevanceError(
-            f"{path}:{row[_LINE]}: relevance {row['__rel']!r} is not an integer "
-            f"(line {row[S.LINE_TEXT]!r}); grades must be whole numbers such as 0, 1, 2 or -1"
+            f"{path}:{row[_LINE]}: relevance {row['__rel']!r} of document {row[S.DOC_ID]!r} "
+            "is not an integer; grades must be whole numbers such as 0, 1, 2 or -1"
         )
     return fields.select(
         S.QUERY_ID, S.DOC_ID, rel.alias(S.RELEVANCE), _LINE, pl.lit(path).alias(_FILE)
@@ -507,6 +516,11 @@ def _check_nulls(frame: pl.DataFrame, cols: Sequence[str], source: str, kind: st
 
 
 def _check_duplicates(frame: pl.DataFrame, keys: Sequence[str], source: str, kind: str) -> None:
+    # Fast screen: distinct hashes of the key columns. Equal counts prove there is no
+    # duplicate; otherwise (a duplicate, or a rare hash collision) check exactly.
+    hashed = pl.reduce(lambda a, b: a ^ b, [pl.col(k).hash(i) for i, k in enumerate(keys)])
+    if frame.select(hashed.n_unique()).item() == frame.height:
+        return
     dup = frame.filter(pl.struct(keys).is_duplicated())
     if dup.height == 0:
         return

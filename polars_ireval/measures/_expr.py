@@ -78,6 +78,16 @@ def ordered_sum(values: pl.Expr, order: pl.Expr) -> pl.Expr:
     return values.sort_by(order).cum_sum().last().fill_null(0.0)
 
 
+def count_below(sorted_ranks: pl.Expr, ranks: pl.Expr) -> pl.Expr:
+    """For each of ``ranks``, how many of ``sorted_ranks`` (ascending) lie strictly above it."""
+    return sorted_ranks.search_sorted(ranks, side="left")
+
+
+def value_at(cumulative: pl.Expr, count: pl.Expr) -> pl.Expr:
+    """The running total after ``count`` items: ``cumulative[count - 1]``, 0 for none."""
+    return pl.lit(0.0).append(cumulative.cast(pl.Float64)).gather(count)
+
+
 def log2_discount(position: pl.Expr) -> pl.Expr:
     """``log2(position + 1)``: 1 at the first rank."""
     return (position.cast(pl.Float64) + 1.0).log(2)

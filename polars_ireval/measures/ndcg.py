@@ -1,4 +1,10 @@
-"""Discounted cumulative gain, normalised by the ideal ranking (nDCG)."""
+"""Gain-based measures: nDCG and trec_eval's ndcg_rel, Rndcg, G and binG.
+
+Gains follow trec_eval: a judged document with grade g >= 0 gains g, or ``gains[g]`` when
+a gain map is given (grades absent from the map keep g, as trec_eval's ``ndcg.1=3,2=9``
+and ir_measures' ``nDCG(gains=...)``); unjudged documents and negative grades gain 0.
+The ideal ranking lists every judged document with a positive gain, best first.
+"""
 
 from __future__ import annotations
 
@@ -10,16 +16,18 @@ from polars_ireval.errors import ParameterError
 from polars_ireval.measures._expr import (
     RANK,
     REL,
-    ideal_positions,
-    log2_discount,
+    num_rel,
     ordered_sum,
     ratio,
+    relevant_ranks,
     retrieved,
+    value_at,
 )
 from polars_ireval.measures.precision import CUTOFFS
-from polars_ireval.registry import TrecName, check, gain_map, measure, positive_int
+from polars_ireval.registry import TrecName, check, gain_map, integer, measure, positive_int
 
 DCG_KINDS = ("log2", "exp-log2")
+Gains = Mapping[int, float] | None
 
 
 @check("it must be 'log2' (gain = grade) or 'exp-log2' (gain = 2**grade - 1)")
@@ -35,43 +43,68 @@ def trec_gains(text: str) -> dict[int, float]:
         try:
             out[int(grade)] = float(value)
         except ValueError:
-            raise ParameterError(
-                f"ndcg.{text}: {item!r} is not 'grade=gain' (e.g. ndcg.1=3,2=9)"
-            ) from None
+            sep = ""
         if not sep:
-            raise ParameterError(f"ndcg.{text}: {item!r} is not 'grade=gain' (e.g. ndcg.1=3,2=9)")
+            raise ParameterError(f"{text!r}: {item!r} is not 'grade=gain' (e.g. ndcg.1=3,2=9)")
     return out
 
 
-def gain(gains: Mapping[int, float] | None = None, dcg: str = "log2") -> pl.Expr:
-    """Each row's gain: its grade (``log2``), ``2**grade - 1`` (``exp-log2``) or ``gains[grade]``.
+def gain(gains: Gains = None, dcg: str = "log2") -> pl.Expr:
+    """Each row's gain: its grade, ``gains[grade]``, or ``2**gain - 1`` with ``exp-log2``.
 
-    Unjudged documents and grades <= 0 gain 0 unless ``gains`` maps them explicitly;
-    grades absent from ``gains`` gain 0.
+    Unjudged documents and negative grades gain 0.
     """
-    if gains is not None:
-        keys = list(gains)
-        return REL.replace_strict(keys, [float(gains[k]) for k in keys], default=0.0).fill_null(0.0)
-    grade = REL.cast(pl.Float64).fill_null(0.0).clip(lower_bound=0.0)
+    grade = REL.cast(pl.Float64)
+    if gains:
+        grade = grade.replace([float(k) for k in gains], [float(v) for v in gains.values()])
+    value = pl.when(REL >= 0).then(grade).otherwise(0.0)
     if dcg == "exp-log2":
-        return pl.lit(2.0).pow(grade) - 1.0
-    return grade
+        value = pl.lit(2.0).pow(value) - 1.0
+    return value
 
 
-def dcg_at(gain_expr: pl.Expr, k: int | None) -> pl.Expr:
-    """DCG of the ranking: sum of gain / log2(rank + 1) over the top ``k``."""
-    top = retrieved(k)
-    return ordered_sum((gain_expr / log2_discount(RANK)).filter(top), RANK.filter(top))
+def discount(position: pl.Expr) -> pl.Expr:
+    """``log2(position + 1)``: 1 at the first rank."""
+    return (position.cast(pl.Float64) + 1.0).log(2)
 
 
-def ideal_dcg_at(gain_expr: pl.Expr, k: int | None) -> pl.Expr:
-    """DCG of the ideal ranking: every positive gain of the query, best first, top ``k``."""
-    positive = gain_expr.filter(gain_expr > 0)
-    pos = ideal_positions(positive)
-    value = positive / log2_discount(pos)
-    if k is not None:
-        value, pos = value.filter(pos <= k), pos.filter(pos <= k)
-    return ordered_sum(value, pos)
+class _Ranked:
+    """The retrieved documents with a non-zero gain, in rank order, and their running DCG."""
+
+    def __init__(self, g: pl.Expr, k: int | None = None) -> None:
+        keep = retrieved(k) & (g != 0)
+        self.gain = g.filter(keep).sort_by(RANK.filter(keep))
+        self.rank = RANK.filter(keep).sort()
+        self.dcg = (self.gain / discount(self.rank)).cum_sum()
+
+    def total(self) -> pl.Expr:
+        return self.dcg.last().fill_null(0.0)
+
+    def at(self, position: pl.Expr) -> pl.Expr:
+        """DCG of the top ``position`` ranks."""
+        return value_at(self.dcg, self.rank.search_sorted(position, side="right"))
+
+
+class _Ideal:
+    """The ideal gain sequence (positive gains, descending) and its running DCG."""
+
+    def __init__(self, g: pl.Expr) -> None:
+        self.gain = g.filter(g > 0).sort(descending=True)
+        self.position = self.gain.cum_count()
+        self.length = self.gain.len()
+        self.dcg = (self.gain / discount(self.position)).cum_sum()
+
+    def total(self, k: int | None = None) -> pl.Expr:
+        if k is None:
+            return self.dcg.last().fill_null(0.0)
+        return pl.lit(0.0).append(self.dcg).get(pl.min_horizontal(self.length, k))
+
+    def at(self, position: pl.Expr) -> pl.Expr:
+        """Ideal DCG of the top ``position`` ranks (the full ideal DCG beyond its length)."""
+        return value_at(self.dcg, pl.min_horizontal(position, self.length))
+
+
+_GAIN_CHECKS = {"gains": gain_map, "dcg": dcg_kind}
 
 
 @measure(
@@ -82,11 +115,9 @@ def ideal_dcg_at(gain_expr: pl.Expr, k: int | None) -> pl.Expr:
         TrecName("ndcg", "gains", (), "whole", convert=trec_gains),
         TrecName("ndcg_cut", "k", CUTOFFS, "list"),
     ],
-    checks={"k": positive_int, "gains": gain_map, "dcg": dcg_kind},
+    checks={"k": positive_int, **_GAIN_CHECKS},
 )
-def ndcg(
-    *, k: int | None = None, dcg: str = "log2", gains: Mapping[int, float] | None = None
-) -> pl.Expr:
+def ndcg(*, k: int | None = None, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
     """nDCG@k: DCG of the top ``k`` over the DCG of the ideal top ``k``.
 
     DCG = Σ gain(rank) / log2(rank + 1). The ideal ranking sorts every judged document of
@@ -100,7 +131,7 @@ def ndcg(
         ``"log2"`` (default): gain = grade, as trec_eval. ``"exp-log2"``: gain = 2^grade - 1
         (Burges et al.).
     gains
-        Explicit gain per grade, e.g. ``{0: 0, 1: 1, 2: 3}``; grades not listed gain 0.
+        Gain per grade, e.g. ``{0: 0, 1: 1, 2: 3}``; grades not listed gain their grade.
 
     See Also
     --------
@@ -108,4 +139,130 @@ def ndcg(
     ``nDCG(dcg='exp-log2')@10``, ``nDCG(gains={0:0,1:1,2:3})@10``.
     """
     g = gain(gains, dcg)
-    return ratio(dcg_at(g, k), ideal_dcg_at(g, k))
+    return ratio(_Ranked(g, k).total(), _Ideal(g).total(k))
+
+
+@measure(
+    "ndcg_rel",
+    trec=[TrecName("ndcg_rel", "gains", (), "whole", convert=trec_gains)],
+    cutoff=None,
+    checks=_GAIN_CHECKS,
+)
+def ndcg_rel(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
+    """nDCG averaged over the relevant documents: the mean of nDCG at the rank of each
+    document with a positive gain (a relevant document not retrieved contributes the nDCG
+    of the whole ranking).
+
+    Parameters
+    ----------
+    dcg
+        ``"log2"`` (default) or ``"exp-log2"``; see :func:`ndcg`.
+    gains
+        Gain per grade; see :func:`ndcg`.
+
+    See Also
+    --------
+    trec_eval ``ndcg_rel``.
+    """
+    g = gain(gains, dcg)
+    ranked, ideal = _Ranked(g), _Ideal(g)
+    positive = ranked.gain > 0
+    at_rel = ranked.dcg.filter(positive) / ideal.at(ranked.rank.filter(positive))
+    found = positive.sum()
+    rest = (ideal.length - found).cast(pl.Float64) * ranked.total() / ideal.total()
+    total = ordered_sum(at_rel, ranked.rank.filter(positive)) + pl.when(ideal.length > found).then(
+        rest
+    ).otherwise(0.0)
+    return pl.when(total > 0).then(total / ideal.length.cast(pl.Float64)).otherwise(0.0)
+
+
+@measure(
+    "Rndcg",
+    trec=[TrecName("Rndcg", "gains", (), "whole", convert=trec_gains)],
+    cutoff=None,
+    checks={"rel": integer, **_GAIN_CHECKS},
+)
+def rndcg(*, dcg: str = "log2", gains: Gains = None, rel: int = 1) -> pl.Expr:
+    """nDCG averaged over the R-levels of the ideal ranking (trec_eval's ``Rndcg``).
+
+    For each position k where the ideal gain drops (the end of each grade's block), add
+    DCG@min(k, retrieved) / ideal DCG@k; when the ideal runs out at least two ranks before
+    the end of the ranking, add DCG@retrieved / ideal DCG as well; average the terms.
+    0 when the query has no relevant document (grade >= ``rel``).
+
+    Parameters
+    ----------
+    dcg
+        ``"log2"`` (default) or ``"exp-log2"``; see :func:`ndcg`.
+    gains
+        Gain per grade; see :func:`ndcg`.
+    rel
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+
+    See Also
+    --------
+    trec_eval ``Rndcg``.
+    """
+    g = gain(gains, dcg)
+    ranked, ideal = _Ranked(g), _Ideal(g)
+    n = retrieved().sum()
+    drops = ideal.position.filter(ideal.gain != ideal.gain.shift(-1).fill_null(0.0))
+    terms = ranked.at(pl.min_horizontal(drops, n)) / value_at(ideal.dcg, drops)
+    tail = ideal.length + 1 < n
+    extra = pl.when(tail).then(ranked.total() / ideal.total()).otherwise(0.0)
+    count = drops.len() + tail.cast(pl.UInt32)
+    value = (ordered_sum(terms, drops) + extra) / count.cast(pl.Float64)
+    return pl.when((num_rel(rel) > 0) & (count > 0)).then(value).otherwise(0.0)
+
+
+@measure(
+    "G",
+    trec=[TrecName("G", "gains", (), "whole", convert=trec_gains)],
+    cutoff=None,
+    checks=_GAIN_CHECKS,
+)
+def g_measure(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
+    """trec_eval's G: gain discounted by how far the ranking lags the ideal.
+
+    At each rank i with a non-zero gain, the gain is divided by log2(2 + C_i − S_i), with
+    S_i the cumulated gain of the ranking and C_i the cumulated ideal gain (each ideal
+    position counting at least 1); the sum is divided by the total ideal gain.
+
+    Parameters
+    ----------
+    dcg
+        ``"log2"`` (default) or ``"exp-log2"``; see :func:`ndcg`.
+    gains
+        Gain per grade; see :func:`ndcg`.
+
+    See Also
+    --------
+    trec_eval ``G``.
+    """
+    g = gain(gains, dcg)
+    ranked, ideal = _Ranked(g), _Ideal(g)
+    floor_cum = ideal.gain.clip(lower_bound=1.0).cum_sum()
+    inside = pl.min_horizontal(ranked.rank, ideal.length)
+    c = value_at(floor_cum, inside) + (ranked.rank.cast(pl.Float64) - inside.cast(pl.Float64))
+    s = ranked.gain.cum_sum()
+    terms = ranked.gain / (2.0 + c - s).log(2)
+    return ratio(ordered_sum(terms, ranked.rank), ordered_sum(ideal.gain, ideal.position))
+
+
+@measure("binG", trec=[TrecName("binG")], cutoff=None, checks={"rel": integer})
+def bin_g(*, rel: int = 1) -> pl.Expr:
+    """trec_eval's binG: G with binary gains, Σ over relevant retrieved documents of
+    1 / log2(2 + non-relevant documents ranked above it), divided by R.
+
+    Parameters
+    ----------
+    rel
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+
+    See Also
+    --------
+    trec_eval ``binG``.
+    """
+    ranks = relevant_ranks(rel).sort()
+    above = ranks.cast(pl.Float64) - ranks.cum_count().cast(pl.Float64)
+    return ratio(ordered_sum(1.0 / (2.0 + above).log(2), ranks), num_rel(rel))

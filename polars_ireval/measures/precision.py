@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_ireval.measures._expr import judged, num_rel, ratio, rel_ret, retrieved
+from polars_ireval.measures._expr import REL, judged, num_rel, ratio, rel_ret, retrieved
 from polars_ireval.registry import TrecName, integer, measure, positive_int
 
 #: trec_eval's default cutoffs for P, recall, ndcg_cut, map_cut, relative_P.
@@ -119,3 +119,20 @@ def judged_at(*, k: int | None = None) -> pl.Expr:
     ir_measures ``Judged@10``.
     """
     return ratio((retrieved(k) & judged()).sum(), retrieved(k).sum())
+
+
+@measure("Unjudged", trec=[TrecName("unj", "k", (5, 10, 20), "list")], checks={"k": positive_int})
+def unjudged_at(*, k: int) -> pl.Expr:
+    """Unjudged@k: the fraction of the top ``k`` ranks holding a document without a
+    (non-negative) judgment; the denominator is always ``k`` (trec_eval 10's ``unj``).
+
+    Parameters
+    ----------
+    k
+        Cutoff rank.
+
+    See Also
+    --------
+    trec_eval 10 ``unj.k`` (``unj_10``); the complement of ``Judged@k`` for full rankings.
+    """
+    return (retrieved(k) & ~(REL >= 0).fill_null(False)).sum().cast(pl.Float64) / k
