@@ -61,8 +61,8 @@ def judge(
     max_depth
         Keep only the top ``max_depth`` documents of each ranking (trec_eval ``-M``).
     judged_only
-        Drop unjudged documents before ranking, so judged ones move up: the condensed run
-        of Sakai (trec_eval ``-J``).
+        Keep only documents judged with a grade >= 0 in each ranking (after the
+        ``max_depth`` cut) and close up the ranks: Sakai's condensed list (trec_eval ``-J``).
     ties
         How documents with equal scores are ordered. ``"trec_eval"`` (default): doc id
         descending, compared byte-wise, as trec_eval does. ``"doc_id_asc"``: doc id
@@ -108,10 +108,6 @@ def judge(
     present = run_lf.select(keys).unique()
     if ties == "input_order":
         run_lf = run_lf.with_row_index(_ROW)
-    if judged_only:
-        run_lf = run_lf.join(
-            qrels_lf.select(S.QUERY_ID, S.DOC_ID), on=[S.QUERY_ID, S.DOC_ID], how="semi"
-        )
     ranked = _rank(run_lf, keys, ties)
     if max_depth is not None:
         ranked = ranked.filter(pl.col(S.RANK) <= max_depth)
@@ -124,6 +120,8 @@ def judge(
     table = ranked.join(judged, on=[*keys, S.DOC_ID], how="full", coalesce=True).select(
         *keys, S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE
     )
+    if judged_only:
+        table = _condense(table, keys)
     return table if lazy else table.collect()
 
 
@@ -224,6 +222,18 @@ def _rank(run: pl.LazyFrame, keys: list[str], ties: str) -> pl.LazyFrame:
         by, desc = [INPUT_RANK, S.DOC_ID], [False, True]
     return run.sort([*keys, *by], descending=[False] * len(keys) + desc).with_columns(
         pl.int_range(1, pl.len() + 1, dtype=pl.UInt32).over(keys).alias(S.RANK)
+    )
+
+
+def _condense(table: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """trec_eval ``-J``: after the ``-M`` cut, keep only documents judged with a grade >= 0
+    in the ranking and close up the ranks (unjudged rows go, negative grades become unranked).
+    """
+    rank, rel = pl.col(S.RANK), pl.col(S.RELEVANCE)
+    kept = pl.when(rel >= 0).then(rank).otherwise(None)
+    return table.filter(rank.is_null() | rel.is_not_null()).with_columns(
+        kept.rank("ordinal").over(keys).cast(pl.UInt32).alias(S.RANK),
+        pl.when(rel >= 0).then(pl.col(S.SCORE)).otherwise(None).alias(S.SCORE),
     )
 
 

@@ -111,7 +111,8 @@ class MeasureDef:
 
     @property
     def summary(self) -> str:
-        return self.doc.strip().splitlines()[0] if self.doc else ""
+        """The first paragraph of the docstring, on one line."""
+        return " ".join(self.doc.strip().split("\n\n")[0].split())
 
     def param(self, name: str) -> Param:
         for p in self.params:

@@ -1,0 +1,864 @@
+"""Time IR evaluation tools end to end on the generated workloads.
+
+Every (tool, workload, input format) is measured in a fresh worker process (this script
+with ``--worker``), ``--repeat`` times. A worker imports its tool (timed apart), then
+times reading the files and computing the mean of nDCG@10, AP, P@10, R@1000 and RR of
+every run, and reports that wall time, its peak resident memory and the means. The
+parent warms the OS file cache, reports median and minimum times, the ratio of each
+peer's time to polars_ireval's, cross-checks the means against pytrec_eval, prints a
+table and writes it as Markdown plus the raw results as JSON.
+
+Usage::
+
+    python run.py [--tools ...] [--workloads ...] [--scale 1.0] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.metadata
+import json
+import os
+import platform
+import resource
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from layout import DEFAULT_DATA_DIR, DEFAULT_SEED, WORKLOADS, Workload, workload
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO_DIR = BENCH_DIR.parent
+DEFAULT_OUT = REPO_DIR / "docs" / "benchmarks.md"
+DEFAULT_JSON = BENCH_DIR / "results.json"
+#: Scale of the tiny workload each case runs once, untimed, before the measurements.
+WARMUP_SCALE = 0.001
+#: 1-minute load average above which the run is reported as made on a busy machine.
+BUSY_LOAD = 0.5
+
+TOOLS = ("pytrec_eval", "ir_measures", "ranx", "polars_ireval")
+INPUTS = ("text", "parquet")
+SUBJECT = "polars_ireval"
+REFERENCE = "pytrec_eval"
+#: (tool, input) pairs in table order; peers read Parquet only where they offer a reader.
+CASES = (
+    ("pytrec_eval", "text"),
+    ("ir_measures", "text"),
+    ("ranx", "text"),
+    ("ranx", "parquet"),
+    ("polars_ireval", "text"),
+    ("polars_ireval", "parquet"),
+)
+DISTRIBUTIONS = {
+    "pytrec_eval": "pytrec-eval-terrier",
+    "ir_measures": "ir-measures",
+    "ranx": "ranx",
+    "polars_ireval": "polars-ireval",
+}
+LIBRARIES = ("polars", "duckdb", "pyarrow", "numpy", "pandas", "numba", *DISTRIBUTIONS.values())
+#: Attributes a tool must have to count as available (polars_ireval is being built).
+REQUIRED = {SUBJECT: ("read_run", "read_qrels", "evaluate")}
+
+#: The five measures, keyed by their trec_eval names (used in every result).
+TREC_NAMES = ("ndcg_cut_10", "map", "P_10", "recall_1000", "recip_rank")
+IR_MEASURES_NAMES = dict(zip(("nDCG@10", "AP", "P@10", "R@1000", "RR"), TREC_NAMES, strict=True))
+#: The same measures as trec_eval ``-m`` options (what ir_measures passes): evaluating with
+#: the dotted names is about 2x faster than with the underscore names in pytrec_eval 0.5.11.
+PYTREC_EVAL_MEASURES = {"ndcg_cut.10", "map", "P.10", "recall.1000", "recip_rank"}
+RANX_NAMES = dict(
+    zip(("ndcg@10", "map", "precision@10", "recall@1000", "mrr"), TREC_NAMES, strict=True)
+)
+
+Means = dict[str, dict[str, float]]
+"""Mean of each measure (trec_eval name) per run id."""
+
+
+# --------------------------------------------------------------------------- tools
+
+
+def mean_by_measure(per_query: Iterable[Mapping[str, float]]) -> dict[str, float]:
+    """Average pytrec_eval's per-query values over the queries.
+
+    Parameters
+    ----------
+    per_query
+        One mapping ``measure -> value`` per query.
+
+    Returns
+    -------
+    dict
+        The mean of each measure of ``TREC_NAMES``.
+    """
+    rows = list(per_query)
+    return {name: sum(row[name] for row in rows) / len(rows) for name in TREC_NAMES}
+
+
+def read_run_dict(path: Path) -> dict[str, dict[str, float]]:
+    """Read a TREC run into pytrec_eval's ``{query_id: {doc_id: score}}``.
+
+    Same result as ``pytrec_eval.parse_run`` but about 20% faster (no ``strip``, no
+    duplicate assertion), so pytrec_eval is timed with the fastest plain-Python reader.
+    """
+    run: defaultdict[str, dict[str, float]] = defaultdict(dict)
+    with open(path) as lines:
+        for line in lines:
+            query_id, _, doc_id, _, score, _ = line.split()
+            run[query_id][doc_id] = float(score)
+    return run
+
+
+def read_qrels_dict(path: Path) -> dict[str, dict[str, int]]:
+    """Read TREC qrels into pytrec_eval's ``{query_id: {doc_id: relevance}}``."""
+    qrels: defaultdict[str, dict[str, int]] = defaultdict(dict)
+    with open(path) as lines:
+        for line in lines:
+            query_id, _, doc_id, relevance = line.split()
+            qrels[query_id][doc_id] = int(relevance)
+    return qrels
+
+
+def eval_pytrec_eval(spec: Workload, fmt: str) -> Means:
+    """Evaluate with pytrec_eval: one RelevanceEvaluator, ``evaluate`` once per run."""
+    import pytrec_eval
+
+    evaluator = pytrec_eval.RelevanceEvaluator(
+        read_qrels_dict(spec.text_qrels), PYTREC_EVAL_MEASURES
+    )
+    return {
+        run_id: mean_by_measure(evaluator.evaluate(read_run_dict(path)).values())
+        for run_id, path in zip(spec.run_ids, spec.text_runs, strict=True)
+    }
+
+
+def eval_ir_measures(spec: Workload, fmt: str) -> Means:
+    """Evaluate with ir_measures: its TREC readers and one evaluator's calc_aggregate per run."""
+    import ir_measures
+
+    measures = [ir_measures.parse_measure(name) for name in IR_MEASURES_NAMES]
+    evaluator = ir_measures.evaluator(measures, ir_measures.read_trec_qrels(str(spec.text_qrels)))
+    means = {}
+    for run_id, path in zip(spec.run_ids, spec.text_runs, strict=True):
+        aggregate = evaluator.calc_aggregate(ir_measures.read_trec_run(str(path)))
+        means[run_id] = {IR_MEASURES_NAMES[str(m)]: value for m, value in aggregate.items()}
+    return means
+
+
+def ranx_frame(path: Path) -> Any:
+    """Read a Parquet file with pandas, ids as ``object`` as ranx's ``from_df`` requires.
+
+    ``Run.from_parquet`` is ``from_df(pandas.read_parquet(path))``, whose dtype assertion
+    fails under pandas >= 3 (ids are read as the ``str`` dtype); this is the same call
+    with the ids cast to ``object``.
+    """
+    import pandas as pd
+
+    frame = pd.read_parquet(path)
+    return frame.astype({"query_id": object, "doc_id": object})
+
+
+def ranx_runs(spec: Workload, fmt: str) -> Iterator[tuple[str, Any]]:
+    """Yield ``(run_id, ranx.Run)`` for every run, one at a time."""
+    from ranx import Run
+
+    if fmt == "text":
+        for run_id, path in zip(spec.run_ids, spec.text_runs, strict=True):
+            yield run_id, Run.from_file(str(path), kind="trec")
+        return
+    frame = ranx_frame(spec.parquet_run)
+    columns = {"q_id_col": "query_id", "doc_id_col": "doc_id", "score_col": "score"}
+    if "run_id" not in frame.columns:
+        yield spec.run_ids[0], Run.from_df(frame, **columns)
+        return
+    for run_id, part in frame.groupby("run_id", sort=False):
+        yield str(run_id), Run.from_df(part, **columns)
+
+
+def eval_ranx(spec: Workload, fmt: str) -> Means:
+    """Evaluate with ranx: Qrels/Run from TREC files or Parquet, ``ranx.evaluate`` per run."""
+    from ranx import Qrels, evaluate
+
+    if fmt == "text":
+        qrels = Qrels.from_file(str(spec.text_qrels), kind="trec")
+    else:
+        qrels = Qrels.from_df(
+            ranx_frame(spec.parquet_qrels),
+            q_id_col="query_id",
+            doc_id_col="doc_id",
+            score_col="relevance",
+        )
+    means = {}
+    for run_id, run in ranx_runs(spec, fmt):
+        scores = evaluate(qrels, run, list(RANX_NAMES))
+        means[run_id] = {RANX_NAMES[name]: float(value) for name, value in scores.items()}
+    return means
+
+
+def eval_polars_ireval(spec: Workload, fmt: str) -> Means:
+    """Evaluate with polars_ireval: ``read_run``/``read_qrels`` and one ``evaluate`` call."""
+    import polars as pl
+
+    import polars_ireval as ir
+
+    if fmt == "text":
+        paths = [str(path) for path in spec.text_runs]
+        run_source: str | list[str] = paths if len(paths) > 1 else paths[0]
+        qrels_path = spec.text_qrels
+    else:
+        run_source, qrels_path = str(spec.parquet_run), spec.parquet_qrels
+    result = ir.evaluate(
+        ir.read_run(run_source), ir.read_qrels(str(qrels_path)), list(IR_MEASURES_NAMES)
+    )
+    if isinstance(result, pl.LazyFrame):
+        result = result.collect()
+    if "run_id" not in result.columns:
+        result = result.with_columns(run_id=pl.lit(spec.run_ids[0]))
+    means: Means = {}
+    for row in result.iter_rows(named=True):
+        means.setdefault(row["run_id"], {})[IR_MEASURES_NAMES[row["measure"]]] = row["value"]
+    return means
+
+
+EVALUATORS: dict[str, Callable[[Workload, str], Means]] = {
+    "pytrec_eval": eval_pytrec_eval,
+    "ir_measures": eval_ir_measures,
+    "ranx": eval_ranx,
+    "polars_ireval": eval_polars_ireval,
+}
+
+
+# --------------------------------------------------------------------------- worker
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process in MB.
+
+    On Linux, ``VmHWM`` of ``/proc/self/status``: ``ru_maxrss`` survives ``exec`` and so
+    would start at the parent's resident size at fork time. Elsewhere, ``ru_maxrss``.
+    """
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 2**10
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
+
+
+def import_tool(tool: str) -> str:
+    """Import a tool and return its version.
+
+    Raises
+    ------
+    ImportError
+        The module cannot be imported or lacks an attribute the harness needs.
+    """
+    module = importlib.import_module(tool)
+    missing = [name for name in REQUIRED.get(tool, ()) if not hasattr(module, name)]
+    if missing:
+        raise ImportError(f"{tool} has no {', '.join(missing)} (package incomplete)")
+    try:
+        return importlib.metadata.version(DISTRIBUTIONS[tool])
+    except importlib.metadata.PackageNotFoundError:
+        return f"{getattr(module, '__version__', 'unknown')} (working tree, not installed)"
+
+
+def measure_once(tool: str, spec: Workload, fmt: str) -> dict[str, Any]:
+    """Import a tool, then time one evaluation of a workload in this process.
+
+    Returns
+    -------
+    dict
+        ``status`` (``ok``, ``unavailable`` or ``error``), ``error``, ``version``,
+        ``import_s``, ``seconds``, ``peak_mb`` and ``means``.
+    """
+    start = time.perf_counter()
+    try:
+        version = import_tool(tool)
+    except Exception as exc:
+        return {"status": "unavailable", "error": f"{type(exc).__name__}: {exc}"}
+    imported = time.perf_counter()
+    try:
+        means = EVALUATORS[tool](spec, fmt)
+    except Exception as exc:
+        return {"status": "error", "error": f"{type(exc).__name__}: {exc}", "version": version}
+    done = time.perf_counter()
+    return {
+        "status": "ok",
+        "version": version,
+        "import_s": imported - start,
+        "seconds": done - imported,
+        "peak_mb": peak_rss_mb(),
+        "means": means,
+    }
+
+
+def worker(args: argparse.Namespace) -> None:
+    """Worker mode: measure once and write the record as JSON to ``--result-file``."""
+    tool, name, fmt = args.worker
+    spec = workload(name, args.data_dir, args.scale, args.seed)
+    record = measure_once(tool, spec, fmt)
+    Path(args.result_file).write_text(json.dumps(record))
+
+
+# --------------------------------------------------------------------------- parent
+
+
+@dataclass
+class Row:
+    """Measurements of one (tool, workload, input format)."""
+
+    tool: str
+    workload: str
+    input: str
+    status: str = "ok"
+    error: str = ""
+    version: str = ""
+    times: list[float] = field(default_factory=list)
+    import_times: list[float] = field(default_factory=list)
+    peak_mb: float | None = None
+    means: Means = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """Whether every repetition succeeded."""
+        return self.status == "ok" and bool(self.times)
+
+    @property
+    def median(self) -> float | None:
+        """Median wall time in seconds."""
+        return statistics.median(self.times) if self.ok else None
+
+    @property
+    def fastest(self) -> float | None:
+        """Minimum wall time in seconds."""
+        return min(self.times) if self.ok else None
+
+
+def worker_env() -> dict[str, str]:
+    """Environment of a worker: the repository first on ``PYTHONPATH`` (working tree)."""
+    paths = [str(REPO_DIR), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+
+
+def run_worker(
+    tool: str, name: str, scale: float, fmt: str, args: argparse.Namespace
+) -> dict[str, Any]:
+    """Run one measurement of a workload (by name and scale) in a fresh Python process.
+
+    Returns
+    -------
+    dict
+        The worker's record, or ``status`` ``timeout``/``error`` if it did not write one.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        result_file = Path(tmp) / "result.json"
+        command = [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            *("--worker", tool, name, fmt),
+            *("--data-dir", str(args.data_dir), "--scale", repr(scale)),
+            *("--seed", str(args.seed), "--result-file", str(result_file)),
+        ]
+        try:
+            proc = subprocess.run(
+                command, env=worker_env(), timeout=args.timeout, capture_output=True, text=True
+            )
+        except subprocess.TimeoutExpired:
+            return {"status": "timeout", "error": f"timed out after {args.timeout:g} s"}
+        if not result_file.exists():
+            tail = proc.stderr.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
+            return {"status": "error", "error": f"worker died: {tail[0]}"}
+        return json.loads(result_file.read_text())
+
+
+def short_paths(message: str, data_dir: Path) -> str:
+    """Write the data directory as ``<data>`` in a message."""
+    for form in sorted({str(data_dir.resolve()), str(data_dir)}, key=len, reverse=True):
+        message = message.replace(form, "<data>")
+    return message
+
+
+def measure(tool: str, spec: Workload, fmt: str, args: argparse.Namespace) -> Row:
+    """Measure one (tool, workload, input) ``args.repeat`` times; stop at the first failure."""
+    row = Row(tool, spec.name, fmt)
+    for _ in range(args.repeat):
+        record = run_worker(tool, spec.name, args.scale, fmt, args)
+        row.version = record.get("version", row.version)
+        if record["status"] != "ok":
+            row.status, row.error = record["status"], short_paths(record["error"], args.data_dir)
+            break
+        row.times.append(record["seconds"])
+        row.import_times.append(record["import_s"])
+        row.peak_mb = max(row.peak_mb or 0.0, record["peak_mb"])
+        row.means = record["means"]
+    return row
+
+
+def warm_cache(paths: Iterable[Path]) -> None:
+    """Read every file once so that all tools start from a warm OS file cache."""
+    for path in paths:
+        with open(path, "rb") as handle:
+            while handle.read(1 << 24):
+                pass
+
+
+def selected_cases(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The (tool, input) cases selected by ``--tools`` and ``--inputs``, in table order."""
+    return [(tool, fmt) for tool, fmt in CASES if tool in args.tools and fmt in args.inputs]
+
+
+def warm_up(args: argparse.Namespace) -> dict[str, str]:
+    """Run every selected case once, untimed, on a tiny workload.
+
+    This fills the on-disk caches that a first run populates (numba's compiled functions
+    for ranx, Python bytecode), which would otherwise inflate a tool's first measurement,
+    and finds the tools that cannot be imported.
+
+    Returns
+    -------
+    dict
+        The error message of each unavailable tool.
+    """
+    import generate
+
+    generate.ensure("msmarco", args.data_dir, WARMUP_SCALE, args.seed)
+    unavailable: dict[str, str] = {}
+    for tool, fmt in selected_cases(args):
+        if tool in unavailable:
+            continue
+        print(f"warming up {tool} ({fmt}) ...", file=sys.stderr, flush=True)
+        record = run_worker(tool, "msmarco", WARMUP_SCALE, fmt, args)
+        if record["status"] == "unavailable":
+            unavailable[tool] = record["error"]
+    return unavailable
+
+
+def benchmark(args: argparse.Namespace) -> tuple[list[Row], dict[str, dict[str, Any]]]:
+    """Generate (if needed) and measure every selected workload and case.
+
+    Returns
+    -------
+    tuple
+        The rows, and the manifest of each workload.
+    """
+    import generate
+
+    unavailable = warm_up(args)
+    rows: list[Row] = []
+    manifests = {}
+    for name in args.workloads:
+        spec = generate.ensure(name, args.data_dir, args.scale, args.seed)
+        manifests[name] = json.loads(spec.manifest.read_text())
+        warm_cache(spec.files)
+        for tool, fmt in selected_cases(args):
+            if tool in unavailable:
+                rows.append(Row(tool, name, fmt, "unavailable", unavailable[tool]))
+                continue
+            print(f"measuring {tool} on {name} ({fmt}) ...", file=sys.stderr, flush=True)
+            rows.append(measure(tool, spec, fmt, args))
+    return rows, manifests
+
+
+# --------------------------------------------------------------------------- analysis
+
+
+def subject_row(rows: list[Row], row: Row) -> Row | None:
+    """The successful polars_ireval row with the same workload and input as ``row``."""
+    for other in rows:
+        if (other.tool, other.workload, other.input) == (SUBJECT, row.workload, row.input):
+            return other if other.ok else None
+    return None
+
+
+def fastest_peer(rows: list[Row], name: str) -> Row | None:
+    """The fastest successful peer row (any input) on a workload."""
+    peers = [r for r in rows if r.workload == name and r.tool != SUBJECT and r.ok]
+    return min(peers, key=lambda r: r.median or 0.0, default=None)
+
+
+def ratios(rows: list[Row], row: Row) -> tuple[float | None, float | None]:
+    """Speed ratios of a row.
+
+    Returns
+    -------
+    tuple
+        ``peer_time / polars_ireval_time`` (peer rows, same workload and input) and
+        ``fastest_peer_time / polars_ireval_time`` (polars_ireval rows).
+    """
+    if not row.ok or row.median is None:
+        return None, None
+    if row.tool != SUBJECT:
+        subject = subject_row(rows, row)
+        return (row.median / subject.median if subject and subject.median else None), None
+    peer = fastest_peer(rows, row.workload)
+    return None, (peer.median / row.median if peer and peer.median else None)
+
+
+def max_difference(reference: Means, means: Means) -> tuple[float, str]:
+    """Largest absolute difference between two sets of means.
+
+    Returns
+    -------
+    tuple
+        The difference (``inf`` if a run or measure is missing) and where it occurs.
+    """
+    worst, where = 0.0, ""
+    for run_id, values in reference.items():
+        for name, value in values.items():
+            other = means.get(run_id, {}).get(name)
+            diff = float("inf") if other is None else abs(other - value)
+            if diff > worst or not where:
+                worst, where = diff, f"{name} ({run_id})"
+    return worst, where
+
+
+def cross_check(rows: list[Row]) -> list[dict[str, Any]]:
+    """Compare every successful row's means with pytrec_eval's on the same workload.
+
+    The reference is the pytrec_eval row, or the first successful row if there is none.
+
+    Returns
+    -------
+    list of dict
+        ``workload, tool, input, reference, max_abs_diff, where``.
+    """
+    checks = []
+    for name in dict.fromkeys(r.workload for r in rows):
+        done = [r for r in rows if r.workload == name and r.ok]
+        reference = next((r for r in done if r.tool == REFERENCE), done[0] if done else None)
+        for row in done:
+            if row is reference or reference is None:
+                continue
+            diff, where = max_difference(reference.means, row.means)
+            checks.append(
+                {
+                    "workload": name,
+                    "tool": row.tool,
+                    "input": row.input,
+                    "reference": reference.tool,
+                    "max_abs_diff": diff,
+                    "where": where,
+                }
+            )
+    return checks
+
+
+def reference_means(rows: list[Row]) -> dict[str, dict[str, float]]:
+    """Mean over runs of each measure, from pytrec_eval (or the first successful row)."""
+    out = {}
+    for name in dict.fromkeys(r.workload for r in rows):
+        done = [r for r in rows if r.workload == name and r.ok]
+        if not done:
+            continue
+        row = next((r for r in done if r.tool == REFERENCE), done[0])
+        runs = list(row.means.values())
+        out[name] = {m: sum(run[m] for run in runs) / len(runs) for m in TREC_NAMES}
+    return out
+
+
+# --------------------------------------------------------------------------- reporting
+
+
+HEADER = (
+    "tool",
+    "workload",
+    "input",
+    "median s",
+    "min s",
+    "import s",
+    "peak MB",
+    "peer / polars_ireval",
+    "speed-up vs fastest peer",
+    "status",
+)
+
+
+def number(value: float | None, fmt: str) -> str:
+    """Format a number, or an em dash for a missing one."""
+    return "—" if value is None else format(value, fmt)
+
+
+def status_text(row: Row, width: int = 70) -> str:
+    """One-line status of a row, the error shortened to ``width`` characters."""
+    if row.ok:
+        return "ok"
+    text = f"{row.status}: {row.error}" if row.error else row.status
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def table_rows(rows: list[Row]) -> list[tuple[str, ...]]:
+    """The cells of the results table, one tuple per row."""
+    cells = []
+    for row in rows:
+        vs_subject, speedup = ratios(rows, row)
+        import_s = statistics.median(row.import_times) if row.ok else None
+        cells.append(
+            (
+                row.tool,
+                row.workload,
+                row.input,
+                number(row.median, ".3f"),
+                number(row.fastest, ".3f"),
+                number(import_s, ".2f"),
+                number(row.peak_mb, ".0f"),
+                number(vs_subject, ".2f") + ("×" if vs_subject else ""),
+                number(speedup, ".2f") + ("×" if speedup else ""),
+                status_text(row),
+            )
+        )
+    return cells
+
+
+def text_table(header: tuple[str, ...], cells: list[tuple[str, ...]]) -> str:
+    """Render an aligned plain-text table."""
+    widths = [max(len(str(c)) for c in column) for column in zip(header, *cells, strict=True)]
+    rows = [header, tuple("-" * w for w in widths), *cells]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def markdown_table(header: tuple[str, ...], cells: list[tuple[str, ...]]) -> str:
+    """Render a Markdown table."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in cells]
+    return "\n".join(lines)
+
+
+CHECK_HEADER = ("workload", "tool", "input", "reference", "max abs diff", "at")
+
+
+def check_cells(checks: list[dict[str, Any]]) -> list[tuple[str, ...]]:
+    """The cells of the cross-check table."""
+    return [
+        (
+            c["workload"],
+            c["tool"],
+            c["input"],
+            c["reference"],
+            format(c["max_abs_diff"], ".3g"),
+            c["where"],
+        )
+        for c in checks
+    ]
+
+
+def memory_gb() -> float:
+    """Physical memory in GB."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+
+
+def cpu_model() -> str:
+    """CPU model name from ``/proc/cpuinfo``, or ``platform.processor()``."""
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def library_versions(rows: list[Row]) -> dict[str, str]:
+    """Installed version of every library involved (polars_ireval as its workers saw it)."""
+    versions = {}
+    for dist in LIBRARIES:
+        try:
+            versions[dist] = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            versions[dist] = "not installed"
+    subject = next((r for r in rows if r.tool == SUBJECT), None)
+    if subject is not None:
+        versions[DISTRIBUTIONS[SUBJECT]] = subject.version or status_text(subject)
+    return versions
+
+
+def machine(load: float) -> dict[str, Any]:
+    """Description of the machine and interpreter, with the load average before the run."""
+    return {
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "ram_gb": round(memory_gb(), 1),
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "load_before": round(load, 2),
+    }
+
+
+def check_load() -> float:
+    """Return the 1-minute load average, warning if other processes keep the CPU busy."""
+    load = os.getloadavg()[0]
+    if load > BUSY_LOAD:
+        print(
+            f"warning: load average {load:.2f} before the run; other processes will skew "
+            "the timings",
+            file=sys.stderr,
+        )
+    return load
+
+
+def command_line() -> str:
+    """The command that ran this script, as typed from the repository root if possible."""
+    script = Path(sys.argv[0]).resolve()
+    try:
+        shown = str(script.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        shown = sys.argv[0]
+    cwd = Path.cwd().resolve()
+    where = "" if cwd == REPO_DIR else f"cd {shlex.quote(os.path.relpath(cwd, REPO_DIR))} && "
+    return where + shlex.join(["python", shown, *sys.argv[1:]])
+
+
+def workload_lines(manifests: dict[str, dict[str, Any]]) -> list[str]:
+    """One Markdown bullet per workload, from its manifest."""
+    return [
+        f"- **{name}**: {m['runs']} run(s) × {m['queries']} queries × 1,000 documents "
+        f"({m['run_lines']:,} run lines per format), {m['qrels_lines']:,} qrels lines "
+        f"({m['relevant']:,} relevant)."
+        for name, m in manifests.items()
+    ]
+
+
+METHOD = """\
+Each (tool, workload, input) is run in a fresh Python process, {repeat} time(s); the table
+gives the median and minimum wall time from reading the files to having the mean of
+nDCG@10, AP, P@10, R@1000 and RR of every run in memory (trec_eval semantics:
+`ndcg_cut_10 map P_10 recall_1000 recip_rank`). Importing the tool is timed apart
+(`import s`, not included). Every case first runs once, untimed, on a tiny workload
+(this fills numba's on-disk cache for ranx), and the OS file cache is warm (every file
+is read once before the measurements). `peak MB` is the peak resident memory of the
+worker process (interpreter and imports included). Tools use their defaults:
+pytrec_eval is single-threaded; ranx (numba) and polars_ireval (Polars) use all cores.
+
+- pytrec_eval: a plain-Python reader into its `{{qid: {{docid: score}}}}` dicts (about 20%
+  faster than `pytrec_eval.parse_run`), one `RelevanceEvaluator`, `evaluate` per run,
+  means over queries in Python.
+- ir_measures: `read_trec_qrels`/`read_trec_run`, one `ir_measures.evaluator`,
+  `calc_aggregate` per run.
+- ranx: `Qrels.from_file`/`Run.from_file` (`kind="trec"`) and `ranx.evaluate` per run;
+  for Parquet, `pandas.read_parquet` then `Qrels.from_df`/`Run.from_df` (one per `run_id`)
+  with ids cast to `object` — what `Run.from_parquet` does, whose dtype check fails under
+  pandas 3.
+- polars_ireval: `ir.evaluate(ir.read_run(paths), ir.read_qrels(path), measures)`, text
+  or Parquet chosen by extension, all runs of a campaign in one call.
+
+`peer / polars_ireval` is the peer's median time over polars_ireval's on the same workload
+and input (above 1: polars_ireval is faster); `speed-up vs fastest peer` is the fastest
+peer's median (any input) over polars_ireval's."""
+
+
+def failures(rows: list[Row]) -> list[str]:
+    """A Markdown section with the full message of each failed row, if any."""
+    lines = [
+        f"- {r.tool}, {r.workload}, {r.input}: {r.status}: {r.error}" for r in rows if not r.ok
+    ]
+    return ["## Failures", "\n".join(lines)] if lines else []
+
+
+def markdown(rows: list[Row], checks: list[dict[str, Any]], context: dict[str, Any]) -> str:
+    """Render the Markdown report."""
+    info = context["machine"]
+    versions = ", ".join(f"{k} {v}" for k, v in context["versions"].items())
+    means = "\n".join(
+        f"- {name}: " + ", ".join(f"{m} {v:.4f}" for m, v in values.items())
+        for name, values in context["reference_means"].items()
+    )
+    parts = [
+        "# Benchmarks",
+        f"Generated by `benchmarks/run.py` on {context['date']}.",
+        "## Machine",
+        f"- CPU: {info['cpu']}, {info['cores']} cores\n- RAM: {info['ram_gb']} GB\n"
+        f"- OS: {info['os']}\n- Python: {info['python']}\n- Libraries: {versions}\n"
+        f"- Load average before the run: {info['load_before']}"
+        + (" (busy machine: timings are skewed)" if info["load_before"] > BUSY_LOAD else ""),
+        "## Command",
+        f"```\n{context['command']}\n```",
+        "## Workloads",
+        "\n".join(workload_lines(context["manifests"]))
+        + f"\n\nScale {context['scale']:g}, seed {context['seed']}; see `benchmarks/generate.py`.",
+        "## Method",
+        METHOD.format(repeat=context["repeat"]),
+        "## Results",
+        markdown_table(HEADER, table_rows(rows)),
+        *failures(rows),
+        "## Cross-check",
+        "Largest absolute difference between a tool's means and the reference's, over all "
+        "runs and the five measures:",
+        markdown_table(CHECK_HEADER, check_cells(checks)),
+        "Reference means (averaged over runs):\n\n" + means,
+    ]
+    return "\n\n".join(parts) + "\n"
+
+
+def report(
+    rows: list[Row], manifests: dict[str, Any], load: float, args: argparse.Namespace
+) -> None:
+    """Print the tables and write the Markdown report and the JSON results."""
+    checks = cross_check(rows)
+    context = {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": machine(load),
+        "versions": library_versions(rows),
+        "command": command_line(),
+        "manifests": manifests,
+        "scale": args.scale,
+        "seed": args.seed,
+        "repeat": args.repeat,
+        "reference_means": reference_means(rows),
+    }
+    print(text_table(HEADER, table_rows(rows)))
+    print("\ncross-check (max abs difference of the means vs the reference):")
+    print(text_table(CHECK_HEADER, check_cells(checks)))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(markdown(rows, checks, context))
+    results = {**context, "rows": [asdict(r) for r in rows], "cross_check": checks}
+    args.json.write_text(json.dumps(results, indent=1) + "\n")
+    print(f"\nwrote {args.out} and {args.json}")
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Parse the command line."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tools", nargs="+", choices=TOOLS, default=list(TOOLS))
+    parser.add_argument("--workloads", nargs="+", choices=WORKLOADS, default=list(WORKLOADS))
+    parser.add_argument("--inputs", nargs="+", choices=INPUTS, default=list(INPUTS))
+    parser.add_argument("--scale", type=float, default=1.0, help="multiplier of the queries")
+    parser.add_argument("--repeat", type=int, default=3, help="measurements per case")
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds per measurement")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="Markdown report")
+    parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="raw results")
+    parser.add_argument(
+        "--worker", nargs=3, metavar=("TOOL", "WORKLOAD", "INPUT"), help=argparse.SUPPRESS
+    )
+    parser.add_argument("--result-file", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark, or one measurement in worker mode."""
+    args = parse_args(argv)
+    if args.worker:
+        worker(args)
+        return
+    load = check_load()
+    rows, manifests = benchmark(args)
+    report(rows, manifests, load, args)
+
+
+if __name__ == "__main__":
+    main()

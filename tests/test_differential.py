@@ -1,0 +1,128 @@
+"""Differential tests: random runs and qrels, compared per query with the reference tools.
+
+pytrec-eval-terrier (trec_eval 9.0.8 compiled) is the oracle for every trec_eval measure it
+computes, and ir_measures for its own strings. pytrec_eval compares scores as float32, so
+the generated scores are float32-representable: ties are then the same in both tools.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import hypothesis.strategies as st
+import ir_measures
+import numpy as np
+import polars as pl
+import pytest
+import pytrec_eval
+from hypothesis import HealthCheck, given, settings
+
+import polars_ireval as ir
+
+pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
+
+#: Every trec_eval measure family of all_trec that pytrec_eval computes per query.
+PYTREC_MEASURES = {
+    "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+    "iprec_at_recall", "P.1,2,3,5,10", "recall.1,2,3,5,10", "infAP", "gm_bpref",
+    "Rprec_mult", "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg",
+    "ndcg_cut.1,2,3,5,10", "map_cut.1,2,3,5,10", "relative_P.1,2,3,5,10", "success.1,2,5",
+    "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret",
+}  # fmt: skip
+GEOMETRIC = {"gm_map", "gm_bpref"}  # pytrec_eval returns ln(max(v, 1e-5)) per query
+
+SCORES = [float(np.float32(x)) for x in (-1.5, 0.0, 0.1, 0.25, 0.3, 1.0, 2.0, 7.5)]
+
+
+@st.composite
+def collections(draw: Any) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, int]]]:
+    """A run and qrels over a few queries, with ties, unjudged and unretrieved documents,
+    queries on one side only, negative grades and queries without relevant documents."""
+    n_queries = draw(st.integers(1, 4))
+    run: dict[str, dict[str, float]] = {}
+    qrels: dict[str, dict[str, int]] = {}
+    for q in range(n_queries):
+        qid = f"q{q}"
+        pool = [f"d{q}_{i}" for i in range(draw(st.integers(1, 9)))]
+        side = draw(st.sampled_from(["both", "both", "both", "run", "qrels"]))
+        if side != "qrels":
+            retrieved = draw(st.lists(st.sampled_from(pool), min_size=1, unique=True))
+            run[qid] = {d: draw(st.sampled_from(SCORES)) for d in retrieved}
+        if side != "run":
+            judged = draw(st.lists(st.sampled_from(pool), min_size=1, unique=True))
+            qrels[qid] = {d: draw(st.integers(-1, 3)) for d in judged}
+    if not run:
+        run["q0"] = {"d0_0": 1.0}
+    if not qrels:
+        qrels["q0"] = {"d0_0": 1}
+    return run, qrels
+
+
+def _frames(run: dict, qrels: dict) -> tuple[pl.DataFrame, pl.DataFrame]:
+    r = ir.read_run(run)
+    q = ir.read_qrels(qrels)
+    return r, q
+
+
+def _ours(run: dict, qrels: dict, names: list[str], **options: Any) -> dict[tuple[str, str], float]:
+    r, q = _frames(run, qrels)
+    out = ir.evaluate(r, q, names, per_query=True, **options)
+    return {(row[0], row[1]): row[2] for row in out.select("query_id", "measure", "value").rows()}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(collections(), st.sampled_from([1, 2]), st.booleans())
+def test_against_pytrec_eval(data: tuple, level: int, judged_only: bool) -> None:
+    run, qrels = data
+    evaluator = pytrec_eval.RelevanceEvaluator(
+        qrels, PYTREC_MEASURES, relevance_level=level, judged_docs_only_flag=judged_only
+    )
+    want = evaluator.evaluate(run)
+    if not want:
+        return  # no query on both sides: nothing evaluated by either tool
+    names = sorted(next(iter(want.values())))
+    got = _ours(run, qrels, names, relevance_level=level, judged_only=judged_only)
+    assert {q for q, _ in got} == set(want)
+    for qid, values in want.items():
+        for name, expected in values.items():
+            ours = got[(qid, name)]
+            if name in GEOMETRIC:
+                ours = math.log(max(ours, ir.registry.MIN_GEO_MEAN))
+            if math.isnan(expected):  # trec_eval's 0/0 when -J leaves nothing retrieved
+                assert ours == 0.0, (qid, name)
+                continue
+            assert ours == pytest.approx(expected, abs=1e-9), (qid, name, run, qrels)
+
+
+#: ir_measures strings and the tie policy of the provider that computes them.
+IR_MEASURES = {
+    "trec_eval": [
+        "nDCG@5", "nDCG", "AP", "AP@3", "P@3", "P(rel=2)@3", "R@5", "RR", "Rprec", "Bpref",
+        "infAP", "SetP", "SetR", "SetF", "NumRet", "NumRel", "NumRelRet", "Success@2",
+        "IPrec@0.5", "nDCG(gains={0:0,1:1,2:3,3:7})@5", "AP(rel=2)", "NumQ",
+    ],
+    "doc_id_asc": ["RR@3", "Judged@3"],
+}  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(collections())
+def test_against_ir_measures(data: tuple) -> None:
+    run, qrels = data
+    for ties, names in IR_MEASURES.items():
+        measures = [ir_measures.parse_measure(n) for n in names]
+        want = {
+            (m.query_id, str(m.measure)): m.value
+            for m in ir_measures.iter_calc(measures, qrels, run)
+            if m.query_id in run  # ir_measures also yields 0 for judged queries it lacks
+        }
+        got = _ours(run, qrels, names, ties=ties)
+        labels = {str(ir_measures.parse_measure(n)): n for n in names}
+        for (qid, label), expected in want.items():
+            assert got[(qid, labels[label])] == pytest.approx(expected, abs=1e-9), (
+                qid,
+                label,
+                run,
+                qrels,
+            )
