@@ -90,7 +90,7 @@ def read_run(
         ``{query_id: {doc_id: score}}``.
     run_id
         Where the ``run_id`` column comes from. ``"auto"`` (default): none for a single
-        source, the tag column (TREC text, as trec_eval's ``runid``) or the file name
+        TREC text file (a Parquet or Arrow file keeps its own ``run_id`` column), the tag column (TREC text, as trec_eval's ``runid``) or the file name
         (other formats) for several. ``"tag"``: the TREC tag column. ``"file"``: the file
         name without extensions. ``"none"``: no ``run_id`` column (all lines form one run).
         A frame that already has a ``run_id`` column keeps it.
@@ -126,7 +126,8 @@ def read_run(
         label = "<input>"
         return validate_run(frame, label)
     several = len(paths) > 1
-    policy = run_id if run_id != "auto" else ("tag" if several else "none")
+    # "auto" on one file: a TREC text file gets no run_id, a table keeps the one it has
+    policy = run_id if run_id != "auto" or not several else "tag"
     frames = [_read_run_path(p, policy, several) for p in paths]
     frame = pl.concat(frames, how="vertical") if several else frames[0]
     return validate_run(frame, paths[0] if not several else f"{len(paths)} run files")
@@ -209,7 +210,7 @@ def validate_run(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame:
         raise EmptyInputError(
             f"{source}: the run holds no ranking line; check the file and its path"
         )
-    _check_nulls(frame, id_cols, source, "run")
+    _check_nulls(frame, [*id_cols, S.SCORE], source, "run")
     bad = frame.filter(~pl.col(S.SCORE).is_finite())
     if bad.height:
         row = bad.row(0, named=True)
