@@ -90,7 +90,8 @@ def read_run(
         ``{query_id: {doc_id: score}}``.
     run_id
         Where the ``run_id`` column comes from. ``"auto"`` (default): none for a single
-        TREC text file (a Parquet or Arrow file keeps its own ``run_id`` column), the tag column (TREC text, as trec_eval's ``runid``) or the file name
+        TREC text file (a Parquet or Arrow file keeps its own ``run_id`` column), the
+        tag column (TREC text, as trec_eval's ``runid``) or the file name
         (other formats) for several. ``"tag"``: the TREC tag column. ``"file"``: the file
         name without extensions. ``"none"``: no ``run_id`` column (all lines form one run).
         A frame that already has a ``run_id`` column keeps it.
@@ -477,8 +478,14 @@ def _score_column(frame: pl.DataFrame, source: str) -> pl.Expr:
             f"{source}: column 'score' has type {dtype}; scores must be numbers. "
             "Cast it, e.g. pl.col('score').cast(pl.Float64)"
         )
-    # + 0.0 turns -0.0 into 0.0: C compares them equal, so they must tie.
-    return (pl.col(S.SCORE).cast(pl.Float64) + 0.0).alias(S.SCORE)
+    return float_score(pl.col(S.SCORE))
+
+
+def float_score(score: pl.Expr) -> pl.Expr:
+    """``score`` as float64 with ``-0.0`` stored as ``0.0``: C compares them equal, so they
+    tie, and a tie is then broken by doc id the same way on every engine."""
+    score = score.cast(pl.Float64)
+    return pl.when(score == 0.0).then(0.0).otherwise(score).alias(S.SCORE)
 
 
 def _relevance_column(frame: pl.DataFrame, source: str) -> pl.Expr:

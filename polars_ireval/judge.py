@@ -179,7 +179,7 @@ def as_run(run: Any) -> pl.DataFrame | pl.LazyFrame:
     if isinstance(run, pl.LazyFrame):
         schema = run.collect_schema()
         casts = [pl.col(c).cast(pl.String) for c in (S.RUN_ID, S.QUERY_ID, S.DOC_ID) if c in schema]
-        return run.with_columns(*casts, pl.col(S.SCORE).cast(pl.Float64) + 0.0)
+        return run.with_columns(*casts, io.float_score(pl.col(S.SCORE)))
     if isinstance(run, pl.DataFrame) and _is_canonical_run(run):
         return run
     return io.read_run(run)

@@ -39,6 +39,8 @@ def parse_measures(spec: MeasureLike | Iterable[MeasureLike]) -> list[Measure]:
     >>> from polars_ireval import parse_measures
     >>> [m.label for m in parse_measures("nDCG@10 P(rel=2)@5 P.5,10 map")]
     ['nDCG@10', 'P(rel=2)@5', 'P_5', 'P_10', 'map']
+    >>> [m.label for m in parse_measures("success recip_rank")]
+    ['success_1', 'success_5', 'success_10', 'recip_rank']
     >>> [m.canonical for m in parse_measures(["ndcg_cut_10", "recip_rank"])]
     ['nDCG@10', 'RR']
     """
@@ -216,8 +218,8 @@ def _number(token: str, text: str) -> int | float:
 
 def _parse_trec(token: str) -> list[Measure] | None:
     if token in TREC:
-        defn, spec = TREC[token]
-        return _expand_trec(defn, spec, None, token)
+        defn, spec = TREC[token]  # a bare name: its default parameters, each labelled apart
+        return _expand_trec(defn, spec, None, None)
     for i in range(len(token) - 1, 0, -1):
         if token[i] not in "._":
             continue
