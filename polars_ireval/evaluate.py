@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 
@@ -33,6 +33,7 @@ def evaluate(
     max_depth: int | None = None,
     judged_only: bool = False,
     ties: Ties = "trec_eval",
+    engine: Literal["polars", "duckdb"] = "polars",
 ) -> Any:
     """Evaluate runs against qrels on the given measures.
 
@@ -61,6 +62,9 @@ def evaluate(
         Remove unjudged documents before ranking (condensed lists; trec_eval ``-J``).
     ties
         Order of documents with equal scores; see :func:`judge`.
+    engine
+        ``"polars"`` (default): one lazy Polars query. ``"duckdb"``: the SQL macros of
+        ``sql/`` in DuckDB (see :mod:`polars_ireval.sql`; returns an eager frame).
 
     Returns
     -------
@@ -96,6 +100,15 @@ def evaluate(
     """
     if not isinstance(relevance_level, int) or isinstance(relevance_level, bool):
         raise ParameterError(f"relevance_level={relevance_level!r}: must be an integer grade")
+    if engine == "duckdb":
+        from polars_ireval import sql
+
+        return sql.evaluate(
+            run, qrels, measures, per_query=per_query, relevance_level=relevance_level,
+            missing=missing, max_depth=max_depth, judged_only=judged_only, ties=ties,
+        )  # fmt: skip
+    if engine != "polars":
+        raise ParameterError(f"engine={engine!r}: must be 'polars' or 'duckdb'")
     parsed = parse_measures(measures)
     table = judge(
         run, qrels, max_depth=max_depth, judged_only=judged_only, ties=ties, missing=missing

@@ -8,6 +8,8 @@ the generated scores are float32-representable: ties are then the same in both t
 from __future__ import annotations
 
 import math
+import multiprocessing
+import multiprocessing.pool
 from typing import Any
 
 import hypothesis.strategies as st
@@ -16,7 +18,7 @@ import numpy as np
 import polars as pl
 import pytest
 import pytrec_eval
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 
 import polars_ireval as ir
 
@@ -71,14 +73,38 @@ def _ours(run: dict, qrels: dict, names: list[str], **options: Any) -> dict[tupl
     return {(row[0], row[1]): row[2] for row in out.select("query_id", "measure", "value").rows()}
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(collections(), st.sampled_from([1, 2]), st.booleans())
-def test_against_pytrec_eval(data: tuple, level: int, judged_only: bool) -> None:
-    run, qrels = data
+def _pytrec_eval_in_child(run: dict, qrels: dict, level: int, judged_only: bool) -> dict:
     evaluator = pytrec_eval.RelevanceEvaluator(
         qrels, PYTREC_MEASURES, relevance_level=level, judged_docs_only_flag=judged_only
     )
-    want = evaluator.evaluate(run)
+    return evaluator.evaluate(run)
+
+
+_POOL: list[multiprocessing.pool.Pool] = []
+
+
+def _pytrec_eval(run: dict, qrels: dict, level: int, judged_only: bool) -> dict:
+    """pytrec_eval's per-query values, computed in a child process: on some inputs
+    pytrec_eval 0.5.11 never returns (seen: every judged grade <= 0, e.g. qrels
+    {'q0': {'d': -1}, 'q1': {'d': 0}}), so an example it cannot answer in 3 s is rejected
+    (the oracle has no answer) instead of hanging the suite."""
+    if not _POOL:
+        _POOL.append(multiprocessing.get_context("fork").Pool(1))
+    pending = _POOL[0].apply_async(_pytrec_eval_in_child, (run, qrels, level, judged_only))
+    try:
+        return pending.get(timeout=3)
+    except multiprocessing.TimeoutError:
+        _POOL.pop().terminate()
+        reject()
+
+
+@settings(
+    max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(collections(), st.sampled_from([1, 2]), st.booleans())
+def test_against_pytrec_eval(data: tuple, level: int, judged_only: bool) -> None:
+    run, qrels = data
+    want = _pytrec_eval(run, qrels, level, judged_only)
     if not want:
         return  # no query on both sides: nothing evaluated by either tool
     names = sorted(next(iter(want.values())))

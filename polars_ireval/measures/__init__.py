@@ -19,6 +19,7 @@ from polars_ireval.measures.precision import (
     success,
     unjudged_at,
 )
+from polars_ireval.measures.rbp import rbp, rbp_resid
 from polars_ireval.measures.rr import rr
 from polars_ireval.measures.sets import (
     set_f,
@@ -47,6 +48,8 @@ __all__ = [
     "num_relevant",
     "num_ret",
     "precision",
+    "rbp",
+    "rbp_resid",
     "recall",
     "relative_precision",
     "rndcg",

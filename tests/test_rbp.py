@@ -1,0 +1,266 @@
+"""RBP and its residual: the seed's worked example, rbp_eval and ir_measures as oracles,
+and the interval properties."""
+
+from __future__ import annotations
+
+import io
+import math
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import polars_ireval as ir
+from polars_ireval.errors import ParameterError
+from tests.conftest import need_data
+
+rbp_eval = pytest.importorskip("rbp_eval")
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning"),
+    pytest.mark.filterwarnings("ignore:The inplace keyword"),  # pandas, inside trectools
+]
+
+PERSIST = (0.5, 0.8, 0.95)
+RUN_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}
+QRELS_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Int64}
+
+
+def _per_query(run: pl.DataFrame, qrels: pl.DataFrame, measures: list[str], rel: int = 1):
+    out = ir.evaluate(run, qrels, measures, per_query=True, relevance_level=rel)
+    return {(r["query_id"], r["measure"]): r["value"] for r in out.iter_rows(named=True)}
+
+
+def _rbp_eval(run: pl.DataFrame, qrels: pl.DataFrame, p: float, rel: int, k: int | None):
+    """Per-query (base, residual) from rbp_eval, binary gain at grade ``rel``."""
+    qtext = "".join(
+        f"{q} 0 {d} {g}\n"
+        for q, d, g in qrels.select("query_id", "doc_id", "relevance").iter_rows()
+    )
+    rtext = "".join(
+        f"{q} Q0 {d} {i} {s!r} tag\n"
+        for i, (q, d, s) in enumerate(run.select("query_id", "doc_id", "score").iter_rows())
+    )
+    qr = rbp_eval.load_qrels(io.StringIO(qtext))
+    qr.set_reltype(rbp_eval.RelType.BINARY, float(rel))
+    res = rbp_eval.evaluate(
+        qr,
+        rbp_eval.load_run(io.StringIO(rtext)),
+        rbp_eval.Ordering.SCORE,
+        [p],
+        [math.inf if k is None else float(k)],
+    )
+    return {
+        r.qid: (r.depth_res[0].persist_res[0].sum, r.depth_res[0].persist_res[0].err)
+        for r in res.qid_res
+        if r.num_rel >= 0
+    }
+
+
+def _untie(run: pl.DataFrame) -> pl.DataFrame:
+    """The same rankings (trec_eval tie order) with distinct scores: score = -rank."""
+    every = run.select("query_id", "doc_id").with_columns(relevance=pl.lit(0, pl.Int64))
+    table = ir.judge(run, every)
+    ranked = run.join(
+        table.select("query_id", "doc_id", "rank"), on=["query_id", "doc_id"], how="left"
+    )
+    return ranked.with_columns(score=-pl.col("rank").cast(pl.Float64)).drop("rank")
+
+
+def _label(name: str, p: float, rel: int | None = None, k: int | None = None) -> str:
+    args = [] if p == 0.8 else [f"p={p}"]
+    if rel is not None and rel != 1:
+        args.append(f"rel={rel}")
+    text = name + (f"({','.join(args)})" if args else "")
+    return text + (f"@{k}" if k is not None else "")
+
+
+def _check_against_rbp_eval(run, qrels, p, rel, k):
+    ours = _per_query(run, qrels, [_label("RBP", p, rel, k), _label("RBP_resid", p, None, k)], rel)
+    theirs = _rbp_eval(run, qrels, p, rel, k)
+    qids = {q for q, _ in ours}
+    assert qids == set(theirs)
+    for q in qids:
+        base, err = theirs[q]
+        assert ours[q, _label("RBP", p, rel, k)] == pytest.approx(base, abs=1e-9)
+        assert ours[q, _label("RBP_resid", p, None, k)] == pytest.approx(err, abs=1e-9)
+    return len(qids)
+
+
+# -- the worked example of Moffat and Zobel (seed 002) ---------------------------------
+
+
+def _seed_example() -> tuple[pl.DataFrame, pl.DataFrame]:
+    # judgments 0,1,1,0,0,1,?,0,0,1: the 7th document and everything past the 10th unjudged
+    grades = [0, 1, 1, 0, 0, 1, None, 0, 0, 1]
+    docs = [f"d{i}" for i in range(1, 11)]
+    run = pl.DataFrame(
+        {"query_id": ["q"] * 10, "doc_id": docs, "score": [float(10 - i) for i in range(10)]}
+    )
+    judged = [(d, g) for d, g in zip(docs, grades, strict=True) if g is not None]
+    qrels = pl.DataFrame(
+        {
+            "query_id": ["q"] * len(judged),
+            "doc_id": [d for d, _ in judged],
+            "relevance": [g for _, g in judged],
+        }
+    )
+    return run, qrels
+
+
+def test_seed_worked_example():
+    run, qrels = _seed_example()
+    got = _per_query(run, qrels, ["RBP", "RBP(p=0.8)", "RBP_resid", "RBPResidual"])
+    assert round(got["q", "RBP"], 3) == 0.380
+    assert got["q", "RBP(p=0.8)"] == got["q", "RBP"]
+    assert round(got["q", "RBP_resid"], 3) == 0.160
+    assert got["q", "RBPResidual"] == got["q", "RBP_resid"]
+    # exact: 0.2 (0.8 + 0.8^2 + 0.8^5 + 0.8^9); 0.2 * 0.8^6 + 0.8^10
+    assert got["q", "RBP"] == pytest.approx(0.2 * (0.8 + 0.8**2 + 0.8**5 + 0.8**9), abs=1e-12)
+    assert got["q", "RBP_resid"] == pytest.approx(0.2 * 0.8**6 + 0.8**10, abs=1e-12)
+
+
+def test_cutoff_gains_and_strings():
+    run, qrels = _seed_example()
+    got = _per_query(
+        run, qrels, ["RBP(p=0.5)@3", "RBP_resid(p=0.5)@3", "RBP(gains={0:0,1:0.5})", "RBP@100"]
+    )
+    assert got["q", "RBP(p=0.5)@3"] == pytest.approx(0.5 * (0.5 + 0.25))
+    assert got["q", "RBP_resid(p=0.5)@3"] == pytest.approx(0.5**3)
+    assert got["q", "RBP(gains={0:0,1:0.5})"] == pytest.approx(
+        0.5 * 0.2 * (0.8 + 0.8**2 + 0.8**5 + 0.8**9)
+    )
+    # a cutoff past the ranking changes nothing: d = number retrieved
+    assert got["q", "RBP@100"] == pytest.approx(0.2 * (0.8 + 0.8**2 + 0.8**5 + 0.8**9))
+    assert ir.parse_measure("RBP(p=0.8)").canonical == "RBP"
+    assert ir.parse_measure("RBP(rel=2)@10").canonical == "RBP(rel=2)@10"
+    assert ir.parse_measure("RBP(p=0.95)").canonical == "RBP(p=0.95)"
+    for bad in ("RBP(p=1.0)", "RBP(p=0)", "RBP(gains={1:2})", "RBP_resid(p=1.5)"):
+        with pytest.raises(ParameterError):
+            ir.parse_measure(bad)
+
+
+def test_empty_ranking_with_missing_zero():
+    run, qrels = _seed_example()
+    qrels = pl.concat([qrels, pl.DataFrame({"query_id": ["z"], "doc_id": ["x"], "relevance": [1]})])
+    out = ir.evaluate(run, qrels, ["RBP", "RBP_resid"], per_query=True, missing="zero")
+    z = {r["measure"]: r["value"] for r in out.filter(query_id="z").iter_rows(named=True)}
+    assert z == {"RBP": 0.0, "RBP_resid": 1.0}
+
+
+# -- oracles -------------------------------------------------------------------------------
+
+
+@st.composite
+def runs_and_qrels(draw):
+    rows_run, rows_qrels = [], []
+    for q in range(draw(st.integers(1, 4))):
+        pool = [f"d{i}" for i in range(draw(st.integers(1, 25)))]
+        ranked = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
+        scores = draw(
+            st.lists(
+                st.integers(-10_000, 10_000),
+                unique=True,
+                min_size=len(ranked),
+                max_size=len(ranked),
+            )
+        )
+        rows_run += [(str(q), d, float(s)) for d, s in zip(ranked, scores, strict=True)]
+        judged = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
+        rows_qrels += [(str(q), d, draw(st.integers(0, 3))) for d in judged]
+    run = pl.DataFrame(rows_run, schema=RUN_SCHEMA, orient="row")
+    qrels = pl.DataFrame(rows_qrels, schema=QRELS_SCHEMA, orient="row")
+    return run, qrels
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=runs_and_qrels(),
+    p=st.sampled_from(PERSIST),
+    rel=st.sampled_from((1, 2)),
+    k=st.sampled_from((None, 1, 5, 10)),
+)
+def test_rbp_eval_oracle_hypothesis(data, p, rel, k):
+    run, qrels = data
+    _check_against_rbp_eval(run, qrels, p, rel, k)
+
+
+@pytest.mark.parametrize("p", PERSIST)
+@pytest.mark.parametrize("k", [None, 10])
+def test_rbp_eval_oracle_trec_eval_test(p, k):
+    d = need_data() / "trec_eval_test"
+    run = _untie(ir.read_run(d / "results.test"))
+    qrels = ir.read_qrels(d / "qrels.test")
+    assert _check_against_rbp_eval(run, qrels, p, 1, k) > 0
+
+
+def _ir_measures_rbp(run: pl.DataFrame, qrels: pl.DataFrame, p: float) -> dict[str, float]:
+    ir_measures = pytest.importorskip("ir_measures")
+    pytest.importorskip("trectools")  # ir_measures' provider for RBP without rel
+    measure = ir_measures.parse_measure(f"RBP(p={p})")
+    return {
+        m.query_id: m.value
+        for m in ir_measures.trectools.iter_calc([measure], qrels.to_pandas(), run.to_pandas())
+    }
+
+
+@pytest.mark.parametrize("p", PERSIST)
+def test_ir_measures_oracle_trec_eval_test(p):
+    d = need_data() / "trec_eval_test"
+    run = _untie(ir.read_run(d / "results.test"))
+    qrels = ir.read_qrels(d / "qrels.test")  # binary grades: ir_measures' graded gain = ours
+    theirs = _ir_measures_rbp(run, qrels, p)
+    label = _label("RBP", p)
+    ours = {q: v for (q, _), v in _per_query(run, qrels, [label]).items()}
+    assert set(ours) <= set(theirs)
+    for q, v in ours.items():
+        assert v == pytest.approx(theirs[q], abs=1e-9)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=runs_and_qrels(), p=st.sampled_from(PERSIST))
+def test_ir_measures_oracle_hypothesis(data, p):
+    run, qrels = data
+    qrels = qrels.with_columns(relevance=(pl.col("relevance") >= 1).cast(pl.Int64))
+    ours = {q: v for (q, _), v in _per_query(run, qrels, [_label("RBP", p)]).items()}
+    if not ours or run.is_empty():
+        return
+    theirs = _ir_measures_rbp(run, qrels, p)
+    for q, v in ours.items():
+        assert v == pytest.approx(theirs.get(q, 0.0), abs=1e-9)
+
+
+# -- properties ----------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=runs_and_qrels(),
+    p=st.sampled_from(PERSIST),
+    k=st.sampled_from((None, 3, 10)),
+    extra=st.lists(st.integers(0, 3), max_size=30),
+)
+def test_interval_properties(data, p, k, extra):
+    run, qrels = data
+    base, resid = _label("RBP", p, None, k), _label("RBP_resid", p, None, k)
+    before = _per_query(run, qrels, [base, resid])
+    for q in {q for q, _ in before}:
+        b, r = before[q, base], before[q, resid]
+        assert -1e-12 <= b <= 1 + 1e-12
+        assert -1e-12 <= r <= 1 + 1e-12
+        assert b + r <= 1 + 1e-12
+    # judge some of the unjudged retrieved documents: the interval can only shrink
+    known = set(qrels.select("query_id", "doc_id").iter_rows())
+    new = [(q, d) for q, d in run.select("query_id", "doc_id").iter_rows() if (q, d) not in known]
+    added = [(q, d, g) for (q, d), g in zip(new, extra, strict=False)]
+    if not added:
+        return
+    more = pl.concat(
+        [qrels, pl.DataFrame(added, schema=qrels.schema, orient="row")], how="vertical"
+    )
+    after = _per_query(run, more, [base, resid])
+    for q in {q for q, _ in before}:
+        lo0, hi0 = before[q, base], before[q, base] + before[q, resid]
+        lo1, hi1 = after[q, base], after[q, base] + after[q, resid]
+        assert lo0 - 1e-12 <= lo1 <= hi1 <= hi0 + 1e-12
