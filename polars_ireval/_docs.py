@@ -10,6 +10,7 @@ import inspect
 
 from polars_ireval import measures as _measures  # noqa: F401  (registers every measure)
 from polars_ireval.registry import MeasureDef, definitions
+from polars_ireval.sql import PENDING
 
 _AGG = {
     "mean": "mean over queries",
@@ -48,15 +49,16 @@ def render() -> str:
         "in ir_measures' grammar (`Name(param=value)@cutoff`) or by its trec_eval name; the",
         "free function of the same Python name returns its per-query `pl.Expr`.",
         "",
-        "| measure | trec_eval names | aliases | aggregate | summary |",
-        "|---|---|---|---|---|",
+        "| measure | trec_eval names | aliases | aggregate | residual | SQL | summary |",
+        "|---|---|---|---|---|---|---|",
     ]
     defs = list(definitions())
     for d in defs:
         aliases = ", ".join(f"`{a}`" for a in d.aliases) or "—"
         out.append(
             f"| [`{d.name}`](#{d.name.lower()}) | {_trec_names(d)} | {aliases} | "
-            f"{d.aggregate} | {d.summary} |"
+            f"{d.aggregate} | {'yes' if d.residual is not None else '—'} | "
+            f"{'—' if d.name in PENDING else 'yes'} | {d.summary} |"
         )
     for d in defs:
         out += ["", f"## {d.name}", "", f"Python: `polars_ireval.{d.build.__name__}`", ""]
@@ -65,6 +67,13 @@ def render() -> str:
         out += [f"| `{p.name}` | {_default(p.default)} |" for p in d.params] or ["| — | |"]
         cutoff = f"`@` sets `{d.cutoff}`" if d.cutoff else "no `@` cutoff"
         out += ["", f"Aggregate: {_AGG[d.aggregate]}; {cutoff}; trec_eval: {_trec_names(d)}."]
+        residual = "yes" if d.residual is not None else "none"
+        sql = (
+            "not yet (Polars engine only)"
+            if d.name in PENDING
+            else "DuckDB and Spark (a parameter value they lack raises NotImplementedError)"
+        )
+        out += ["", f"Residual (`residuals=True`): {residual}. SQL engines: {sql}."]
         if d.cite:
             out += ["", f"Reference: {d.cite}."]
     return "\n".join(out) + "\n"

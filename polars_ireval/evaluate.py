@@ -16,6 +16,9 @@ from polars_ireval.registry import Measure
 
 MEASURE = "measure"
 VALUE = "value"
+RESIDUAL = "residual"
+PROJECTED = "projected"
+_RESID = "\x00residual:"  # prefix of the internal per-query residual columns
 
 
 class CoverageWarning(UserWarning):
@@ -33,7 +36,8 @@ def evaluate(
     max_depth: int | None = None,
     judged_only: bool = False,
     ties: Ties = "trec_eval",
-    engine: Literal["polars", "duckdb"] = "polars",
+    engine: Literal["polars", "duckdb", "spark"] = "polars",
+    residuals: bool = False,
 ) -> Any:
     """Evaluate runs against qrels on the given measures.
 
@@ -65,6 +69,21 @@ def evaluate(
     engine
         ``"polars"`` (default): one lazy Polars query. ``"duckdb"``: the SQL macros of
         ``sql/`` in DuckDB (see :mod:`polars_ireval.sql`; returns an eager frame).
+        ``"spark"``: the same SQL rendered for Apache Spark, in the active Spark session
+        (see :mod:`polars_ireval.spark`, whose ``evaluate`` takes ``spark=session``;
+        returns a Spark DataFrame).
+    residuals
+        Add the columns ``residual`` and ``projected`` (Polars engine). The residual is how
+        much the value could still grow if every unjudged document in the evaluated ranks,
+        and every rank between the end of the ranking and the measure's depth, had the
+        maximum gain (Moffat and Zobel's RBP residual; cwl_eval's ``ResEU``): the true
+        value lies in [value, value + residual]. ``projected`` is Moffat and Zobel's
+        extrapolation value + residual * value / (1 - residual) (the unjudged weight
+        relevant at the rate of the judged weight; null when residual = 1). Both are null
+        for measures without a residual; those with one are RBP, P and the C/W/L measures
+        (INST, INSQ, TBG, U, BPM), and any measure declared with a ``residual`` (see
+        :mod:`polars_ireval.measures.usermodel`). Aggregated rows carry the mean residual
+        and the projection of the aggregated value and residual.
 
     Returns
     -------
@@ -100,6 +119,10 @@ def evaluate(
     """
     if not isinstance(relevance_level, int) or isinstance(relevance_level, bool):
         raise ParameterError(f"relevance_level={relevance_level!r}: must be an integer grade")
+    if not isinstance(residuals, bool):
+        raise ParameterError(f"residuals={residuals!r}: must be True or False")
+    if residuals and engine != "polars":
+        raise ParameterError("residuals=True is computed by engine='polars' only (for now)")
     if engine == "duckdb":
         from polars_ireval import sql
 
@@ -107,8 +130,15 @@ def evaluate(
             run, qrels, measures, per_query=per_query, relevance_level=relevance_level,
             missing=missing, max_depth=max_depth, judged_only=judged_only, ties=ties,
         )  # fmt: skip
+    if engine == "spark":
+        from polars_ireval import spark
+
+        return spark.evaluate(
+            run, qrels, measures, per_query=per_query, relevance_level=relevance_level,
+            missing=missing, max_depth=max_depth, judged_only=judged_only, ties=ties,
+        )  # fmt: skip
     if engine != "polars":
-        raise ParameterError(f"engine={engine!r}: must be 'polars' or 'duckdb'")
+        raise ParameterError(f"engine={engine!r}: must be 'polars', 'duckdb' or 'spark'")
     parsed = parse_measures(measures)
     table = judge(
         run, qrels, max_depth=max_depth, judged_only=judged_only, ties=ties, missing=missing
@@ -117,7 +147,11 @@ def evaluate(
     if not lazy:
         _warn_coverage(run, qrels, missing)
     result = evaluate_table(
-        table.lazy(), parsed, per_query=per_query, relevance_level=relevance_level
+        table.lazy(),
+        parsed,
+        per_query=per_query,
+        relevance_level=relevance_level,
+        residuals=residuals,
     )
     return result if lazy else result.collect()
 
@@ -128,24 +162,50 @@ def evaluate_table(
     *,
     per_query: bool = False,
     relevance_level: int = 1,
+    residuals: bool = False,
 ) -> pl.LazyFrame:
-    """Compute ``measures`` on an evaluation table (from :func:`judge`) as a lazy query."""
+    """Compute ``measures`` on an evaluation table (from :func:`judge`) as a lazy query.
+
+    With ``residuals``, add the columns ``residual`` and ``projected`` (see :func:`evaluate`).
+    """
     keys = group_keys(table)
-    per_q = table.group_by(keys).agg(m.expr(relevance_level) for m in measures)
     labels = [m.label for m in measures]
+    resid = [_RESID + m.label for m in measures]
+    exprs = [m.expr(relevance_level) for m in measures]
+    if residuals:
+        pairs = zip(measures, resid, strict=True)
+        exprs += [m.residual_expr(relevance_level).alias(r) for m, r in pairs]
+    per_q = table.group_by(keys).agg(exprs)
     if per_query:
         wide = per_q.sort(keys)
         index = keys
     else:
         run_keys = [k for k in keys if k == S.RUN_ID]
         aggs = [m.aggregate(pl.col(m.label)).alias(m.label) for m in measures]
+        if residuals:
+            aggs += [pl.col(r).mean().alias(r) for r in resid]
         wide = per_q.group_by(run_keys).agg(aggs).sort(run_keys) if run_keys else per_q.select(aggs)
         index = run_keys
     long = wide.select(*index, *[pl.col(c).cast(pl.Float64) for c in labels]).unpivot(
         index=index, on=labels, variable_name=MEASURE, value_name=VALUE
     )
+    if residuals:
+        # the same unpivot order (measure by measure, rows in order) lines the columns up
+        extra = wide.select(pl.col(resid).cast(pl.Float64)).unpivot(on=resid, value_name=RESIDUAL)
+        long = pl.concat([long, extra.select(RESIDUAL)], how="horizontal").with_columns(
+            projected(pl.col(VALUE), pl.col(RESIDUAL)).alias(PROJECTED)
+        )
     # unpivot lists measure by measure; a stable sort regroups them per run and query
     return long.sort(index, maintain_order=True) if index else long
+
+
+def projected(base: pl.Expr, residual: pl.Expr) -> pl.Expr:
+    """Moffat and Zobel's projected score, base + residual * base / (1 - residual).
+
+    The unjudged weight (the residual) is assumed relevant at the rate of the judged
+    weight; null when the residual is 1 (nothing judged) or null.
+    """
+    return pl.when(residual < 1.0).then(base + residual * base / (1.0 - residual))
 
 
 def _warn_coverage(run: Any, qrels: Any, missing: str) -> None:

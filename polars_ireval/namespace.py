@@ -43,19 +43,53 @@ class _IrevalNamespace(Generic[FrameT]):
         """R@k per query; see :func:`polars_ireval.recall`."""
         return self._per_query(M.recall(k=k, rel=rel))
 
-    def ap(self, *, k: int | None = None, rel: int = 1) -> FrameT:
-        """AP (AP@k) per query; see :func:`polars_ireval.ap`."""
-        return self._per_query(M.ap(k=k, rel=rel))
+    def ap(self, *, k: int | None = None, rel: int = 1, norm: str = "R") -> FrameT:
+        """AP (AP@k) per query, normalised by R, min(k, R) or the relevant documents found
+        (``norm="R" | "min" | "self"``); see :func:`polars_ireval.ap`."""
+        return self._per_query(M.ap(k=k, rel=rel, norm=norm))
 
     def rr(self, *, k: int | None = None, rel: int = 1) -> FrameT:
         """Reciprocal rank per query; see :func:`polars_ireval.rr`."""
         return self._per_query(M.rr(k=k, rel=rel))
 
     def ndcg(
-        self, *, k: int | None = None, dcg: str = "log2", gains: Mapping[int, float] | None = None
+        self,
+        *,
+        k: int | None = None,
+        gain: str = "linear",
+        discount: str = "log2",
+        gains: Mapping[int, float] | None = None,
     ) -> FrameT:
         """nDCG (nDCG@k) per query; see :func:`polars_ireval.ndcg`."""
-        return self._per_query(M.ndcg(k=k, dcg=dcg, gains=gains))
+        return self._per_query(M.ndcg(k=k, gain=gain, discount=discount, gains=gains))
+
+    def dcg(
+        self,
+        *,
+        k: int | None = None,
+        norm: str = "none",
+        gain: str = "linear",
+        discount: str = "log2",
+    ) -> FrameT:
+        """DCG (DCG@k) per query, normalised by ``norm`` (``"none"``, ``"scaled"``,
+        ``"ideal"``, ``"self"``); see :func:`polars_ireval.dcg`."""
+        return self._per_query(M.dcg(k=k, norm=norm, gain=gain, discount=discount))
+
+    def sdcg(self, *, k: int, max_rel: int = 1) -> FrameT:
+        """Scaled DCG@k per query; see :func:`polars_ireval.sdcg`."""
+        return self._per_query(M.sdcg(k=k, max_rel=max_rel))
+
+    def err(self, *, k: int | None = None, max_rel: int = 4) -> FrameT:
+        """Expected reciprocal rank (ERR@k) per query; see :func:`polars_ireval.err`."""
+        return self._per_query(M.err(k=k, max_rel=max_rel))
+
+    def rbp(self, *, p: float = 0.8, k: int | None = None, rel: int = 1) -> FrameT:
+        """Rank-biased precision per query; see :func:`polars_ireval.rbp`."""
+        return self._per_query(M.rbp(p=p, k=k, rel=rel))
+
+    def inst(self, *, T: float = 1.0, k: int = 1000, rel: int = 1) -> FrameT:
+        """INST (cwl_eval) per query; see :func:`polars_ireval.inst`."""
+        return self._per_query(M.inst(T=T, k=k, rel=rel))
 
     def rprec(self, *, rel: int = 1) -> FrameT:
         """R-precision per query; see :func:`polars_ireval.rprec`."""

@@ -9,6 +9,7 @@ documentation from the docstring. Measure strings (ir_measures grammar and trec_
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import math
@@ -108,6 +109,9 @@ class MeasureDef:
     trec: tuple[TrecName, ...]
     cutoff: str | None
     checks: Mapping[str, Callable[[Any], bool]]
+    #: Builds the per-query residual (same parameters as ``build``): how much the value could
+    #: still grow with more judgments and a deeper ranking; None for measures without one.
+    residual: Callable[..., pl.Expr] | None = None
 
     @property
     def summary(self) -> str:
@@ -177,13 +181,27 @@ class Measure:
             text += f"@{_repr(cutoff)}"
         return text
 
-    def expr(self, relevance_level: int = 1) -> pl.Expr:
-        """The per-query aggregation expression, aliased to :attr:`label`."""
+    def _kwargs(self, relevance_level: int) -> dict[str, Any]:
         kwargs = dict(self.values)
         names = {p.name for p in self.defn.params}
         if "rel" in names and "rel" not in kwargs:
             kwargs["rel"] = relevance_level
-        return self.defn.build(**kwargs).alias(self.label)
+        return kwargs
+
+    def expr(self, relevance_level: int = 1) -> pl.Expr:
+        """The per-query aggregation expression, aliased to :attr:`label`."""
+        return self.defn.build(**self._kwargs(relevance_level)).alias(self.label)
+
+    @property
+    def has_residual(self) -> bool:
+        """True when the measure declares a residual (RBP, P@k, the C/W/L measures...)."""
+        return self.defn.residual is not None
+
+    def residual_expr(self, relevance_level: int = 1) -> pl.Expr:
+        """The per-query residual expression (Float64), null for measures without one."""
+        if self.defn.residual is None:
+            return pl.lit(None, dtype=pl.Float64)
+        return self.defn.residual(**self._kwargs(relevance_level)).cast(pl.Float64)
 
     def aggregate(self, column: pl.Expr) -> pl.Expr:
         """Aggregate per-query values across queries as trec_eval does."""
@@ -270,6 +288,7 @@ def measure(
     trec: Sequence[TrecName] = (),
     cutoff: str | None = "k",
     checks: Mapping[str, Callable[[Any], bool]] | None = None,
+    residual: Callable[..., pl.Expr] | None = None,
 ) -> Callable[[Callable[..., pl.Expr]], Callable[..., pl.Expr]]:
     """Declare a measure. The decorated function builds its per-query expression.
 
@@ -292,6 +311,10 @@ def measure(
         The parameter that ``@k`` in a measure string sets (None: the measure has no cutoff).
     checks
         Validators per parameter name.
+    residual
+        Builds the per-query residual expression from the same parameters as the measure
+        (see :mod:`polars_ireval.measures.usermodel`); ``evaluate(..., residuals=True)``
+        reports it. None: the measure has no residual.
     """
 
     def deco(fn: Callable[..., pl.Expr]) -> Callable[..., pl.Expr]:
@@ -309,6 +332,7 @@ def measure(
             trec=tuple(trec),
             cutoff=cutoff if cutoff in sig.parameters else None,
             checks=dict(checks or {}),
+            residual=residual,
         )
         _register(defn)
 
@@ -333,6 +357,21 @@ def _register(defn: MeasureDef) -> None:
         if t.name in TREC:
             raise RuntimeError(f"trec_eval name {t.name!r} declared twice")
         TREC[t.name] = (defn, t)
+
+
+def declare_residual(name: str, residual: Callable[..., pl.Expr]) -> None:
+    """Give the already declared measure ``name`` a residual (same parameters as the measure).
+
+    For measures declared in a module of their own whose residual comes from the user-model
+    mechanism (:mod:`polars_ireval.measures.usermodel`), e.g. ``P``; new measures pass
+    ``residual=`` to :func:`measure` instead.
+    """
+    defn = REGISTRY[name]
+    if defn.residual is not None:
+        raise RuntimeError(f"measure {name!r} already has a residual")
+    REGISTRY[name] = dataclasses.replace(defn, residual=residual)
+    for t in defn.trec:
+        TREC[t.name] = (REGISTRY[name], TREC[t.name][1])
 
 
 def definitions() -> Iterator[MeasureDef]:

@@ -167,3 +167,18 @@ def test_all_negative_query() -> None:
         ("q1", "nDCG@2"): pytest.approx(1 / math.log2(3), abs=1e-15),
         ("q1", "RR"): 0.5, ("q1", "NumRel"): 1.0, ("q1", "NumRet"): 2.0, ("q1", "Bpref"): 1.0,
     }  # fmt: skip
+
+
+@settings(
+    max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(collections(), st.sampled_from([0.25, 0.5, 3.0]))
+def test_set_f_weight_against_pytrec_eval(data: tuple, beta: float) -> None:
+    """``set_F.x`` weighs recall by x itself (not x²); pytrec_eval names it plain ``set_F``."""
+    run, qrels = data
+    defined = defined_for_trec_eval(qrels)
+    want = pytrec_eval.RelevanceEvaluator(defined, {f"set_F.{beta}"}).evaluate(run)
+    got = _ours(run, qrels, [f"SetF(beta={beta})", f"set_F.{beta}"])
+    for qid, values in want.items():
+        for label in (f"SetF(beta={beta})", f"set_F_{beta}"):  # trec_eval's output name
+            assert got[(qid, label)] == pytest.approx(values["set_F"], abs=1e-9), (qid, label)

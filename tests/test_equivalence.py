@@ -169,6 +169,13 @@ NAMESPACE = [
     ("rr", {}, "RR"),
     ("rprec", {}, "Rprec"),
     ("success", {"k": 3}, "Success@3"),
+    ("ap", {"k": 10, "norm": "self"}, "AP(norm='self')@10"),
+    ("ndcg", {"k": 10, "gain": "exp"}, "nDCG(gain='exp')@10"),
+    ("dcg", {"k": 5, "norm": "self"}, "DCG(norm='self')@5"),
+    ("sdcg", {"k": 5}, "SDCG@5"),
+    ("err", {"k": 20}, "ERR@20"),
+    ("rbp", {"p": 0.5}, "RBP(p=0.5)"),
+    ("inst", {"T": 2.0}, "INST(T=2.0)"),
 ]
 
 

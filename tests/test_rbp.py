@@ -32,10 +32,18 @@ def _per_query(run: pl.DataFrame, qrels: pl.DataFrame, measures: list[str], rel:
     return {(r["query_id"], r["measure"]): r["value"] for r in out.iter_rows(named=True)}
 
 
-def _rbp_eval(run: pl.DataFrame, qrels: pl.DataFrame, p: float, rel: int, k: int | None):
-    """Per-query (base, residual) from rbp_eval, binary gain at grade ``rel``."""
+def _rbp_eval(
+    run: pl.DataFrame,
+    qrels: pl.DataFrame,
+    p: float,
+    rel: int,
+    k: int | None,
+    gains: dict[int, float] | None = None,
+):
+    """Per-query (base, residual) from rbp_eval, binary gain at grade ``rel`` (or, with
+    ``gains``, the mapped gain written as a fractional grade)."""
     qtext = "".join(
-        f"{q} 0 {d} {g}\n"
+        f"{q} 0 {d} {g if gains is None else gains.get(g, 0.0)!r}\n"
         for q, d, g in qrels.select("query_id", "doc_id", "relevance").iter_rows()
     )
     rtext = "".join(
@@ -43,7 +51,10 @@ def _rbp_eval(run: pl.DataFrame, qrels: pl.DataFrame, p: float, rel: int, k: int
         for i, (q, d, s) in enumerate(run.select("query_id", "doc_id", "score").iter_rows())
     )
     qr = rbp_eval.load_qrels(io.StringIO(qtext))
-    qr.set_reltype(rbp_eval.RelType.BINARY, float(rel))
+    if gains is None:
+        qr.set_reltype(rbp_eval.RelType.BINARY, float(rel))
+    else:
+        qr.set_reltype(rbp_eval.RelType.FRACT, 1.0)
     res = rbp_eval.evaluate(
         qr,
         rbp_eval.load_run(io.StringIO(rtext)),
@@ -68,23 +79,40 @@ def _untie(run: pl.DataFrame) -> pl.DataFrame:
     return ranked.with_columns(score=-pl.col("rank").cast(pl.Float64)).drop("rank")
 
 
-def _label(name: str, p: float, rel: int | None = None, k: int | None = None) -> str:
+def _label(
+    name: str,
+    p: float,
+    rel: int | None = None,
+    k: int | None = None,
+    ties: str = "rank",
+    gains: dict[int, float] | None = None,
+) -> str:
     args = [] if p == 0.8 else [f"p={p}"]
     if rel is not None and rel != 1:
         args.append(f"rel={rel}")
+    if ties != "rank":
+        args.append(f"ties={ties!r}")
+    if gains is not None:
+        args.append(f"gains={gains!r}")
     text = name + (f"({','.join(args)})" if args else "")
     return text + (f"@{k}" if k is not None else "")
 
 
-def _check_against_rbp_eval(run, qrels, p, rel, k):
-    ours = _per_query(run, qrels, [_label("RBP", p, rel, k), _label("RBP_resid", p, None, k)], rel)
-    theirs = _rbp_eval(run, qrels, p, rel, k)
+def _check_against_rbp_eval(run, qrels, p, rel, k, ties="rank", gains=None):
+    base_l = _label("RBP", p, rel, k, ties, gains)
+    resid_l = _label("RBP_resid", p, None, k, ties)
+    ours = _per_query(run, qrels, [base_l, resid_l], rel)
+    # the residual evaluate(..., residuals=True) reports beside RBP is RBP_resid
+    out = ir.evaluate(run, qrels, [base_l], per_query=True, relevance_level=rel, residuals=True)
+    reported = {r["query_id"]: r["residual"] for r in out.iter_rows(named=True)}
+    theirs = _rbp_eval(run, qrels, p, rel, k, gains)
     qids = {q for q, _ in ours}
     assert qids == set(theirs)
     for q in qids:
         base, err = theirs[q]
-        assert ours[q, _label("RBP", p, rel, k)] == pytest.approx(base, abs=1e-9)
-        assert ours[q, _label("RBP_resid", p, None, k)] == pytest.approx(err, abs=1e-9)
+        assert ours[q, base_l] == pytest.approx(base, abs=1e-9)
+        assert ours[q, resid_l] == pytest.approx(err, abs=1e-9)
+        assert reported[q] == ours[q, resid_l]
     return len(qids)
 
 
@@ -186,6 +214,81 @@ def test_rbp_eval_oracle_hypothesis(data, p, rel, k):
     _check_against_rbp_eval(run, qrels, p, rel, k)
 
 
+@st.composite
+def tied_runs_and_qrels(draw):
+    """Rankings with many tied scores (rbp_eval averages weights over them)."""
+    rows_run, rows_qrels = [], []
+    for q in range(draw(st.integers(1, 4))):
+        pool = [f"d{i}" for i in range(draw(st.integers(1, 25)))]
+        ranked = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
+        rows_run += [(str(q), d, float(draw(st.integers(0, 5)))) for d in ranked]
+        judged = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
+        rows_qrels += [(str(q), d, draw(st.integers(0, 4))) for d in judged]
+    run = pl.DataFrame(rows_run, schema=RUN_SCHEMA, orient="row")
+    qrels = pl.DataFrame(rows_qrels, schema=QRELS_SCHEMA, orient="row")
+    return run, qrels
+
+
+SEED004_GAINS = {0: 0.0, 1: 0.1, 2: 0.3, 3: 0.7, 4: 1.0}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=tied_runs_and_qrels(),
+    p=st.sampled_from(PERSIST),
+    rel=st.sampled_from((1, 2)),
+    k=st.sampled_from((None, 1, 3, 5, 10)),
+)
+def test_rbp_eval_oracle_tie_averaging_hypothesis(data, p, rel, k):
+    run, qrels = data
+    _check_against_rbp_eval(run, qrels, p, rel, k, ties="average")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=tied_runs_and_qrels(),
+    p=st.sampled_from(PERSIST),
+    k=st.sampled_from((None, 4)),
+    ties=st.sampled_from(("rank", "average")),
+)
+def test_rbp_eval_oracle_graded_gains_hypothesis(data, p, k, ties):
+    run, qrels = data
+    if ties == "rank":
+        run = _untie(run)
+    _check_against_rbp_eval(run, qrels, p, 1, k, ties=ties, gains=SEED004_GAINS)
+
+
+@pytest.mark.parametrize("p", PERSIST)
+@pytest.mark.parametrize("k", [None, 10, 100])
+def test_rbp_eval_oracle_tie_averaging_trec_eval_test(p, k):
+    d = need_data() / "trec_eval_test"
+    run = ir.read_run(d / "results.test")  # real ties, averaged by rbp_eval as by us
+    qrels = ir.read_qrels(d / "qrels.test")
+    assert run.group_by("query_id", "score").len()["len"].max() > 1
+    assert _check_against_rbp_eval(run, qrels, p, 1, k, ties="average") > 0
+
+
+def test_tie_averaging_by_hand():
+    # scores 3, 2, 2, 2, 1: the three tied documents share (w2 + w3 + w4) / 3, p = 0.5
+    run = pl.DataFrame(
+        {"query_id": "q", "doc_id": list("abcde"), "score": [3.0, 2.0, 2.0, 2.0, 1.0]}
+    )
+    qrels = pl.DataFrame({"query_id": "q", "doc_id": ["b", "e"], "relevance": [1, 0]})
+    got = _per_query(
+        run,
+        qrels,
+        ["RBP(p=0.5,ties='average')", "RBP(p=0.5,ties='average')@3", "RBP(p=0.5)"],
+    )
+    shared = (0.25 + 0.125 + 0.0625) / 3
+    assert got["q", "RBP(p=0.5,ties='average')"] == pytest.approx(shared, abs=1e-15)
+    # a cutoff at 3 keeps 2 of the tie's 3 positions: each tied document counts 2/3
+    assert got["q", "RBP(p=0.5,ties='average')@3"] == pytest.approx(shared * 2 / 3, abs=1e-15)
+    # trec_eval's order puts d, then c, then b: b is at rank 4
+    assert got["q", "RBP(p=0.5)"] == pytest.approx(0.0625, abs=1e-15)
+    with pytest.raises(ParameterError):
+        ir.parse_measure("RBP(ties='random')")
+
+
 @pytest.mark.parametrize("p", PERSIST)
 @pytest.mark.parametrize("k", [None, 10])
 def test_rbp_eval_oracle_trec_eval_test(p, k):
@@ -222,6 +325,12 @@ def test_ir_measures_oracle_trec_eval_test(p):
 @given(data=runs_and_qrels(), p=st.sampled_from(PERSIST))
 def test_ir_measures_oracle_hypothesis(data, p):
     run, qrels = data
+    # trectools (ir_measures' RBP provider) averages the weights of equal scores on adjacent
+    # rows even across queries (its tie groups are not per query): the last document of one
+    # query and the first of the next must not share a score, so every score is made unique
+    run = _untie(run).with_columns(
+        score=pl.col("score") - 1000.0 * pl.col("query_id").cast(pl.Int64).cast(pl.Float64)
+    )
     qrels = qrels.with_columns(relevance=(pl.col("relevance") >= 1).cast(pl.Int64))
     ours = {q: v for (q, _), v in _per_query(run, qrels, [_label("RBP", p)]).items()}
     if not ours or run.is_empty():

@@ -5,6 +5,8 @@ All of them are meant for an aggregation context: ``group_by(run_id, query_id).a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import polars as pl
 
 from polars_ireval import schema as S
@@ -53,6 +55,23 @@ def ratio(num: pl.Expr, den: pl.Expr) -> pl.Expr:
     return pl.when(den > 0).then(num.cast(pl.Float64) / den).otherwise(0.0)
 
 
+def exact_div(num: pl.Expr, den: float) -> pl.Expr:
+    """``num / den`` rounded once, as C's ``/`` (and trec_eval) rounds it.
+
+    Polars evaluates an expression divided by a scalar literal as a multiplication by its
+    reciprocal, which is one unit in the last place off for most divisors (9 / 1000 gives
+    0.009000000000000001) and can flip trec_eval's printed 4th decimal of a mean. Dividing
+    by an expression as long as ``num`` takes the exact element-wise division.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> pl.select(exact_div(pl.lit(9.0), 1000)).item()
+    0.009
+    """
+    return num / (num * 0.0 + float(den))
+
+
 def relevant_ranks(rel: int, k: Cutoff = None) -> pl.Expr:
     """Ranks of the relevant retrieved documents (top ``k``), in no particular order."""
     return RANK.filter(retrieved(k) & relevant(rel))
@@ -96,3 +115,36 @@ def log2_discount(position: pl.Expr) -> pl.Expr:
 def ideal_positions(gain: pl.Expr) -> pl.Expr:
     """1-based position of each document in the ideal ranking (gain descending)."""
     return gain.rank("ordinal", descending=True)
+
+
+def judged_graded(k: Cutoff = None) -> pl.Expr:
+    """True for documents ranked (at or above rank ``k``) and judged with a grade >= 0:
+    the only documents a gain can come from."""
+    return retrieved(k) & (REL >= 0).fill_null(False)
+
+
+def dcg_at_k(gain: Callable[[pl.Expr], pl.Expr], k: Cutoff = None) -> pl.Expr:
+    """DCG of the top ``k``: Σ gain(grade) / log2(rank + 1), added in rank order.
+
+    ``gain`` maps a float64 grade expression to the gain. It is applied only to the few
+    judged documents in the top ``k``, not to every row of the table, which is what makes
+    this fast on large runs; unjudged documents and negative grades gain 0, as trec_eval.
+    The sum follows the ranking, so it is the same float as trec_eval's.
+    """
+    keep = judged_graded(k)
+    rank = RANK.filter(keep)
+    terms = gain(REL.filter(keep).cast(pl.Float64)) / log2_discount(rank)
+    return ordered_sum(terms, rank)
+
+
+def ideal_dcg_at_k(gain: Callable[[pl.Expr], pl.Expr], k: int | None = None) -> pl.Expr:
+    """DCG of the ideal top ``k``: every judged document (retrieved or not) with a positive
+    gain, best first, Σ gain / log2(position + 1) added in that order; 0 for none.
+
+    ``gain`` is applied to the judged documents only (see :func:`dcg_at_k`).
+    """
+    g = gain(REL.filter((REL >= 0).fill_null(False)).cast(pl.Float64))
+    ideal = g.filter(g > 0).sort(descending=True)
+    if k is not None:
+        ideal = ideal.head(k)
+    return (ideal / log2_discount(ideal.cum_count())).cum_sum().last().fill_null(0.0)

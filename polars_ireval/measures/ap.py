@@ -5,17 +5,53 @@ from __future__ import annotations
 import polars as pl
 
 from polars_ireval.measures._expr import (
+    RANK,
+    REL,
     num_rel,
     ordered_sum,
     precision_at_relevant,
     ratio,
     rel_ret,
+    relevant,
     relevant_ranks,
+    retrieved,
+)
+from polars_ireval.measures.dcg import (
+    Gains,
+    Weights,
+    check_discount,
+    discount_kind,
+    discounted,
+    weight_vector,
 )
 from polars_ireval.measures.precision import CUTOFFS
-from polars_ireval.registry import TrecName, integer, measure, positive_int
+from polars_ireval.registry import (
+    TrecName,
+    check,
+    gain_map,
+    integer,
+    measure,
+    positive,
+    positive_int,
+)
 
 _CHECKS = {"k": positive_int, "rel": integer}
+AP_NORMS = ("R", "min", "self")
+
+
+@check("it must be 'R' (trec_eval), 'min' (min(k, R)) or 'self' (R_k, relevant in the top k)")
+def ap_norm(v: object) -> bool:
+    return v in AP_NORMS
+
+
+_VARIANT_CHECKS = {
+    **_CHECKS,
+    "norm": ap_norm,
+    "gains": gain_map,
+    "discount": discount_kind,
+    "b": positive,
+    "weights": weight_vector,
+}
 
 
 @measure(
@@ -23,27 +59,111 @@ _CHECKS = {"k": positive_int, "rel": integer}
     aliases=["MAP"],
     cite="Harman, Overview of the Second Text Retrieval Conference (TREC-2), 1993",
     trec=[TrecName("map"), TrecName("map_cut", "k", CUTOFFS, "list")],
-    checks=_CHECKS,
+    checks=_VARIANT_CHECKS,
 )
-def ap(*, k: int | None = None, rel: int = 1) -> pl.Expr:
+def ap(
+    *,
+    k: int | None = None,
+    rel: int = 1,
+    norm: str = "R",
+    gains: Gains = None,
+    discount: str = "rank",
+    b: float = 2.0,
+    weights: Weights = None,
+) -> pl.Expr:
     """AP: the mean, over all R relevant documents, of the precision at each one's rank.
 
     Relevant documents not retrieved (or ranked below ``k``) contribute 0; the sum is
     divided by R, the number of relevant documents judged for the query (retrieved or
-    not), as trec_eval's ``map`` and ``map_cut``. 0 when R = 0.
+    not), as trec_eval's ``map`` and ``map_cut``. 0 when R = 0. In Robertson's user model
+    the user picks a relevant document at random and reads down to it.
+
+    The variants keep SP@k = Σ_{i <= k} r_i · (Σ_{j <= i} r_j) · w_i (with w_i = 1/i this is
+    Σ r_i P@i) and change one part: ``norm`` divides by min(k, R) (seed 000, eq. 1: a perfect
+    ranking scores 1 whatever R and k) or by R_k, the relevant documents in the top ``k``
+    (SN-AP, seed 004; neither monotone nor convergent); ``gains`` makes r_i graded (graded
+    AP, seed 001 formula 10.1; R then counts the documents with a positive gain); and
+    ``discount`` replaces 1/i by another rank weight (discounted MAP, seed 001 formula 10.2;
+    ``"none"`` sums cumulated gains, ``"square"`` discounts by i^2).
 
     Parameters
     ----------
     k
         Cutoff rank (default: the whole ranking).
     rel
-        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``);
+        ignored when ``gains`` is given.
+    norm
+        ``"R"`` (default, trec_eval), ``"min"`` (min(k, R); R without ``k``) or ``"self"``
+        (R_k).
+    gains
+        Graded relevance r per grade, e.g. ``{1: 0.5, 2: 1}``; grades not listed and
+        unjudged documents have r = 0.
+    discount
+        The weight of the i-th addend: ``"rank"`` (default, 1/i: precision), or any discount
+        of :func:`polars_ireval.dcg` (``"none"``, ``"log2"``, ``"jk"``, ``"root"``,
+        ``"square"``, ``"click"``...).
+    b
+        Log base of the ``"log"`` and ``"jk"`` discounts (default 2).
+    weights
+        Weight of each rank for the ``"click"``/``"custom"`` discounts.
 
     See Also
     --------
-    trec_eval ``map``, ``map_cut.k``; ir_measures ``AP``, ``AP@100``.
+    trec_eval ``map``, ``map_cut.k``; ir_measures ``AP``, ``AP@100``; SP.
+
+    Examples
+    --------
+    Seed 004: SN-AP@5 of "10000" is 1 and of "10001" is (1 + 2/5)/2 = 0.7.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": ["q1"] * 5 + ["q2"] * 5, "doc_id": list("abcdeabcde"),
+    ...                     "score": [5.0, 4.0, 3.0, 2.0, 1.0] * 2})
+    >>> qrels = pl.DataFrame({"query_id": ["q1", "q1", "q2", "q2", "q2"],
+    ...                       "doc_id": ["a", "x", "a", "e", "x"], "relevance": [1, 1, 1, 1, 1]})
+    >>> ir.evaluate(run, qrels, ["AP(norm='self')@5", "AP@5"], per_query=True)
+    shape: (4, 3)
+    ┌──────────┬───────────────────┬──────────┐
+    │ query_id ┆ measure           ┆ value    │
+    │ ---      ┆ ---               ┆ ---      │
+    │ str      ┆ str               ┆ f64      │
+    ╞══════════╪═══════════════════╪══════════╡
+    │ q1       ┆ AP(norm='self')@5 ┆ 1.0      │
+    │ q1       ┆ AP@5              ┆ 0.5      │
+    │ q2       ┆ AP(norm='self')@5 ┆ 0.7      │
+    │ q2       ┆ AP@5              ┆ 0.466667 │
+    └──────────┴───────────────────┴──────────┘
     """
-    return _ap(k, rel)
+    if norm == "R" and gains is None and discount == "rank" and weights is None:
+        return _ap(k, rel)  # trec_eval's map / map_cut: the default path
+    check_discount(discount, b, weights)
+    r = _graded(rel, gains)
+    if norm == "self":
+        return ratio(_sum_of_precisions(r, k, discount, b, weights), (retrieved(k) & (r > 0)).sum())
+    n = (r > 0).sum()
+    if norm == "min" and k is not None:
+        n = pl.min_horizontal(n.cast(pl.Int64), pl.lit(k, dtype=pl.Int64))
+    return ratio(_sum_of_precisions(r, k, discount, b, weights), n)
+
+
+def _graded(rel: int, gains: Gains) -> pl.Expr:
+    """Each row's relevance r: ``gains[grade]`` (0 when not listed) or 1 for grade >= rel."""
+    if gains:
+        return REL.replace_strict(
+            list(gains), [float(v) for v in gains.values()], default=0.0, return_dtype=pl.Float64
+        ).fill_null(0.0)
+    return relevant(rel).cast(pl.Float64)
+
+
+def _sum_of_precisions(
+    r: pl.Expr, k: int | None, discount: str = "rank", b: float = 2.0, weights: Weights = None
+) -> pl.Expr:
+    """Σ_{i <= k} r_i · (Σ_{j <= i} r_j) · w_i over the ranking, in rank order."""
+    keep = retrieved(k)
+    rank = RANK.filter(keep).sort()
+    ranked = r.filter(keep).sort_by(RANK.filter(keep))
+    terms = discounted(ranked * ranked.cum_sum(), rank, discount, b, weights)
+    return terms.cum_sum().last().fill_null(0.0)
 
 
 def _ap(k: int | None, rel: int) -> pl.Expr:
@@ -93,3 +213,40 @@ def rprec(*, rel: int = 1) -> pl.Expr:
     """
     r = num_rel(rel)
     return ratio(rel_ret(rel, r), r)
+
+
+@measure(
+    "SP",
+    cite="Aslam, Pavlu and Yilmaz, A statistical method for system evaluation using "
+    "incomplete judgments, SIGIR 2006",
+    checks=_CHECKS,
+)
+def sp(*, k: int | None = None, rel: int = 1) -> pl.Expr:
+    """SP@k: sum of precisions, Σ_{i <= k} b_i · P@i over the relevant ranks of the top k.
+
+    AP before its division by R (seed 004): unbounded (at most k), monotone in k, and
+    computable when the query has no relevant document.
+
+    Parameters
+    ----------
+    k
+        Cutoff rank (default: the whole ranking).
+    rel
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+
+    See Also
+    --------
+    AP, ``AP(norm='self')``.
+
+    Examples
+    --------
+    "10100": SP@5 = 1/1 + 2/3.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": list("abcde"),
+    ...                     "score": [5.0, 4.0, 3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "c"], "relevance": [1, 1]})
+    >>> round(ir.evaluate(run, qrels, "SP@5")["value"][0], 12)
+    1.666666666667
+    """
+    return ordered_sum(precision_at_relevant(rel, k), relevant_ranks(rel, k))

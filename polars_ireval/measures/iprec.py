@@ -8,6 +8,7 @@ from typing import Any
 import polars as pl
 
 from polars_ireval.measures._expr import (
+    exact_div,
     num_rel,
     precision_at_relevant,
     rel_ret,
@@ -134,7 +135,7 @@ def eleven_point_average(
     total: pl.Expr = pl.lit(0.0)
     for x in points:
         total = total + _iprec(x, rel, rounding)
-    return total / len(points)
+    return exact_div(total, len(points))
 
 
 @measure(

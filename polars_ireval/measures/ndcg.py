@@ -8,7 +8,7 @@ The ideal ranking lists every judged document with a positive gain, best first.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import polars as pl
 
@@ -16,6 +16,8 @@ from polars_ireval.errors import ParameterError
 from polars_ireval.measures._expr import (
     RANK,
     REL,
+    dcg_at_k,
+    ideal_dcg_at_k,
     num_rel,
     ordered_sum,
     ratio,
@@ -23,8 +25,24 @@ from polars_ireval.measures._expr import (
     retrieved,
     value_at,
 )
+from polars_ireval.measures.dcg import (
+    Weights,
+    discount_kind,
+    gain_kind,
+    grade_gain,
+    normalised_dcg,
+    weight_vector,
+)
 from polars_ireval.measures.precision import CUTOFFS
-from polars_ireval.registry import TrecName, check, gain_map, integer, measure, positive_int
+from polars_ireval.registry import (
+    TrecName,
+    check,
+    gain_map,
+    integer,
+    measure,
+    positive,
+    positive_int,
+)
 
 DCG_KINDS = ("log2", "exp-log2")
 Gains = Mapping[int, float] | None
@@ -49,7 +67,19 @@ def trec_gains(text: str) -> dict[int, float]:
     return out
 
 
-def gain(gains: Gains = None, dcg: str = "log2") -> pl.Expr:
+def _of_grade(gains: Gains = None, dcg: str = "log2") -> Callable[[pl.Expr], pl.Expr]:
+    """The gain of a (float64, non-negative) grade: the grade, ``gains[grade]``, or
+    ``2**gain - 1`` with ``exp-log2``; for :func:`dcg_at_k`, which applies it to judged rows."""
+
+    def of_grade(grade: pl.Expr) -> pl.Expr:
+        if gains:
+            grade = grade.replace([float(k) for k in gains], [float(v) for v in gains.values()])
+        return pl.lit(2.0).pow(grade) - 1.0 if dcg == "exp-log2" else grade
+
+    return of_grade
+
+
+def _gain(gains: Gains = None, dcg: str = "log2") -> pl.Expr:
     """Each row's gain: its grade, ``gains[grade]``, or ``2**gain - 1`` with ``exp-log2``.
 
     Unjudged documents and negative grades gain 0.
@@ -61,6 +91,9 @@ def gain(gains: Gains = None, dcg: str = "log2") -> pl.Expr:
     if dcg == "exp-log2":
         value = pl.lit(2.0).pow(value) - 1.0
     return value
+
+
+gain = _gain  # the public name, kept for importers
 
 
 def discount(position: pl.Expr) -> pl.Expr:
@@ -105,6 +138,12 @@ class _Ideal:
 
 
 _GAIN_CHECKS = {"gains": gain_map, "dcg": dcg_kind}
+_FAMILY_CHECKS = {
+    "gain": gain_kind,
+    "discount": discount_kind,
+    "b": positive,
+    "weights": weight_vector,
+}
 
 
 @measure(
@@ -115,13 +154,24 @@ _GAIN_CHECKS = {"gains": gain_map, "dcg": dcg_kind}
         TrecName("ndcg", "gains", (), "whole", convert=trec_gains),
         TrecName("ndcg_cut", "k", CUTOFFS, "list"),
     ],
-    checks={"k": positive_int, **_GAIN_CHECKS},
+    checks={"k": positive_int, **_GAIN_CHECKS, **_FAMILY_CHECKS},
 )
-def ndcg(*, k: int | None = None, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
+def ndcg(
+    *,
+    k: int | None = None,
+    dcg: str = "log2",
+    gains: Gains = None,
+    gain: str = "linear",
+    discount: str = "log2",
+    b: float = 2.0,
+    weights: Weights = None,
+) -> pl.Expr:
     """nDCG@k: DCG of the top ``k`` over the DCG of the ideal top ``k``.
 
     DCG = Σ gain(rank) / log2(rank + 1). The ideal ranking sorts every judged document of
-    the query (retrieved or not) by gain. 0 when the query has no positive gain.
+    the query (retrieved or not) by gain. 0 when the query has no positive gain. The user
+    reads the top ``k``, valuing lower ranks less, and the score is relative to the best
+    any system could do on this query. Gain and discount are those of :func:`dcg`.
 
     Parameters
     ----------
@@ -132,14 +182,40 @@ def ndcg(*, k: int | None = None, dcg: str = "log2", gains: Gains = None) -> pl.
         (Burges et al.).
     gains
         Gain per grade, e.g. ``{0: 0, 1: 1, 2: 3}``; grades not listed gain their grade.
+    gain
+        ``"linear"`` (default) or ``"exp"`` (2^grade - 1, the same as ``dcg="exp-log2"``).
+    discount
+        Rank discount (default ``"log2"``); any of :func:`dcg`'s.
+    b
+        Log base of the ``"log"`` and ``"jk"`` discounts (default 2).
+    weights
+        Weight of each rank for the ``"click"``/``"custom"`` discounts.
 
     See Also
     --------
     trec_eval ``ndcg``, ``ndcg_cut.k``, ``ndcg.1=3,2=9``; ir_measures ``nDCG@10``,
-    ``nDCG(dcg='exp-log2')@10``, ``nDCG(gains={0:0,1:1,2:3})@10``.
+    ``nDCG(dcg='exp-log2')@10``, ``nDCG(gains={0:0,1:1,2:3})@10``; ranx ``ndcg_burges``
+    (``nDCG(gain='exp')``); ``DCG(norm='ideal')``.
+
+    Examples
+    --------
+    Seed 004: "111110" with R > 5 has NDCG@6 = SDCG@6 ≈ 0.89.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": list("abcdef"),
+    ...                     "score": [6.0, 5.0, 4.0, 3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": list("abcdexy"),
+    ...                       "relevance": [1, 1, 1, 1, 1, 1, 1]})
+    >>> values = ir.evaluate(run, qrels, ["nDCG@6", "nDCG(discount='rank')@6"])["value"]
+    >>> [round(v, 4) for v in values]
+    [0.8922, 0.932]
     """
-    g = gain(gains, dcg)
-    return ratio(_Ranked(g, k).total(), _Ideal(g).total(k))
+    if gain == "linear" and discount == "log2" and weights is None:
+        # trec_eval's nDCG, the hot path: gains computed on judged rows only
+        of_grade = _of_grade(gains, dcg)
+        return ratio(dcg_at_k(of_grade, k), ideal_dcg_at_k(of_grade, k))
+    g = grade_gain("exp" if dcg == "exp-log2" else gain, gains)
+    return normalised_dcg(g, k=k, norm="ideal", discount=discount, b=b, weights=weights)
 
 
 @measure(
@@ -164,7 +240,7 @@ def ndcg_rel(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
     --------
     trec_eval ``ndcg_rel``.
     """
-    g = gain(gains, dcg)
+    g = _gain(gains, dcg)
     ranked, ideal = _Ranked(g), _Ideal(g)
     positive = ranked.gain > 0
     at_rel = ranked.dcg.filter(positive) / ideal.at(ranked.rank.filter(positive))
@@ -203,7 +279,7 @@ def rndcg(*, dcg: str = "log2", gains: Gains = None, rel: int = 1) -> pl.Expr:
     --------
     trec_eval ``Rndcg``.
     """
-    g = gain(gains, dcg)
+    g = _gain(gains, dcg)
     ranked, ideal = _Ranked(g), _Ideal(g)
     n = retrieved().sum()
     drops = ideal.position.filter(ideal.gain != ideal.gain.shift(-1).fill_null(0.0))
@@ -239,7 +315,7 @@ def g_measure(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
     --------
     trec_eval ``G``.
     """
-    g = gain(gains, dcg)
+    g = _gain(gains, dcg)
     ranked, ideal = _Ranked(g), _Ideal(g)
     floor_cum = ideal.gain.clip(lower_bound=1.0).cum_sum()
     inside = pl.min_horizontal(ranked.rank, ideal.length)

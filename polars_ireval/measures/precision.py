@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_ireval.measures._expr import REL, judged, num_rel, ratio, rel_ret, retrieved
+from polars_ireval.measures._expr import (
+    REL,
+    exact_div,
+    judged,
+    num_rel,
+    ratio,
+    rel_ret,
+    retrieved,
+)
 from polars_ireval.registry import TrecName, integer, measure, positive_int
 
 #: trec_eval's default cutoffs for P, recall, ndcg_cut, map_cut, relative_P.
@@ -36,7 +44,7 @@ def precision(*, k: int, rel: int = 1) -> pl.Expr:
     --------
     trec_eval ``P.k`` (``P_10``); ir_measures ``P@10``, ``P(rel=2)@10``.
     """
-    return rel_ret(rel, k).cast(pl.Float64) / k
+    return exact_div(rel_ret(rel, k).cast(pl.Float64), k)
 
 
 @measure(
@@ -135,4 +143,4 @@ def unjudged_at(*, k: int) -> pl.Expr:
     --------
     trec_eval 10 ``unj.k`` (``unj_10``); the complement of ``Judged@k`` for full rankings.
     """
-    return (retrieved(k) & ~(REL >= 0).fill_null(False)).sum().cast(pl.Float64) / k
+    return exact_div((retrieved(k) & ~(REL >= 0).fill_null(False)).sum().cast(pl.Float64), k)

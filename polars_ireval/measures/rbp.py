@@ -10,46 +10,52 @@ retrieved)), with gain ``g_i`` in [0, 1] at rank i:
 
 the score the unjudged documents of the top ``d`` and every rank beyond ``d`` could still
 add if they all had the maximum gain 1. The true score lies in [RBP, RBP + RBP_resid].
+
+RBP is the user model of :mod:`.usermodel` with the infinite weight vector
+W(i) = (1 - p) p^(i-1) (tail p^d); ``RBP_resid`` is that model's residual, which
+``evaluate(..., residuals=True)`` also reports beside ``RBP``. With ``ties="average"``,
+documents with equal scores share the mean weight of the positions they span, as rbp_eval
+does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Literal
 
 import polars as pl
 
-from polars_ireval.measures._expr import RANK, REL, Cutoff, ordered_sum, relevant, retrieved
+from polars_ireval import schema as S
+from polars_ireval.measures._expr import RANK, Cutoff, ordered_sum, retrieved
+from polars_ireval.measures.usermodel import (
+    MODELS,
+    Gains,
+    Position,
+    Scored,
+    UserModel,
+    unit_gain,
+    unit_gain_map,
+)
 from polars_ireval.registry import check, integer, measure, open_unit_interval, positive_int
 
-Gains = Mapping[int, float] | None
+RbpTies = Literal["rank", "average"]
 
 _CITE = (
     "Moffat and Zobel, Rank-biased precision for measurement of retrieval effectiveness, TOIS 2008"
 )
 
 
-@check("it must map integer grades to gains in [0, 1], e.g. {0: 0, 1: 0.5, 2: 1}")
-def unit_gain_map(v: Any) -> bool:
-    return isinstance(v, Mapping) and all(
-        integer(k) and isinstance(g, (int, float)) and not isinstance(g, bool) and 0 <= g <= 1
-        for k, g in v.items()
-    )
+@check("it must be 'rank' (each document its rank's weight) or 'average' (rbp_eval)")
+def rbp_ties(v: object) -> bool:
+    return v in ("rank", "average")
 
 
-def rbp_weight(p: float) -> pl.Expr:
-    """``(1 - p) p^(rank-1)``: the RBP weight of each ranked row (null when not ranked)."""
-    return (1.0 - p) * pl.lit(float(p)).pow(RANK.cast(pl.Float64) - 1.0)
+def rbp_model(p: float, k: Cutoff = None) -> UserModel:
+    """RBP's user model: W(i) = (1 - p) p^(i-1) over the top ``k`` ranks, tail p^d."""
 
+    def w(pos: Position) -> pl.Expr:
+        return (1.0 - p) * pl.lit(float(p)).pow(pos.i - 1.0)
 
-def rbp_gain(rel: int = 1, gains: Gains = None) -> pl.Expr:
-    """Each row's RBP gain: ``gains[grade]`` (0 for grades not listed) when a gain map is
-    given, else 1 for grade >= ``rel`` and 0 otherwise; unjudged documents gain 0."""
-    if gains:
-        return REL.replace_strict(
-            list(gains), [float(v) for v in gains.values()], default=0.0, return_dtype=pl.Float64
-        ).fill_null(0.0)
-    return relevant(rel).cast(pl.Float64)
+    return UserModel(weight=w, depth=None, cutoff=k, tail=lambda d: pl.lit(float(p)).pow(d))
 
 
 def rbp_depth(k: Cutoff = None) -> pl.Expr:
@@ -57,17 +63,61 @@ def rbp_depth(k: Cutoff = None) -> pl.Expr:
     return retrieved(k).sum()
 
 
-_CHECKS = {"k": positive_int, "rel": integer, "p": open_unit_interval, "gains": unit_gain_map}
+def _tie_weight(p: float, k: Cutoff) -> pl.Expr:
+    """rbp_eval's weight of each retrieved row (in rank order): the mean weight of the
+    positions its score tie spans, times the fraction of the tie within the top ``k``."""
+    keep = retrieved()
+    neg = -pl.col(S.SCORE).filter(keep).sort_by(RANK.filter(keep))
+    ordered = neg.sort()
+    start = ordered.search_sorted(neg, side="left").cast(pl.Float64)
+    end = ordered.search_sorted(neg, side="right").cast(pl.Float64)
+    size = end - start
+    pp = pl.lit(float(p))
+    mean = (pp.pow(start) - pp.pow(end)) / size
+    if k is None:
+        return mean
+    inside = (pl.min_horizontal(end, pl.lit(k).cast(pl.Float64)) - start).clip(lower_bound=0.0)
+    return mean * inside / size
 
 
-@measure("RBP", cite=_CITE, checks=_CHECKS)
-def rbp(*, k: int | None = None, p: float = 0.8, rel: int = 1, gains: Gains = None) -> pl.Expr:
+def _ranked(expr: pl.Expr) -> pl.Expr:
+    """``expr`` over the retrieved rows, in rank order (to line up with :func:`_tie_weight`)."""
+    keep = retrieved()
+    return expr.filter(keep).sort_by(RANK.filter(keep))
+
+
+_CHECKS = {
+    "k": positive_int,
+    "rel": integer,
+    "p": open_unit_interval,
+    "gains": unit_gain_map,
+    "ties": rbp_ties,
+}
+
+
+def rbp_residual(
+    *, k: int | None = None, p: float = 0.8, ties: RbpTies = "rank", **_: object
+) -> pl.Expr:
+    """RBP's residual (the value of ``RBP_resid`` with the same parameters)."""
+    return rbp_resid(k=k, p=p, ties=ties)
+
+
+@measure("RBP", cite=_CITE, checks=_CHECKS, residual=rbp_residual)
+def rbp(
+    *,
+    k: int | None = None,
+    p: float = 0.8,
+    rel: int = 1,
+    gains: Gains = None,
+    ties: RbpTies = "rank",
+) -> pl.Expr:
     """RBP@k: rank-biased precision, (1 - p) Σ_i g_i p^(i-1) over the top ``k`` ranks.
 
     The base (lower-bound) score of Moffat and Zobel: unjudged documents gain 0, and ranks
-    beyond the ranking (or beyond ``k``) add nothing; see ``RBP_resid`` for how much they
-    could add. Ties are ordered as for every measure (trec_eval's order by default), not
-    averaged as rbp_eval does.
+    beyond the ranking (or beyond ``k``) add nothing; the residual (``RBP_resid``, or
+    ``evaluate(..., residuals=True)``) says how much they could add. User model: after each
+    document the user reads on with probability ``p``, so she reads 1 / (1 - p) documents
+    on average.
 
     Parameters
     ----------
@@ -80,25 +130,54 @@ def rbp(*, k: int | None = None, p: float = 0.8, rel: int = 1, gains: Gains = No
         Minimum grade with gain 1 (binary gain; default: the evaluation's
         ``relevance_level``). Ignored when ``gains`` is given.
     gains
-        Graded gain per grade, each in [0, 1], e.g. ``{0: 0, 1: 0.5, 2: 1}``; grades not
-        listed and unjudged documents gain 0.
+        Graded gain per grade, each in [0, 1], e.g. seed 004's
+        ``{0: 0, 1: 0.1, 2: 0.3, 3: 0.7, 4: 1}``; grades not listed and unjudged documents
+        gain 0.
+    ties
+        ``"rank"`` (default): each document has the weight of its rank (ties ordered as
+        for every measure, trec_eval's order by default). ``"average"``: documents with
+        equal scores share the mean weight of the ranks they span, and a tie cut by ``k``
+        counts for the fraction inside (rbp_eval).
 
     See Also
     --------
-    ir_measures ``RBP``, ``RBP(p=0.95)``, ``RBP(rel=2)@10``; rbp_eval's base score.
+    ir_measures ``RBP``, ``RBP(p=0.95)``, ``RBP(rel=2)@10``; rbp_eval's base score
+    (``RBP(ties='average')``); cwl_eval's ``RBPCWLMetric`` (normalized over 1000 ranks).
+
+    Examples
+    --------
+    Seed 002's example: judgments 0,1,1,0,0,1,?,0,0,1 (the 7th unjudged), p = 0.8.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> grades = [0, 1, 1, 0, 0, 1, None, 0, 0, 1]
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": [f"d{i}" for i in range(10)],
+    ...                     "score": [10.0 - i for i in range(10)]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": [f"d{i}" for i in range(10)],
+    ...                       "relevance": grades}).drop_nulls()
+    >>> out = ir.evaluate(run, qrels, ["RBP"], residuals=True)
+    >>> out.with_columns(pl.exclude("measure").round(3))
+    shape: (1, 4)
+    ┌─────────┬───────┬──────────┬───────────┐
+    │ measure ┆ value ┆ residual ┆ projected │
+    │ ---     ┆ ---   ┆ ---      ┆ ---       │
+    │ str     ┆ f64   ┆ f64      ┆ f64       │
+    ╞═════════╪═══════╪══════════╪═══════════╡
+    │ RBP     ┆ 0.38  ┆ 0.16     ┆ 0.453     │
+    └─────────┴───────┴──────────┴───────────┘
     """
-    w = rbp_weight(p)
-    keep = retrieved(k)
-    return ordered_sum((rbp_gain(rel, gains) * w).filter(keep), RANK.filter(keep))
+    gain = unit_gain(rel, gains).fill_null(0.0)
+    if ties == "average":
+        return ordered_sum(_ranked(gain) * _tie_weight(p, k), _ranked(RANK))
+    return rbp_model(p, k).base(gain)
 
 
 @measure(
     "RBP_resid",
     aliases=["RBPResidual"],
     cite=_CITE,
-    checks={"k": positive_int, "p": open_unit_interval},
+    checks={"k": positive_int, "p": open_unit_interval, "ties": rbp_ties},
 )
-def rbp_resid(*, k: int | None = None, p: float = 0.8) -> pl.Expr:
+def rbp_resid(*, k: int | None = None, p: float = 0.8, ties: RbpTies = "rank") -> pl.Expr:
     """RBP residual@k: how much RBP@k could still grow with more judgments and ranks,
     (1 - p) Σ_{unjudged i <= d} p^(i-1) + p^d, d = min(k, number retrieved).
 
@@ -113,11 +192,40 @@ def rbp_resid(*, k: int | None = None, p: float = 0.8) -> pl.Expr:
         Cutoff rank (default: the whole ranking).
     p
         Persistence, in (0, 1) (default 0.8).
+    ties
+        ``"rank"`` (default) or ``"average"`` (rbp_eval's tie weights), as for ``RBP``.
 
     See Also
     --------
     rbp_eval's error term (``err``) for the same depth and persistence.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b"], "score": [2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a"], "relevance": [1]})
+    >>> ir.evaluate(run, qrels, ["RBP(p=0.5)", "RBP_resid(p=0.5)"])
+    shape: (2, 2)
+    ┌──────────────────┬───────┐
+    │ measure          ┆ value │
+    │ ---              ┆ ---   │
+    │ str              ┆ f64   │
+    ╞══════════════════╪═══════╡
+    │ RBP(p=0.5)       ┆ 0.5   │
+    │ RBP_resid(p=0.5) ┆ 0.5   │
+    └──────────────────┴───────┘
     """
-    keep = retrieved(k) & REL.is_null()
-    unjudged = ordered_sum(rbp_weight(p).filter(keep), RANK.filter(keep))
-    return unjudged + pl.lit(float(p)).pow(rbp_depth(k).cast(pl.Float64))
+    if ties == "average":
+        unjudged = pl.col(S.RELEVANCE).is_null()
+        err = ordered_sum(_ranked(unjudged.cast(pl.Float64)) * _tie_weight(p, k), _ranked(RANK))
+        return err + pl.lit(float(p)).pow(rbp_depth(k).cast(pl.Float64))
+    return rbp_model(p, k).residual(pl.col(S.RELEVANCE).cast(pl.Float64) * 0.0)
+
+
+def _rbp_scored(
+    *, k: int | None = None, p: float = 0.8, rel: int = 1, gains: Gains = None, **_: object
+) -> Scored:
+    return Scored(rbp_model(p, k), unit_gain(rel, gains))
+
+
+MODELS["RBP"] = _rbp_scored

@@ -1,0 +1,325 @@
+"""The C/W/L measures of cwl_eval (Azzopardi, Thomas and Moffat, SIGIR 2019): INST, INSQ,
+TBG, U-measure and BPM, each declared by its user model (:mod:`.usermodel`).
+
+cwl_eval's conventions are kept: gains are in [0, 1] (binary at grade ``rel``, or mapped by
+``gains``); every document costs 1 (cwl_eval without a cost file); the cutoff ``k`` is
+cwl_eval's depth (``--max_depth``, default 1000): positions 1..k are scored, a shorter
+ranking is extended with unknown documents, and the weights are normalized over the k
+positions. The value is cwl_eval's expected utility per document (``EU``); the residual
+(``evaluate(..., residuals=True)``) is cwl_eval's ``ResEU``.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_ireval.measures import precision as _precision  # noqa: F401  (declares P)
+from polars_ireval.measures.usermodel import (
+    CWL_DEPTH,
+    MODELS,
+    Gains,
+    Position,
+    Scored,
+    UserModel,
+    unit_gain,
+    unit_gain_map,
+    user_model_measure,
+)
+from polars_ireval.registry import check, declare_residual, integer, positive, positive_int
+
+_CWL = (
+    "Azzopardi, Thomas and Moffat, cwl_eval: An evaluation tool for information retrieval, "
+    "SIGIR 2019"
+)
+_INST = "Moffat, Bailey, Scholer and Thomas, INST: An adaptive metric, ADCS 2015; " + _CWL
+_INSQ = (
+    "Moffat, Scholer and Thomas, Models and metrics: IR evaluation as a user process, "
+    "ADCS 2012; " + _CWL
+)
+_TBG = "Smucker and Clarke, Time-based calibration of effectiveness measures, SIGIR 2012; " + _CWL
+_U = (
+    "Sakai and Dou, Summaries, ranked retrieval and sessions: a unified framework for "
+    "information access evaluation, SIGIR 2013; " + _CWL
+)
+_BPM = (
+    "Zhang, Liu, Li, Zhang, Xu, Ma and Ru, Evaluating web search with a bejeweled player "
+    "model, SIGIR 2017; " + _CWL
+)
+_CHECKS = {"k": positive_int, "rel": integer, "gains": unit_gain_map}
+
+
+def inst_model(T: float, k: int = CWL_DEPTH) -> UserModel:
+    """INST's user model: C(i) = ((i + T + T_i - 1) / (i + T + T_i))², T_i = T - Σ_{j<=i} g_j."""
+
+    def c(pos: Position) -> pl.Expr:
+        t_i = T - pos.cum_gain
+        return ((pos.i + T + t_i - 1.0) / (pos.i + T + t_i)).pow(2)
+
+    return UserModel(continuation=c, depth=k, adaptive=True)
+
+
+@user_model_measure("INST", cite=_INST, checks={**_CHECKS, "T": positive})
+def inst(*, k: int = CWL_DEPTH, T: float = 1.0, rel: int = 1, gains: Gains = None) -> Scored:
+    """INST@k: expected utility per document of a user who wants ``T`` units of gain.
+
+    Adaptive user model: after rank i the user continues with probability
+    C(i) = ((i + T + T_i - 1) / (i + T + T_i))², where T_i = T - Σ_{j<=i} g_j is the gain
+    still wanted; W(i) = Π_{j<i} C(j) / Σ_{m<=k} Π_{j<m} C(j), and INST = Σ_{i<=k} W(i) g_i.
+    The more gain she has found, the sooner she stops. The residual recomputes W with the
+    unjudged documents and the ranks past the ranking at gain 1.
+
+    Parameters
+    ----------
+    k
+        Depth: positions scored (cwl_eval ``--max_depth``, default 1000).
+    T
+        Gain the user expects to need (default 1, cwl_eval's ``INSTCWLMetric(T=1.0)``).
+    rel
+        Minimum grade with gain 1 (binary gain; default: the evaluation's
+        ``relevance_level``). Ignored when ``gains`` is given.
+    gains
+        Gain per grade, each in [0, 1], e.g. ``{0: 0, 1: 0.5, 2: 1}``.
+
+    See Also
+    --------
+    cwl_eval ``INSTCWLMetric(T)``; ``INSQ`` (its static variant).
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": ["q"] * 3, "doc_id": ["a", "b", "c"],
+    ...                     "score": [3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": ["q"] * 3, "doc_id": ["a", "b", "c"],
+    ...                       "relevance": [0, 1, 0]})
+    >>> ir.evaluate(run, qrels, ["INST@3", "INST(T=2)@3"])
+    shape: (2, 2)
+    ┌─────────────┬──────────┐
+    │ measure     ┆ value    │
+    │ ---         ┆ ---      │
+    │ str         ┆ f64      │
+    ╞═════════════╪══════════╡
+    │ INST@3      ┆ 0.270677 │
+    │ INST(T=2)@3 ┆ 0.312256 │
+    └─────────────┴──────────┘
+    """
+    return Scored(inst_model(T, k), unit_gain(rel, gains))
+
+
+@user_model_measure("INSQ", cite=_INSQ, checks={**_CHECKS, "T": positive})
+def insq(*, k: int = CWL_DEPTH, T: float = 1.0, rel: int = 1, gains: Gains = None) -> Scored:
+    """INSQ@k: INST's static predecessor, C(i) = ((i + 2T - 1) / (i + 2T))².
+
+    The continuation grows with the rank but ignores the gains found:
+    W(i) ∝ Π_{j<i} C(j), normalized over the ``k`` positions; INSQ = Σ_{i<=k} W(i) g_i.
+
+    Parameters
+    ----------
+    k
+        Depth: positions scored (cwl_eval ``--max_depth``, default 1000).
+    T
+        Gain the user expects to need (default 1, as cwl_eval).
+    rel
+        Minimum grade with gain 1 (binary gain). Ignored when ``gains`` is given.
+    gains
+        Gain per grade, each in [0, 1].
+
+    See Also
+    --------
+    cwl_eval ``INSQCWLMetric(T)``.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": ["q"] * 3, "doc_id": ["a", "b", "c"],
+    ...                     "score": [3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": ["q"] * 2, "doc_id": ["a", "b"],
+    ...                       "relevance": [1, 0]})
+    >>> ir.evaluate(run, qrels, ["INSQ@3"], residuals=True)
+    shape: (1, 4)
+    ┌─────────┬──────────┬──────────┬───────────┐
+    │ measure ┆ value    ┆ residual ┆ projected │
+    │ ---     ┆ ---      ┆ ---      ┆ ---       │
+    │ str     ┆ f64      ┆ f64      ┆ f64       │
+    ╞═════════╪══════════╪══════════╪═══════════╡
+    │ INSQ@3  ┆ 0.590164 ┆ 0.147541 ┆ 0.692308  │
+    └─────────┴──────────┴──────────┴───────────┘
+    """
+
+    def c(pos: Position) -> pl.Expr:
+        return ((pos.i + 2.0 * T - 1.0) / (pos.i + 2.0 * T)).pow(2)
+
+    return Scored(UserModel(continuation=c, depth=k), unit_gain(rel, gains))
+
+
+@user_model_measure("TBG", cite=_TBG, checks={**_CHECKS, "halflife": positive})
+def tbg(
+    *, k: int = CWL_DEPTH, halflife: float = 224.0, rel: int = 1, gains: Gains = None
+) -> Scored:
+    """TBG@k: time-biased gain, the user's attention halving every ``halflife`` units of time.
+
+    With every document costing one unit of time (cwl_eval without a cost file), the weight
+    of rank i is W(i) ∝ 2^(-(i-1)/halflife), normalized over the ``k`` positions (cwl_eval's
+    rescaling, so TBG is an expected utility per document); TBG = Σ_{i<=k} W(i) g_i.
+
+    Parameters
+    ----------
+    k
+        Depth: positions scored (cwl_eval ``--max_depth``, default 1000).
+    halflife
+        The half-life H of the decay (default 224, cwl_eval's ``TBGCWLMetric``).
+    rel
+        Minimum grade with gain 1 (binary gain). Ignored when ``gains`` is given.
+    gains
+        Gain per grade, each in [0, 1].
+
+    See Also
+    --------
+    cwl_eval ``TBGCWLMetric(halflife)``.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": ["q"] * 2, "doc_id": ["a", "b"], "score": [2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": ["q"], "doc_id": ["a"], "relevance": [1]})
+    >>> ir.evaluate(run, qrels, ["TBG(halflife=1)@2"])
+    shape: (1, 2)
+    ┌───────────────────┬──────────┐
+    │ measure           ┆ value    │
+    │ ---               ┆ ---      │
+    │ str               ┆ f64      │
+    ╞═══════════════════╪══════════╡
+    │ TBG(halflife=1)@2 ┆ 0.666667 │
+    └───────────────────┴──────────┘
+    """
+
+    def w(pos: Position) -> pl.Expr:
+        return pl.lit(2.0).pow(-(pos.cum_cost - pos.cost) / halflife)
+
+    return Scored(UserModel(weight=w, depth=k), unit_gain(rel, gains))
+
+
+@check("it must be an integer of at least 2 (U gives the last position weight 0)")
+def at_least_two(v: object) -> bool:
+    return positive_int(v) and v != 1
+
+
+@user_model_measure(
+    "U", aliases=["UMeasure"], cite=_U, checks={**_CHECKS, "k": at_least_two, "L": positive}
+)
+def u_measure(
+    *, k: int = CWL_DEPTH, L: float = 1000.0, rel: int = 1, gains: Gains = None
+) -> Scored:
+    """U@k: the U-measure, attention decaying linearly with the text read, to 0 at ``L``.
+
+    The document at rank i starts after reading a text of length pos_i = Σ_{j<i} c_j (with
+    unit costs, i - 1), and gets the weight W(i) ∝ max(0, 1 - pos_i / L); as in cwl_eval
+    the last of the ``k`` positions gets weight 0, and W is normalized over the positions.
+    U = Σ_{i<=k} W(i) g_i.
+
+    Parameters
+    ----------
+    k
+        Depth: positions scored (cwl_eval ``--max_depth``, default 1000).
+    L
+        The length of text after which the user has stopped (default 1000, cwl_eval's
+        ``UMeasureCWLMetric``).
+    rel
+        Minimum grade with gain 1 (binary gain). Ignored when ``gains`` is given.
+    gains
+        Gain per grade, each in [0, 1].
+
+    See Also
+    --------
+    cwl_eval ``UMeasureCWLMetric(L)``.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": ["q"] * 2, "doc_id": ["a", "b"], "score": [2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": ["q"], "doc_id": ["b"], "relevance": [1]})
+    >>> ir.evaluate(run, qrels, ["U(L=4)@4"])
+    shape: (1, 2)
+    ┌──────────┬──────────┐
+    │ measure  ┆ value    │
+    │ ---      ┆ ---      │
+    │ str      ┆ f64      │
+    ╞══════════╪══════════╡
+    │ U(L=4)@4 ┆ 0.333333 │
+    └──────────┴──────────┘
+    """
+
+    def w(pos: Position) -> pl.Expr:
+        read = pos.cum_cost - pos.cost
+        decay = (1.0 - read / L).clip(lower_bound=0.0)
+        return pl.when(pos.i < pos.n).then(decay).otherwise(0.0)
+
+    return Scored(UserModel(weight=w, depth=k), unit_gain(rel, gains))
+
+
+@user_model_measure("BPM", cite=_BPM, checks={**_CHECKS, "T": positive, "K": positive})
+def bpm(
+    *, k: int = CWL_DEPTH, T: float = 1.0, K: float = 10.0, rel: int = 1, gains: Gains = None
+) -> Scored:
+    """BPM@k: the static Bejeweled Player Model, reading until ``T`` gain or ``K`` cost.
+
+    The user continues after rank i while the gain found is below T and the cost spent
+    below K: C(i) = [Σ_{j<=i} g_j < T and Σ_{j<=i} c_j < K]; she reads the ranks up to where
+    either budget is met, each with equal weight (cwl_eval's static BPM).
+
+    Parameters
+    ----------
+    k
+        Depth: positions scored (cwl_eval ``--max_depth``, default 1000).
+    T
+        The gain the user wants (default 1).
+    K
+        The cost she will spend; with unit costs, the number of documents (default 10).
+    rel
+        Minimum grade with gain 1 (binary gain). Ignored when ``gains`` is given.
+    gains
+        Gain per grade, each in [0, 1].
+
+    See Also
+    --------
+    cwl_eval ``BPMCWLMetric(T, K)``.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": ["q"] * 3, "doc_id": ["a", "b", "c"],
+    ...                     "score": [3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": ["q"] * 3, "doc_id": ["a", "b", "c"],
+    ...                       "relevance": [0, 1, 1]})
+    >>> ir.evaluate(run, qrels, ["BPM", "BPM(K=1)"])
+    shape: (2, 2)
+    ┌──────────┬───────┐
+    │ measure  ┆ value │
+    │ ---      ┆ ---   │
+    │ str      ┆ f64   │
+    ╞══════════╪═══════╡
+    │ BPM      ┆ 0.5   │
+    │ BPM(K=1) ┆ 0.0   │
+    └──────────┴───────┘
+    """
+
+    def c(pos: Position) -> pl.Expr:
+        return (pos.cum_gain < T) & (pos.cum_cost < K)
+
+    return Scored(UserModel(continuation=c, depth=k, adaptive=True), unit_gain(rel, gains))
+
+
+# -- weighted-precision measures declared elsewhere: their residual from the same mechanism --
+
+
+def precision_model(k: int) -> UserModel:
+    """P@k's user model: she reads exactly the top ``k`` documents, W(i) = 1/k for i <= k."""
+    return UserModel(weight=lambda pos: pos.i * 0.0 + 1.0, depth=k)
+
+
+def precision_residual(*, k: int, rel: int = 1) -> pl.Expr:
+    """P@k's residual: (unjudged documents in the top k + ranks missing before k) / k."""
+    return precision_model(k).residual(unit_gain(rel))
+
+
+declare_residual("P", precision_residual)
+MODELS["P"] = lambda *, k, rel=1: Scored(precision_model(k), unit_gain(rel))

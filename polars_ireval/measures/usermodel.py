@@ -1,0 +1,327 @@
+"""One user-model mechanism for every C/W/L measure (Moffat et al.; cwl_eval's ``ruler``).
+
+A user reads a ranking from the top. After rank i she continues to rank i + 1 with
+probability C(i) (the *continuation* vector); the weight W(i) of rank i is the share of her
+attention it gets, W(i) = Π_{j<i} C(j) / Σ_m Π_{j<m} C(j), and a measure is the expected
+utility per document, Σ_i W(i) g_i, with gains g_i in [0, 1]. A measure is therefore declared
+by its continuation C(i) (which may depend on the gains seen so far: INST, BPM) or directly
+by its weight vector W(i) (P@k, RBP, TBG, U); everything else follows from it, here, once:
+
+* **base**: Σ W(i) g_i, unjudged documents and ranks past the ranking gaining 0 (the
+  worst case);
+* **residual**: the best case (unjudged documents and ranks past the ranking gaining 1,
+  which for adaptive models also changes W) minus the base: how much the score could
+  still grow with more judgments and a deeper ranking;
+* **expected depth**: 1 / W(1), the number of documents the user is expected to read.
+
+As in cwl_eval, a model has a depth ``n`` (cwl_eval's ``--max_depth``, 1000 by default):
+the positions 1..n are scored, a ranking shorter than ``n`` is extended with unknown
+documents (the residual says how much they could add), and W is normalized over the n
+positions. A model may instead be infinite (``depth=None``) when its weights sum to 1 in
+closed form and it gives the weight of the tail past rank d (RBP: p^d).
+
+Everything is a Polars aggregation over the evaluation table (:mod:`polars_ireval.judge`),
+evaluated inside ``group_by(run_id, query_id)``: the gains of one ranking become a vector
+of length n inside the group, with no loop over queries or documents.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import polars as pl
+
+from polars_ireval.measures._expr import RANK, REL, Cutoff, ordered_sum, retrieved
+from polars_ireval.registry import check, integer, measure
+
+Gains = Mapping[int, float] | None
+
+#: cwl_eval's default depth (``--max_depth``): the positions a C/W/L measure scores.
+CWL_DEPTH = 1000
+
+
+@check("it must map integer grades to gains in [0, 1], e.g. {0: 0, 1: 0.5, 2: 1}")
+def unit_gain_map(v: Any) -> bool:
+    return isinstance(v, Mapping) and all(
+        integer(k) and isinstance(g, (int, float)) and not isinstance(g, bool) and 0 <= g <= 1
+        for k, g in v.items()
+    )
+
+
+def unit_gain(rel: int = 1, gains: Gains = None) -> pl.Expr:
+    """Each row's gain in [0, 1], null for an unjudged document.
+
+    With ``gains`` (a map of grades to gains in [0, 1], e.g. seed 004's
+    ``{0: 0, 1: 0.1, 2: 0.3, 3: 0.7, 4: 1}``), a judged grade gains its mapped value (0 for
+    grades not listed); otherwise the gain is binary: 1 for grade >= ``rel``, else 0.
+    """
+    if gains:
+        mapped = REL.replace_strict(
+            list(gains), [float(v) for v in gains.values()], default=0.0, return_dtype=pl.Float64
+        )
+    else:
+        mapped = (rel <= REL).cast(pl.Float64)
+    return pl.when(REL.is_null()).then(None).otherwise(mapped)
+
+
+class Position(NamedTuple):
+    """What a continuation or weight function sees at each position 1..n of one ranking.
+
+    ``i`` is the 1-based position (Float64), ``gain`` the gain there and ``cum_gain`` the
+    gain accumulated over positions 1..i (both for the case being scored: worst or best),
+    ``cost`` the cost of the document there and ``cum_cost`` its running total (cwl_eval
+    without a cost file: every document costs 1), ``n`` the model's depth.
+    """
+
+    i: pl.Expr
+    gain: pl.Expr
+    cum_gain: pl.Expr
+    cost: pl.Expr
+    cum_cost: pl.Expr
+    n: int
+
+
+Vector = Callable[[Position], pl.Expr]
+
+
+@dataclass(frozen=True)
+class UserModel:
+    """A C/W/L user model: its continuation C(i) or its weights W(i), and its depth.
+
+    Parameters
+    ----------
+    continuation
+        C(i) as an expression of a :class:`Position` (one value per position 1..n).
+    weight
+        W(i), not necessarily normalized, as an expression of a :class:`Position`; give it
+        instead of ``continuation``. Weights that read ``gain`` make the model adaptive.
+    depth
+        n, the number of positions scored (``None``: infinite, for static ``weight``
+        functions that sum to 1 over all ranks, with ``tail`` given).
+    tail
+        For an infinite model, Σ_{i > d} W(i) as a function of the expression d.
+    cutoff
+        For an infinite model, the ranks scored (RBP@k: the top k; None: the whole
+        ranking); the ranks past it count as unknown, like those past the ranking.
+    adaptive
+        True when C or W depends on the gains (then the best case has its own weights).
+
+    Examples
+    --------
+    P@3 is the user who reads exactly three documents:
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> from polars_ireval.measures.usermodel import UserModel, unit_gain
+    >>> p3 = UserModel(weight=lambda pos: (pos.i <= 3).cast(pl.Float64), depth=3)
+    >>> ev = pl.DataFrame({"query_id": ["q"] * 2, "rank": [1, 2], "relevance": [1, None]})
+    >>> ev.group_by("query_id").agg(
+    ...     base=p3.base(unit_gain()), residual=p3.residual(unit_gain()),
+    ...     depth=p3.expected_depth(unit_gain()))
+    shape: (1, 4)
+    ┌──────────┬──────────┬──────────┬───────┐
+    │ query_id ┆ base     ┆ residual ┆ depth │
+    │ ---      ┆ ---      ┆ ---      ┆ ---   │
+    │ str      ┆ f64      ┆ f64      ┆ f64   │
+    ╞══════════╪══════════╪══════════╪═══════╡
+    │ q        ┆ 0.333333 ┆ 0.666667 ┆ 3.0   │
+    └──────────┴──────────┴──────────┴───────┘
+    """
+
+    continuation: Vector | None = None
+    weight: Vector | None = None
+    depth: int | None = CWL_DEPTH
+    tail: Callable[[pl.Expr], pl.Expr] | None = None
+    cutoff: Cutoff = None
+    adaptive: bool = False
+
+    def __post_init__(self) -> None:
+        if (self.continuation is None) == (self.weight is None):
+            raise ValueError("a user model takes exactly one of continuation and weight")
+        if self.depth is None and (self.weight is None or self.tail is None or self.adaptive):
+            raise ValueError("an infinite user model needs static weights and their tail")
+
+    # -- the vectors, over positions 1..n of one ranking -------------------------------
+
+    def _gains(self, gain: pl.Expr, best: bool) -> pl.Expr:
+        """The gain vector of positions 1..n: the ranking's gains (unjudged: 0 in the worst
+        case, 1 in the best), extended past the ranking with the same unknown value."""
+        assert self.depth is not None
+        unknown = 1.0 if best else 0.0
+        keep = retrieved(self.depth)
+        ranked = gain.filter(keep).sort_by(RANK.filter(keep)).fill_null(unknown)
+        return ranked.append(pl.repeat(unknown, pl.lit(self.depth) - ranked.len()))
+
+    def _position(self, gain: pl.Expr, best: bool) -> Position:
+        assert self.depth is not None
+        g = self._gains(gain, best)
+        i = pl.int_range(1, self.depth + 1, dtype=pl.Int64).cast(pl.Float64)
+        return Position(
+            i=i, gain=g, cum_gain=g.cum_sum(), cost=i * 0.0 + 1.0, cum_cost=i, n=self.depth
+        )
+
+    def weights(self, gain: pl.Expr, *, best: bool = False) -> pl.Expr:
+        """W(1..n), normalized to sum to 1 over the n positions (worst or best case)."""
+        pos = self._position(gain, best)
+        if self.weight is not None:
+            w = self.weight(pos).cast(pl.Float64)
+        else:
+            assert self.continuation is not None
+            c = self.continuation(pos).cast(pl.Float64)
+            w = c.shift(1, fill_value=1.0).cum_prod()
+        return w / w.sum()
+
+    def _utility(self, gain: pl.Expr, best: bool) -> pl.Expr:
+        return (self.weights(gain, best=best) * self._gains(gain, best)).sum()
+
+    # -- the measurements ----------------------------------------------------------------
+
+    def base(self, gain: pl.Expr) -> pl.Expr:
+        """Σ W(i) g_i, unjudged documents and ranks past the ranking gaining 0."""
+        if self.depth is None:
+            keep = retrieved(self.cutoff)
+            value = gain.fill_null(0.0) * self._static_weight()
+            return ordered_sum(value.filter(keep), RANK.filter(keep))
+        return self._utility(gain, best=False)
+
+    def residual(self, gain: pl.Expr) -> pl.Expr:
+        """Best case minus base: the most that unjudged documents and unseen ranks could add."""
+        if self.depth is None:
+            assert self.tail is not None
+            keep = retrieved(self.cutoff) & gain.is_null()
+            unjudged = ordered_sum(self._static_weight().filter(keep), RANK.filter(keep))
+            return unjudged + self.tail(retrieved(self.cutoff).sum().cast(pl.Float64))
+        if not self.adaptive:
+            unknown = self._gains(gain, best=True) - self._gains(gain, best=False)
+            return (self.weights(gain) * unknown).sum()
+        return self._utility(gain, best=True) - self._utility(gain, best=False)
+
+    def expected_depth(self, gain: pl.Expr) -> pl.Expr:
+        """1 / W(1): the expected number of documents read (worst case, as cwl_eval)."""
+        if self.depth is None:
+            assert self.weight is not None
+            one, zero = pl.lit(1.0), pl.lit(0.0)
+            return 1.0 / self.weight(Position(one, zero, zero, one, one, 0)).cast(pl.Float64)
+        return 1.0 / self.weights(gain).first()
+
+    def _static_weight(self) -> pl.Expr:
+        """W(rank) of each ranked row, for an infinite model (static weights)."""
+        assert self.weight is not None
+        i = RANK.cast(pl.Float64)
+        pos = Position(i=i, gain=i * 0.0, cum_gain=i * 0.0, cost=i * 0.0 + 1.0, cum_cost=i, n=0)
+        return self.weight(pos).cast(pl.Float64)
+
+
+# -- declaring measures by their user model --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A user model and the gain it reads: what a user-model measure's function returns."""
+
+    model: UserModel
+    gain: pl.Expr
+
+
+#: The user model of each measure declared by one: measure name -> its ``Scored`` builder
+#: (the same parameters as the measure). ``ED(measure=...)`` reads it.
+MODELS: dict[str, Callable[..., Scored]] = {}
+
+
+def user_model_measure(
+    name: str, **declaration: Any
+) -> Callable[[Callable[..., Scored]], Callable[..., pl.Expr]]:
+    """Declare a measure by its user model: the decorated function returns a :class:`Scored`.
+
+    The measure's value is the model's base score; its residual (``evaluate(...,
+    residuals=True)``) comes from the same model. Other keyword arguments go to
+    :func:`polars_ireval.registry.measure`.
+    """
+
+    def deco(fn: Callable[..., Scored]) -> Callable[..., pl.Expr]:
+        MODELS[name] = fn
+
+        @functools.wraps(fn)
+        def base(**params: Any) -> pl.Expr:
+            scored = fn(**params)
+            return scored.model.base(scored.gain)
+
+        def residual(**params: Any) -> pl.Expr:
+            scored = fn(**params)
+            return scored.model.residual(scored.gain)
+
+        return measure(name, residual=residual, **declaration)(base)
+
+    return deco
+
+
+def weighted_precision_residual(weight: Vector, depth: int, gain: pl.Expr) -> pl.Expr:
+    """The residual of any weighted-precision measure Σ W(i) g_i over ranks 1..``depth``.
+
+    For measures whose score is computed elsewhere (P@k, SDCG@k) but which are weighted
+    precisions with static weights: the weight of the unjudged documents in the top
+    ``depth`` plus that of the ranks between the end of the ranking and ``depth``.
+    """
+    return UserModel(weight=weight, depth=depth).residual(gain)
+
+
+@check("it must be a measure string of a user-model measure, e.g. 'INST(T=2)@10' or 'RBP'")
+def user_model_string(v: Any) -> bool:
+    return isinstance(v, str) and v.split("(")[0].split("@")[0].strip() in MODELS
+
+
+_ED_CITE = (
+    "Moffat, Bailey, Scholer and Thomas, Incorporating user expectations and behavior into "
+    "the measurement of search effectiveness, TOIS 2017; Azzopardi, Thomas and Moffat, "
+    "cwl_eval: An evaluation tool for information retrieval, SIGIR 2019"
+)
+
+
+@measure("ED", cutoff=None, checks={"measure": user_model_string}, cite=_ED_CITE)
+def expected_depth(*, measure: str, rel: int = 1) -> pl.Expr:
+    """ED: the expected number of documents the user model of ``measure`` reads, 1 / W(1).
+
+    Any measure declared by its user model (RBP, P, INST, INSQ, TBG, U, BPM) has an
+    expected depth: the inverse of the weight of the first rank (cwl_eval's ``ED``, in the
+    worst case of unjudged documents gaining 0). For RBP it is 1 / (1 - p); for P@k, k; for
+    adaptive models (INST, BPM) it depends on the gains found.
+
+    Parameters
+    ----------
+    measure
+        The measure string of a user-model measure, e.g. ``'INST(T=2)@10'``.
+    rel
+        Minimum grade with gain 1, passed on to the measure (default: the evaluation's
+        ``relevance_level``) unless the measure string sets its own.
+
+    See Also
+    --------
+    cwl_eval's ``ED`` column; :class:`UserModel`.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b"], "score": [2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b"], "relevance": [0, 1]})
+    >>> ir.evaluate(run, qrels, ["ED(measure='RBP')", "ED(measure='P@10')", "ED(measure='BPM')"])
+    shape: (3, 2)
+    ┌────────────────────┬───────┐
+    │ measure            ┆ value │
+    │ ---                ┆ ---   │
+    │ str                ┆ f64   │
+    ╞════════════════════╪═══════╡
+    │ ED(measure='RBP')  ┆ 5.0   │
+    │ ED(measure='P@10') ┆ 10.0  │
+    │ ED(measure='BPM')  ┆ 2.0   │
+    └────────────────────┴───────┘
+    """
+    from polars_ireval.parse import parse_measure  # the parser imports the measures
+
+    m = parse_measure(measure)
+    params = m.params
+    if "rel" in {p.name for p in m.defn.params}:
+        params.setdefault("rel", rel)
+    scored = MODELS[m.name](**params)
+    return scored.model.expected_depth(scored.gain)

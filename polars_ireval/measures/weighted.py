@@ -1,0 +1,127 @@
+"""Utility measures over graded relevance in [0, 1] (Moffat, seed 004): HIT and the
+inverse-squares weighted precision.
+
+The utility r of a judged document is ``gains[grade]`` when a map is given (grades not
+listed: 0), else its grade clipped to [0, max_rel] and divided by ``max_rel``; unjudged
+documents have utility 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import polars as pl
+
+from polars_ireval.measures._expr import RANK, REL, exact_div, ordered_sum, retrieved
+from polars_ireval.registry import check, integer, measure, positive_int
+
+Utilities = Mapping[int, float] | None
+
+_CITE = "Moffat, Seven numeric properties of effectiveness metrics, AIRS 2013"
+
+
+@check("it must map integer grades to utilities in [0, 1], e.g. {1: 0.3, 2: 0.7, 3: 1}")
+def utility_map(v: Any) -> bool:
+    return isinstance(v, Mapping) and all(
+        integer(k) and isinstance(u, (int, float)) and not isinstance(u, bool) and 0 <= u <= 1
+        for k, u in v.items()
+    )
+
+
+def unit_utility(max_rel: int = 1, gains: Utilities = None) -> pl.Expr:
+    """Each row's utility r in [0, 1] (see the module docstring)."""
+    if gains:
+        return REL.replace_strict(
+            list(gains), [float(v) for v in gains.values()], default=0.0, return_dtype=pl.Float64
+        ).fill_null(0.0)
+    return exact_div(REL.clip(0, max_rel).cast(pl.Float64), max_rel).fill_null(0.0)
+
+
+_CHECKS = {"k": positive_int, "max_rel": positive_int, "gains": utility_map}
+
+
+@measure("HIT", cite=_CITE, checks=_CHECKS)
+def hit(*, k: int | None = None, max_rel: int = 1, gains: Utilities = None) -> pl.Expr:
+    """HIT@k: the best utility in the top ``k``, max_{i <= k} r_i (0 for none).
+
+    The user is fully satisfied by any one good answer among the first ``k`` (factoid
+    questions, named pages). Bounded, monotone, realizable; not convergent nor
+    top-weighted (seed 004, Table 2).
+
+    Parameters
+    ----------
+    k
+        Cutoff rank (default: the whole ranking).
+    max_rel
+        The grade with utility 1; lower grades scale linearly (default 1: binary).
+    gains
+        Utility per grade in [0, 1], e.g. ``{1: 0.3, 2: 0.7, 3: 1}``, instead.
+
+    See Also
+    --------
+    Success@k (binary HIT).
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c"],
+    ...                     "score": [3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["b", "c"], "relevance": [1, 3]})
+    >>> ir.evaluate(run, qrels, ["HIT(max_rel=3)@2", "HIT(max_rel=3)@3"])["value"].to_list()
+    [0.3333333333333333, 1.0]
+    """
+    return unit_utility(max_rel, gains).filter(retrieved(k)).max().fill_null(0.0)
+
+
+def _inv_sq_residual(*, k: int | None = None, max_rel: int = 1, gains: Utilities = None) -> pl.Expr:
+    """InvSq@k's residual: the weight of the unjudged documents in the top d = min(k, n
+    retrieved) plus the weight of the ranks past d, Σ_{d < i <= k} 1/(i(i+1)) =
+    1/(d+1) - 1/(k+1) (1/(d+1) without k)."""
+    keep = retrieved(k) & REL.is_null()
+    i = RANK.cast(pl.Float64)
+    unjudged = ordered_sum((1.0 / (i * (i + 1.0))).filter(keep), RANK.filter(keep))
+    d = retrieved(k).sum().cast(pl.Float64)
+    tail = 1.0 / (d + 1.0) - (1.0 / (k + 1.0) if k is not None else 0.0)
+    return unjudged + tail
+
+
+@measure("InvSq", cite=_CITE, checks=_CHECKS, residual=_inv_sq_residual)
+def inv_sq(*, k: int | None = None, max_rel: int = 1, gains: Utilities = None) -> pl.Expr:
+    """InvSq@k: inverse-squares weighted precision, Σ_{i <= k} r_i / (i (i + 1)).
+
+    A weighted precision like RBP whose weights w_i = 1/(i(i+1)) sum to 1 over an infinite
+    ranking (Moffat et al., CIKM 2013; seed 004): the user reads rank i and stops there with
+    probability w_i, a heavier tail than RBP's geometric one. Bounded in [0, 1], monotone;
+    1 only for an infinite ranking of utility 1. Its residual (``evaluate(...,
+    residuals=True)``) is the weight of the unjudged documents in the top d = min(k, n
+    retrieved) plus that of the ranks past d: 1/(d+1), less 1/(k+1) with a cutoff.
+
+    Parameters
+    ----------
+    k
+        Cutoff rank (default: the whole ranking).
+    max_rel
+        The grade with utility 1; lower grades scale linearly (default 1: binary).
+    gains
+        Utility per grade in [0, 1] instead.
+
+    See Also
+    --------
+    RBP; cwl_eval's INSQ and INST (adaptive variants).
+
+    Examples
+    --------
+    Relevant at ranks 1 and 3: 1/2 + 1/12.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c"],
+    ...                     "score": [3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "c"], "relevance": [1, 1]})
+    >>> ir.evaluate(run, qrels, "InvSq")["value"][0]
+    0.5833333333333334
+    """
+    keep = retrieved(k)
+    i = RANK.cast(pl.Float64)
+    terms = (unit_utility(max_rel, gains) / (i * (i + 1.0))).filter(keep)
+    return ordered_sum(terms, RANK.filter(keep))

@@ -1,0 +1,131 @@
+"""Condensed evaluation (seed 000; Sakai's condensed lists, trec_eval -J): with
+``judged_only=True`` every registry measure scores the run with its unjudged documents
+removed and the rest moved up, exactly as if the run had been condensed by hand."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import polars_ireval as ir
+from polars_ireval.registry import MeasureDef
+from tests.conftest import need_data
+
+pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
+
+RUN_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}
+QRELS_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Int64}
+
+#: values for required parameters that are not the cutoff
+REQUIRED = {"recall": 0.5, "mult": 2.0, "measure": "INST@5"}
+
+
+def _label(defn: MeasureDef, k: int) -> str:
+    """A measure string for ``defn``: its cutoff at ``k`` and its required parameters."""
+    args = []
+    for p in defn.params:
+        if p.name == defn.cutoff or not p.required:
+            continue
+        if p.name not in REQUIRED:
+            raise AssertionError(f"{defn.name}: add a value for required parameter {p.name!r}")
+        args.append(f"{p.name}={REQUIRED[p.name]!r}")
+    text = defn.name + (f"({','.join(args)})" if args else "")
+    if defn.cutoff is None:
+        return text
+    return text + f"@{REQUIRED.get(defn.cutoff, k)!r}"
+
+
+def every_measure(k: int = 5) -> list[str]:
+    return [_label(d, k) for d in ir.definitions()]
+
+
+def condense_by_hand(run: pl.DataFrame, qrels: pl.DataFrame, max_depth: int | None = None):
+    """The condensed run, built from the run file: (the top ``max_depth`` in trec_eval's
+    order, then) only the documents judged with a grade >= 0."""
+    if max_depth is not None:
+        run = (
+            run.sort(["query_id", "score", "doc_id"], descending=[False, True, True])
+            .group_by("query_id", maintain_order=True)
+            .head(max_depth)
+        )
+    keep = qrels.filter(pl.col("relevance") >= 0).select("query_id", "doc_id")
+    return run.join(keep, on=["query_id", "doc_id"], how="semi")
+
+
+def _per_query(run, qrels, measures, **kw) -> dict[tuple[str, str], float]:
+    out = ir.evaluate(run, qrels, measures, per_query=True, missing="zero", **kw)
+    return {(r["query_id"], r["measure"]): r["value"] for r in out.iter_rows(named=True)}
+
+
+def check_condensed(run, qrels, measures, max_depth=None) -> int:
+    ours = _per_query(run, qrels, measures, judged_only=True, max_depth=max_depth)
+    by_hand = _per_query(condense_by_hand(run, qrels, max_depth), qrels, measures)
+    assert ours.keys() == by_hand.keys()
+    for key, value in ours.items():
+        expected = by_hand[key]
+        assert value == pytest.approx(expected, abs=1e-12, nan_ok=True), key
+    return len(ours)
+
+
+def test_every_measure_is_listed():
+    labels = every_measure()
+    assert len(labels) == len(list(ir.definitions()))
+    for name in ("INST@5", "RBP@5", "P@5", "AP@5", "nDCG@5", "Bpref"):
+        assert name in labels
+
+
+@st.composite
+def runs_and_qrels(draw):
+    rows_run, rows_qrels = [], []
+    for q in range(draw(st.integers(1, 3))):
+        pool = [f"d{i}" for i in range(draw(st.integers(1, 20)))]
+        ranked = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
+        rows_run += [(str(q), d, float(draw(st.integers(0, 8)))) for d in ranked]
+        judged = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
+        rows_qrels += [(str(q), d, draw(st.integers(-1, 3))) for d in judged]
+    return (
+        pl.DataFrame(rows_run, schema=RUN_SCHEMA, orient="row"),
+        pl.DataFrame(rows_qrels, schema=QRELS_SCHEMA, orient="row"),
+    )
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=runs_and_qrels(), k=st.sampled_from((2, 3, 10)), max_depth=st.sampled_from((None, 4)))
+def test_every_measure_condensed_equals_condensed_by_hand(data, k, max_depth):
+    run, qrels = data
+    assume(not condense_by_hand(run, qrels, max_depth).is_empty())  # an empty run is an error
+    assert check_condensed(run, qrels, every_measure(k), max_depth) > 0
+
+
+def test_every_measure_condensed_trec_eval_test():
+    d = need_data() / "trec_eval_test"
+    run = ir.read_run(d / "results.test")
+    qrels = ir.read_qrels(d / "qrels.rel_level")  # negative grades too
+    assert check_condensed(run, qrels, every_measure(10)) == 3 * len(every_measure())
+    assert check_condensed(run, qrels, every_measure(100), max_depth=50) > 0
+
+
+def test_condensed_residual_is_the_tail_only():
+    """A condensed run holds no unjudged document: what is unknown is past its end."""
+    run = pl.DataFrame(
+        {"query_id": "q", "doc_id": ["a", "u1", "b", "u2", "c"], "score": [5.0, 4.0, 3.0, 2.0, 1.0]}
+    )
+    qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c"], "relevance": [1, 0, 1]})
+    out = ir.evaluate(
+        run,
+        qrels,
+        ["RBP(p=0.5)", "P@4", "INSQ@3"],
+        per_query=True,
+        residuals=True,
+        judged_only=True,
+    )
+    got = {r["measure"]: (r["value"], r["residual"]) for r in out.iter_rows(named=True)}
+    # condensed: a, b, c at ranks 1, 2, 3
+    assert got["RBP(p=0.5)"] == (pytest.approx(0.5 + 0.125), pytest.approx(0.5**3))
+    assert got["P@4"] == (pytest.approx(0.5), pytest.approx(0.25))
+    assert got["INSQ@3"][1] == 0.0
+    # not condensed: u1 and u2 are unknown
+    out = ir.evaluate(run, qrels, ["RBP(p=0.5)"], per_query=True, residuals=True)
+    assert out.row(0, named=True)["residual"] == pytest.approx(0.25 + 0.0625 + 0.5**5)
