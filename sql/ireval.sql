@@ -1,74 +1,53 @@
--- ireval.sql: every ireval_ macro, generated from the family files by
--- `python -m polars_ireval.sql`. Do not edit; a test checks it is up to date.
-
--- ---- stats.sql
--- ireval_stats(eval_table, k, rel): per (run_id, query_id) counts that the simple
--- measures divide. k NULL means no cutoff; rel is the minimum relevant grade.
-CREATE OR REPLACE MACRO ireval_stats(eval_table, k, rel) AS TABLE
-WITH t AS (
-    SELECT
-        run_id,
-        query_id,
-        rank,
-        relevance,
-        CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
-        CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k) THEN 1 ELSE 0 END AS is_ret_k,
-        CASE WHEN relevance IS NOT NULL AND relevance >= rel THEN 1 ELSE 0 END AS is_rel,
-        CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
-            THEN 1 ELSE 0 END AS is_nonrel
-    FROM query_table(eval_table::VARCHAR)
-),
-r AS (
-    SELECT t.*, SUM(is_rel) OVER (PARTITION BY run_id, query_id) AS num_rel_all FROM t
-)
-SELECT
-    run_id,
-    query_id,
-    SUM(is_ret) AS num_ret,
-    SUM(is_ret_k) AS num_ret_k,
-    SUM(is_rel) AS num_rel,
-    SUM(is_ret * is_rel) AS rel_ret,
-    SUM(is_ret_k * is_rel) AS rel_ret_k,
-    SUM(is_nonrel) AS num_nonrel,
-    SUM(is_ret * is_nonrel) AS nonrel_ret,
-    SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
-    SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
-        THEN 1 ELSE 0 END) AS unjudged_k,
-    MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k,
-    SUM(CASE WHEN is_ret = 1 AND is_rel = 1 AND rank <= num_rel_all THEN 1 ELSE 0 END)
-        AS rel_ret_at_r
-FROM r
-GROUP BY run_id, query_id;
-
--- ireval_ratio(num, den): num / den as DOUBLE, 0 when den is 0 (trec_eval's convention).
-CREATE OR REPLACE MACRO ireval_ratio(num, den) AS
-    CASE WHEN den > 0 THEN CAST(num AS DOUBLE) / CAST(den AS DOUBLE)
-    ELSE CAST(0 AS DOUBLE) END;
+-- ireval.sql: every ireval_ DuckDB macro, generated from the portable templates of the
+-- family files by `python -m polars_ireval.sql`. Do not edit; a test checks it is up to
+-- date. Load it with `.read ireval.sql` (DuckDB CLI) or polars_ireval.sql.load(con).
 
 -- ---- judge.sql
--- ireval_judge(run_table, qrels_table): the evaluation table.
--- run_table: run_id, query_id, doc_id, score; qrels_table: query_id, doc_id, relevance.
--- Ranking follows trec_eval: score descending, then doc_id descending byte-wise.
--- Only (run, query) pairs ranked by the run and judged in the qrels are kept.
-CREATE OR REPLACE MACRO ireval_judge(run_table, qrels_table) AS TABLE
+
+-- run_table: [run_id,] query_id, doc_id, score [, input_rank] [, input_order]; qrels_table:
+-- query_id, doc_id, relevance. One row per (run, query, document) retrieved or judged: run_id,
+-- query_id, doc_id, score, rank, relevance. Ranking: score descending, ties by doc_id descending
+-- byte-wise (ties := 'trec_eval'); 'doc_id_asc'; 'input_order' (score descending, then the
+-- input_order column); 'rank' (input_rank ascending, then doc_id descending). max_depth keeps
+-- the top ranks (trec_eval -M); judged_only condenses the ranking to judged documents (trec_eval
+-- -J); missing := 'zero' scores judged queries a run lacks as empty rankings (trec_eval -c),
+-- 'skip' leaves them out. A run without a run_id column gets run_id ''.
+CREATE OR REPLACE MACRO ireval_judge(run_table, qrels_table, max_depth := NULL, judged_only := FALSE, ties := 'trec_eval', missing := 'skip') AS TABLE
 WITH run AS (
     SELECT
-        CAST(run_id AS VARCHAR) AS run_id,
-        CAST(query_id AS VARCHAR) AS query_id,
-        CAST(doc_id AS VARCHAR) AS doc_id,
-        CAST(score AS DOUBLE) + CAST(0 AS DOUBLE) AS score
-    FROM query_table(run_table::VARCHAR)
+        COALESCE(CAST(run_id AS STRING), '') AS run_id,
+        CAST(query_id AS STRING) AS query_id,
+        CAST(doc_id AS STRING) AS doc_id,
+        CAST(score AS DOUBLE) + CAST(0 AS DOUBLE) AS score,
+        CAST(input_rank AS DOUBLE) AS input_rank,
+        CAST(input_order AS BIGINT) AS input_order
+    FROM (SELECT * FROM (SELECT CAST(NULL AS STRING) AS run_id, CAST(NULL AS DOUBLE) AS input_rank, CAST(NULL AS BIGINT) AS input_order WHERE 1 = 0) AS proto UNION ALL BY NAME SELECT * FROM query_table(run_table::VARCHAR)) AS src
 ),
 qrels AS (
     SELECT
-        CAST(query_id AS VARCHAR) AS query_id,
-        CAST(doc_id AS VARCHAR) AS doc_id,
+        CAST(query_id AS STRING) AS query_id,
+        CAST(doc_id AS STRING) AS doc_id,
         CAST(relevance AS BIGINT) AS relevance
-    FROM query_table(qrels_table::VARCHAR)
+    FROM query_table(qrels_table::VARCHAR) AS srq
 ),
 judged_queries AS (
     SELECT DISTINCT query_id FROM qrels
 ),
+present AS (
+    SELECT DISTINCT run_id, query_id FROM run
+),
+pairs AS (
+    SELECT pr.run_id, pr.query_id
+    FROM present AS pr
+    JOIN judged_queries AS jq ON pr.query_id = jq.query_id
+    WHERE missing = 'skip'
+    UNION ALL
+    SELECT ru.run_id, jq.query_id
+    FROM (SELECT DISTINCT run_id FROM present) AS ru
+    CROSS JOIN judged_queries AS jq
+    WHERE missing <> 'skip'
+),
+-- one branch per tie policy: the others are pruned (their filter is a false constant)
 ranked AS (
     SELECT
         r.run_id,
@@ -80,113 +59,728 @@ ranked AS (
             ORDER BY r.score DESC, r.doc_id COLLATE "C" DESC
         ) AS rank
     FROM run AS r
-    WHERE r.query_id IN (SELECT query_id FROM judged_queries)
+    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
+    WHERE ties = 'trec_eval'
+    UNION ALL
+    SELECT
+        r.run_id,
+        r.query_id,
+        r.doc_id,
+        r.score,
+        row_number() OVER (
+            PARTITION BY r.run_id, r.query_id
+            ORDER BY r.score DESC, r.doc_id COLLATE "C" ASC
+        ) AS rank
+    FROM run AS r
+    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
+    WHERE ties = 'doc_id_asc'
+    UNION ALL
+    SELECT
+        r.run_id,
+        r.query_id,
+        r.doc_id,
+        r.score,
+        row_number() OVER (
+            PARTITION BY r.run_id, r.query_id
+            ORDER BY r.score DESC, r.input_order ASC
+        ) AS rank
+    FROM run AS r
+    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
+    WHERE ties = 'input_order'
+    UNION ALL
+    SELECT
+        r.run_id,
+        r.query_id,
+        r.doc_id,
+        r.score,
+        row_number() OVER (
+            PARTITION BY r.run_id, r.query_id
+            ORDER BY r.input_rank ASC, r.doc_id COLLATE "C" DESC
+        ) AS rank
+    FROM run AS r
+    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
+    WHERE ties = 'rank'
 ),
-pairs AS (
-    SELECT DISTINCT run_id, query_id FROM ranked
+cut AS (
+    SELECT run_id, query_id, doc_id, score, rank
+    FROM ranked
+    WHERE max_depth IS NULL OR rank <= max_depth
 ),
 judged AS (
-    SELECT p.run_id, q.query_id, q.doc_id, q.relevance
-    FROM pairs AS p
-    JOIN qrels AS q ON p.query_id = q.query_id
+    SELECT pa.run_id, q.query_id, q.doc_id, q.relevance
+    FROM pairs AS pa
+    JOIN qrels AS q ON pa.query_id = q.query_id
+),
+joined AS (
+    SELECT
+        COALESCE(c.run_id, j.run_id) AS run_id,
+        COALESCE(c.query_id, j.query_id) AS query_id,
+        COALESCE(c.doc_id, j.doc_id) AS doc_id,
+        c.score AS score,
+        c.rank AS rank,
+        j.relevance AS relevance,
+        CASE WHEN c.rank IS NOT NULL AND j.relevance IS NOT NULL AND j.relevance >= 0
+            THEN 1 ELSE 0 END AS kept
+    FROM cut AS c
+    FULL OUTER JOIN judged AS j
+        ON c.run_id = j.run_id AND c.query_id = j.query_id AND c.doc_id = j.doc_id
 )
+SELECT run_id, query_id, doc_id, score, rank, relevance
+FROM joined
+WHERE NOT judged_only
+UNION ALL
 SELECT
-    COALESCE(r.run_id, j.run_id) AS run_id,
-    COALESCE(r.query_id, j.query_id) AS query_id,
-    COALESCE(r.doc_id, j.doc_id) AS doc_id,
-    r.score AS score,
-    r.rank AS rank,
-    j.relevance AS relevance
-FROM ranked AS r
-FULL OUTER JOIN judged AS j
-    ON r.run_id = j.run_id AND r.query_id = j.query_id AND r.doc_id = j.doc_id;
+    run_id,
+    query_id,
+    doc_id,
+    CASE WHEN kept = 1 THEN score END AS score,
+    CASE WHEN kept = 1 THEN SUM(kept) OVER (
+        PARTITION BY run_id, query_id ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) END AS rank,
+    relevance
+FROM joined
+WHERE judged_only AND (rank IS NULL OR relevance IS NOT NULL);
+
+-- One row (problem, run_id, query_id, doc_id) per input row that polars_ireval's readers reject:
+-- duplicate documents in a ranking or judgments, null ids, null, NaN or infinite scores, null or
+-- non-integer grades. An empty result means the inputs are sound; the judge itself does not
+-- check (it would cost an extra pass).
+CREATE OR REPLACE MACRO ireval_check(run_table, qrels_table) AS TABLE
+WITH run AS (
+    SELECT
+        COALESCE(CAST(run_id AS STRING), '') AS run_id,
+        CAST(query_id AS STRING) AS query_id,
+        CAST(doc_id AS STRING) AS doc_id,
+        CAST(score AS DOUBLE) + CAST(0 AS DOUBLE) AS score,
+        CAST(input_rank AS DOUBLE) AS input_rank,
+        CAST(input_order AS BIGINT) AS input_order
+    FROM (SELECT * FROM (SELECT CAST(NULL AS STRING) AS run_id, CAST(NULL AS DOUBLE) AS input_rank, CAST(NULL AS BIGINT) AS input_order WHERE 1 = 0) AS proto UNION ALL BY NAME SELECT * FROM query_table(run_table::VARCHAR)) AS src
+),
+qrels AS (
+    SELECT
+        CAST(query_id AS STRING) AS query_id,
+        CAST(doc_id AS STRING) AS doc_id,
+        CAST(relevance AS BIGINT) AS relevance
+    FROM query_table(qrels_table::VARCHAR) AS srq
+),
+raw_qrels AS (
+    SELECT query_id, doc_id, relevance FROM query_table(qrels_table::VARCHAR) AS rq
+)
+SELECT 'run: duplicate document' AS problem, run_id, query_id, doc_id
+FROM run
+WHERE query_id IS NOT NULL AND doc_id IS NOT NULL
+GROUP BY run_id, query_id, doc_id
+HAVING COUNT(*) > 1
+UNION ALL
+SELECT 'run: null id' AS problem, run_id, query_id, doc_id
+FROM run
+WHERE query_id IS NULL OR doc_id IS NULL
+UNION ALL
+SELECT 'run: score is null or not finite' AS problem, run_id, query_id, doc_id
+FROM run
+WHERE score IS NULL OR NOT (score >= CAST('-1.7976931348623157e308' AS DOUBLE)
+    AND score <= CAST('1.7976931348623157e308' AS DOUBLE))
+UNION ALL
+SELECT 'qrels: duplicate judgment' AS problem, CAST(NULL AS STRING) AS run_id, query_id, doc_id
+FROM qrels
+WHERE query_id IS NOT NULL AND doc_id IS NOT NULL
+GROUP BY query_id, doc_id
+HAVING COUNT(*) > 1
+UNION ALL
+SELECT 'qrels: null id' AS problem, CAST(NULL AS STRING) AS run_id, query_id, doc_id
+FROM qrels
+WHERE query_id IS NULL OR doc_id IS NULL
+UNION ALL
+SELECT 'qrels: null relevance' AS problem, CAST(NULL AS STRING) AS run_id,
+    CAST(query_id AS STRING) AS query_id, CAST(doc_id AS STRING) AS doc_id
+FROM raw_qrels
+WHERE relevance IS NULL
+UNION ALL
+SELECT 'qrels: relevance is not an integer' AS problem, CAST(NULL AS STRING) AS run_id,
+    CAST(query_id AS STRING) AS query_id, CAST(doc_id AS STRING) AS doc_id
+FROM raw_qrels
+WHERE CAST(relevance AS DOUBLE) <> CAST(CAST(relevance AS BIGINT) AS DOUBLE);
 
 -- ---- precision.sql
--- Cutoff measures: P@k, R@k, Success@k, relative_P@k, Judged@k, Unjudged@k.
-CREATE OR REPLACE MACRO ireval_p(eval_table, k, rel) AS TABLE
+
+-- P@k: relevant documents in the top k over k (missing ranks count as non-relevant).
+CREATE OR REPLACE MACRO ireval_p(eval_table, k, rel := 1) AS TABLE
 SELECT run_id, query_id, CAST(rel_ret_k AS DOUBLE) / CAST(k AS DOUBLE) AS value
-FROM ireval_stats(eval_table, k, rel);
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
 
-CREATE OR REPLACE MACRO ireval_recall(eval_table, k, rel) AS TABLE
-SELECT run_id, query_id, ireval_ratio(rel_ret_k, num_rel) AS value
-FROM ireval_stats(eval_table, k, rel);
+-- R@k: relevant documents in the top k over all relevant documents (0 when none).
+CREATE OR REPLACE MACRO ireval_recall(eval_table, k, rel := 1) AS TABLE
+SELECT run_id, query_id,
+    CASE WHEN num_rel > 0 THEN CAST(rel_ret_k AS DOUBLE) / CAST(num_rel AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
 
-CREATE OR REPLACE MACRO ireval_success(eval_table, k, rel) AS TABLE
+-- Success@k: 1 when a relevant document is in the top k.
+CREATE OR REPLACE MACRO ireval_success(eval_table, k, rel := 1) AS TABLE
 SELECT run_id, query_id,
     CASE WHEN rel_ret_k > 0 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END AS value
-FROM ireval_stats(eval_table, k, rel);
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
 
-CREATE OR REPLACE MACRO ireval_relative_p(eval_table, k, rel) AS TABLE
+-- relative_P@k: relevant documents in the top k over min(k, R).
+CREATE OR REPLACE MACRO ireval_relative_p(eval_table, k, rel := 1) AS TABLE
 SELECT run_id, query_id,
-    ireval_ratio(rel_ret_k, CASE WHEN num_rel < k THEN num_rel ELSE k END) AS value
-FROM ireval_stats(eval_table, k, rel);
+    CASE WHEN num_rel > 0 THEN CAST(rel_ret_k AS DOUBLE)
+        / CAST(CASE WHEN num_rel < k THEN num_rel ELSE k END AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
 
+-- Judged@k: share of the top k documents (as retrieved) that are judged.
 CREATE OR REPLACE MACRO ireval_judged(eval_table, k) AS TABLE
-SELECT run_id, query_id, ireval_ratio(judged_k, num_ret_k) AS value
-FROM ireval_stats(eval_table, k, 1);
+SELECT run_id, query_id,
+    CASE WHEN num_ret_k > 0 THEN CAST(judged_k AS DOUBLE) / CAST(num_ret_k AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 1
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < 1
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
 
+-- Unjudged@k: unjudged documents (or negative grades) in the top k, over k.
 CREATE OR REPLACE MACRO ireval_unjudged(eval_table, k) AS TABLE
 SELECT run_id, query_id, CAST(unjudged_k AS DOUBLE) / CAST(k AS DOUBLE) AS value
-FROM ireval_stats(eval_table, k, 1);
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 1
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < 1
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
 
 -- ---- counts.sql
--- Counting measures: NumQ, NumRet, NumRel, NumRelRet, num_nonrel_judged_ret.
+
 CREATE OR REPLACE MACRO ireval_num_q(eval_table) AS TABLE
 SELECT run_id, query_id, CAST(1 AS DOUBLE) AS value
-FROM ireval_stats(eval_table, NULL, 1);
+FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR));
 
 CREATE OR REPLACE MACRO ireval_num_ret(eval_table) AS TABLE
 SELECT run_id, query_id, CAST(num_ret AS DOUBLE) AS value
-FROM ireval_stats(eval_table, NULL, 1);
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 1
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < 1
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
 
-CREATE OR REPLACE MACRO ireval_num_rel(eval_table, rel) AS TABLE
+CREATE OR REPLACE MACRO ireval_num_rel(eval_table, rel := 1) AS TABLE
 SELECT run_id, query_id, CAST(num_rel AS DOUBLE) AS value
-FROM ireval_stats(eval_table, NULL, rel);
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
 
-CREATE OR REPLACE MACRO ireval_num_rel_ret(eval_table, rel) AS TABLE
+CREATE OR REPLACE MACRO ireval_num_rel_ret(eval_table, rel := 1) AS TABLE
 SELECT run_id, query_id, CAST(rel_ret AS DOUBLE) AS value
-FROM ireval_stats(eval_table, NULL, rel);
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
 
-CREATE OR REPLACE MACRO ireval_num_nonrel_judged_ret(eval_table, rel) AS TABLE
+CREATE OR REPLACE MACRO ireval_num_nonrel_judged_ret(eval_table, rel := 1) AS TABLE
 SELECT run_id, query_id, CAST(nonrel_ret AS DOUBLE) AS value
-FROM ireval_stats(eval_table, NULL, rel);
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
 
 -- ---- sets.sql
--- Set measures: SetP, SetR, set_relative_P, SetAP, SetF(beta).
-CREATE OR REPLACE MACRO ireval_set_p(eval_table, rel) AS TABLE
-SELECT run_id, query_id, ireval_ratio(rel_ret, num_ret) AS value
-FROM ireval_stats(eval_table, NULL, rel);
 
-CREATE OR REPLACE MACRO ireval_set_r(eval_table, rel) AS TABLE
-SELECT run_id, query_id, ireval_ratio(rel_ret, num_rel) AS value
-FROM ireval_stats(eval_table, NULL, rel);
-
-CREATE OR REPLACE MACRO ireval_set_relative_p(eval_table, rel) AS TABLE
+CREATE OR REPLACE MACRO ireval_set_p(eval_table, rel := 1) AS TABLE
 SELECT run_id, query_id,
-    ireval_ratio(rel_ret, CASE WHEN num_ret < num_rel THEN num_ret ELSE num_rel END) AS value
-FROM ireval_stats(eval_table, NULL, rel);
+    CASE WHEN num_ret > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_ret AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
 
-CREATE OR REPLACE MACRO ireval_set_ap(eval_table, rel) AS TABLE
+CREATE OR REPLACE MACRO ireval_set_r(eval_table, rel := 1) AS TABLE
 SELECT run_id, query_id,
-    ireval_ratio(rel_ret, num_ret) * ireval_ratio(rel_ret, num_rel) AS value
-FROM ireval_stats(eval_table, NULL, rel);
+    CASE WHEN num_rel > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_rel AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
 
-CREATE OR REPLACE MACRO ireval_set_f(eval_table, beta, rel) AS TABLE
-WITH pr AS (
+CREATE OR REPLACE MACRO ireval_set_relative_p(eval_table, rel := 1) AS TABLE
+SELECT run_id, query_id,
+    CASE WHEN num_ret > 0 AND num_rel > 0 THEN CAST(rel_ret AS DOUBLE)
+        / CAST(CASE WHEN num_ret < num_rel THEN num_ret ELSE num_rel END AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
+
+-- set_map: rel_ret^2 / (num_ret * num_rel) in one division, as trec_eval computes it.
+CREATE OR REPLACE MACRO ireval_set_ap(eval_table, rel := 1) AS TABLE
+SELECT run_id, query_id,
+    CASE WHEN num_ret > 0 AND num_rel > 0
+        THEN CAST(rel_ret AS DOUBLE) * CAST(rel_ret AS DOUBLE)
+            / (CAST(num_ret AS DOUBLE) * CAST(num_rel AS DOUBLE))
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
+
+-- SetF: (1 + beta) P R / (beta P + R), trec_eval's set_F.x (beta not squared), 0 when the
+-- denominator is 0.
+CREATE OR REPLACE MACRO ireval_set_f(eval_table, beta := 1, rel := 1) AS TABLE
+SELECT run_id, query_id,
+    CASE WHEN b2 * sp + sr > 0
+        THEN (CAST(1 AS DOUBLE) + b2) * sp * sr / (b2 * sp + sr)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
     SELECT run_id, query_id,
-        ireval_ratio(rel_ret, num_ret) AS p,
-        ireval_ratio(rel_ret, num_rel) AS r,
-        CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE) AS b2
-    FROM ireval_stats(eval_table, NULL, rel)
+        CASE WHEN num_ret > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_ret AS DOUBLE)
+        ELSE CAST(0 AS DOUBLE) END AS sp,
+        CASE WHEN num_rel > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_rel AS DOUBLE)
+        ELSE CAST(0 AS DOUBLE) END AS sr,
+        CAST(beta AS DOUBLE) AS b2
+    FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
 )
-SELECT run_id, query_id,
-    ireval_ratio((CAST(1 AS DOUBLE) + b2) * p * r, b2 * p + r) AS value
-FROM pr;
+) AS pr;
 
 -- ---- ap.sql
--- Average precision (AP, AP@k = map_cut) and R-precision.
--- The precision terms are added in rank order (a running window sum), as trec_eval does.
-CREATE OR REPLACE MACRO ireval_ap(eval_table, k, rel) AS TABLE
+
+-- AP@k: the sum of precision at each relevant document in the top k, over R. The terms are added
+-- in rank order (a running window sum), as trec_eval does.
+CREATE OR REPLACE MACRO ireval_ap(eval_table, k := NULL, rel := 1) AS TABLE
 WITH hits AS (
     SELECT run_id, query_id, rank,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank) AS i
@@ -195,7 +789,7 @@ WITH hits AS (
         AND relevance IS NOT NULL AND relevance >= rel
 ),
 running AS (
-    SELECT run_id, query_id, rank,
+    SELECT run_id, query_id,
         SUM(CAST(i AS DOUBLE) / CAST(rank AS DOUBLE)) OVER (
             PARTITION BY run_id, query_id ORDER BY rank
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
@@ -204,48 +798,140 @@ running AS (
     FROM hits
 )
 SELECT s.run_id, s.query_id,
-    ireval_ratio(COALESCE(x.total, CAST(0 AS DOUBLE)), s.num_rel) AS value
-FROM ireval_stats(eval_table, NULL, rel) AS s
+    CASE WHEN s.num_rel > 0 THEN COALESCE(x.total, CAST(0 AS DOUBLE)) / CAST(s.num_rel AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+) AS s
 LEFT JOIN running AS x
     ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1;
 
-CREATE OR REPLACE MACRO ireval_rprec(eval_table, rel) AS TABLE
-SELECT run_id, query_id, ireval_ratio(rel_ret_at_r, num_rel) AS value
-FROM ireval_stats(eval_table, NULL, rel);
+-- R-precision: relevant documents in the top R over R.
+CREATE OR REPLACE MACRO ireval_rprec(eval_table, rel := 1) AS TABLE
+SELECT run_id, query_id,
+    CASE WHEN num_rel > 0 THEN CAST(hits AS DOUBLE) / CAST(num_rel AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
+    SELECT run_id, query_id,
+        SUM(is_rel) AS num_rel,
+        SUM(CASE WHEN rank IS NOT NULL AND is_rel = 1 AND rank <= num_rel_all THEN 1 ELSE 0 END)
+            AS hits
+    FROM (
+        SELECT f.*, SUM(is_rel) OVER (PARTITION BY run_id, query_id) AS num_rel_all
+        FROM (
+            SELECT run_id, query_id, rank,
+                CASE WHEN relevance IS NOT NULL AND relevance >= rel THEN 1 ELSE 0 END AS is_rel
+            FROM query_table(eval_table::VARCHAR)
+        ) AS f
+    ) AS fr
+    GROUP BY run_id, query_id
+) AS c;
 
 -- ---- rr.sql
--- Reciprocal rank (RR, RR@k): 1 / rank of the first relevant document, 0 when none.
-CREATE OR REPLACE MACRO ireval_rr(eval_table, k, rel) AS TABLE
+
+-- 1 / rank of the first relevant document in the top k, 0 when none.
+CREATE OR REPLACE MACRO ireval_rr(eval_table, k := NULL, rel := 1) AS TABLE
 SELECT run_id, query_id,
     CASE WHEN first_rel_k IS NULL THEN CAST(0 AS DOUBLE)
     ELSE CAST(1 AS DOUBLE) / CAST(first_rel_k AS DOUBLE) END AS value
-FROM ireval_stats(eval_table, k, rel);
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+);
 
 -- ---- ndcg.sql
--- nDCG and nDCG@k with trec_eval's linear gains (gain = grade, 0 for unjudged or negative),
--- discount log2(rank + 1); the ideal ranking sorts every judged positive grade.
-CREATE OR REPLACE MACRO ireval_ndcg(eval_table, k) AS TABLE
+
+-- nDCG@k: DCG of the top k over the DCG of the ideal top k; 0 without a positive gain.
+CREATE OR REPLACE MACRO ireval_ndcg(eval_table, k := NULL, gains := '', dcg := 'log2') AS TABLE
 WITH g AS (
-    SELECT run_id, query_id, rank,
-        CASE WHEN relevance IS NOT NULL AND relevance > 0
-            THEN CAST(relevance AS DOUBLE) ELSE CAST(0 AS DOUBLE) END AS gain
-    FROM query_table(eval_table::VARCHAR)
+    SELECT * FROM (
+    SELECT run_id, query_id, rank, relevance,
+        CASE WHEN dcg = 'exp-log2' THEN pow(CAST(2 AS DOUBLE), grade) - CAST(1 AS DOUBLE)
+            ELSE grade END AS gain
+    FROM (
+        SELECT run_id, query_id, rank, relevance,
+            CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
+                WHEN gains = '' THEN CAST(relevance AS DOUBLE)
+                ELSE COALESCE(CAST(NULLIF(regexp_extract(gains,
+                    ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
+                    CAST(relevance AS DOUBLE))
+            END AS grade
+        FROM query_table(eval_table::VARCHAR)
+    ) AS gr
+) AS g0
 ),
 ranked AS (
     SELECT run_id, query_id,
         SUM(gain / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))) OVER (
             PARTITION BY run_id, query_id ORDER BY rank
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS dcg,
+        ) AS cum_dcg,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
     FROM g
-    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k) AND gain > 0
+    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k) AND gain <> CAST(0 AS DOUBLE)
 ),
 ideal_pos AS (
     SELECT run_id, query_id, gain,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC) AS pos
     FROM g
-    WHERE gain > 0
+    WHERE gain > CAST(0 AS DOUBLE)
 ),
 ideal AS (
     SELECT run_id, query_id,
@@ -260,19 +946,442 @@ ideal AS (
 pairs AS (
     SELECT DISTINCT run_id, query_id FROM g
 )
-SELECT p.run_id, p.query_id,
-    ireval_ratio(COALESCE(d.dcg, CAST(0 AS DOUBLE)), COALESCE(i.idcg, CAST(0 AS DOUBLE)))
-        AS value
-FROM pairs AS p
+SELECT pa.run_id, pa.query_id,
+    CASE WHEN i.idcg > CAST(0 AS DOUBLE)
+        THEN COALESCE(d.cum_dcg, CAST(0 AS DOUBLE)) / i.idcg
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM pairs AS pa
 LEFT JOIN ranked AS d
-    ON d.run_id = p.run_id AND d.query_id = p.query_id AND d.from_end = 1
+    ON d.run_id = pa.run_id AND d.query_id = pa.query_id AND d.from_end = 1
 LEFT JOIN ideal AS i
-    ON i.run_id = p.run_id AND i.query_id = p.query_id AND i.from_end = 1;
+    ON i.run_id = pa.run_id AND i.query_id = pa.query_id AND i.from_end = 1;
+
+-- ndcg_rel: the mean over the ideal ranking's L relevant documents of nDCG at each one's rank; a
+-- relevant document not retrieved contributes the nDCG of the whole ranking.
+CREATE OR REPLACE MACRO ireval_ndcg_rel(eval_table, gains := '', dcg := 'log2') AS TABLE
+WITH g AS (
+    SELECT * FROM (
+    SELECT run_id, query_id, rank, relevance,
+        CASE WHEN dcg = 'exp-log2' THEN pow(CAST(2 AS DOUBLE), grade) - CAST(1 AS DOUBLE)
+            ELSE grade END AS gain
+    FROM (
+        SELECT run_id, query_id, rank, relevance,
+            CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
+                WHEN gains = '' THEN CAST(relevance AS DOUBLE)
+                ELSE COALESCE(CAST(NULLIF(regexp_extract(gains,
+                    ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
+                    CAST(relevance AS DOUBLE))
+            END AS grade
+        FROM query_table(eval_table::VARCHAR)
+    ) AS gr
+) AS g0
+),
+ranked AS (
+    SELECT run_id, query_id, rank, gain,
+        SUM(gain / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cum_dcg,
+        SUM(gain) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cum_gain,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM g
+    WHERE rank IS NOT NULL AND gain <> CAST(0 AS DOUBLE)
+),
+ideal_pos AS (
+    SELECT run_id, query_id, gain,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC) AS pos
+    FROM g
+    WHERE gain > CAST(0 AS DOUBLE)
+),
+ideal AS (
+    SELECT run_id, query_id, pos, gain,
+        SUM(gain / log2(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE))) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS idcg,
+        SUM(gain) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cum_gain,
+        SUM(CASE WHEN gain < CAST(1 AS DOUBLE) THEN CAST(1 AS DOUBLE) ELSE gain END) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS floor_cum,
+        CASE WHEN gain <> COALESCE(LEAD(gain) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos), CAST(0 AS DOUBLE))
+            THEN 1 ELSE 0 END AS is_drop,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY pos DESC) AS from_end
+    FROM ideal_pos
+),
+ilen AS (
+    SELECT run_id, query_id, pos AS len, idcg AS itotal, cum_gain AS igain
+    FROM ideal
+    WHERE from_end = 1
+),
+rtot AS (
+    SELECT run_id, query_id, cum_dcg AS rtotal
+    FROM ranked
+    WHERE from_end = 1
+),
+at_rel AS (
+    SELECT r.run_id, r.query_id, r.rank, r.cum_dcg / i.idcg AS term
+    FROM ranked AS r
+    JOIN ilen AS l ON l.run_id = r.run_id AND l.query_id = r.query_id
+    JOIN ideal AS i ON i.run_id = r.run_id AND i.query_id = r.query_id
+        AND i.pos = CASE WHEN r.rank < l.len THEN r.rank ELSE l.len END
+    WHERE r.gain > CAST(0 AS DOUBLE)
+),
+running AS (
+    SELECT run_id, query_id,
+        SUM(term) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank ASC) AS found,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM at_rel
+),
+summed AS (
+    SELECT pa.run_id, pa.query_id, COALESCE(l.len, 0) AS len,
+        COALESCE(x.total, CAST(0 AS DOUBLE)) + CASE WHEN COALESCE(l.len, 0) > COALESCE(x.found, 0)
+            THEN CAST(l.len - COALESCE(x.found, 0) AS DOUBLE)
+                * COALESCE(t.rtotal, CAST(0 AS DOUBLE)) / l.itotal
+            ELSE CAST(0 AS DOUBLE) END AS total
+    FROM (SELECT DISTINCT run_id, query_id FROM g) AS pa
+    LEFT JOIN ilen AS l ON l.run_id = pa.run_id AND l.query_id = pa.query_id
+    LEFT JOIN rtot AS t ON t.run_id = pa.run_id AND t.query_id = pa.query_id
+    LEFT JOIN running AS x
+        ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
+)
+SELECT run_id, query_id,
+    CASE WHEN total > CAST(0 AS DOUBLE) THEN total / CAST(len AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM summed;
+
+-- Rndcg: nDCG averaged over the R-levels of the ideal ranking (the last position of each gain
+-- block), plus DCG / ideal DCG of the whole ranking when the ideal runs out at least two ranks
+-- before its end. 0 when the query has no document with grade >= rel.
+CREATE OR REPLACE MACRO ireval_rndcg(eval_table, gains := '', dcg := 'log2', rel := 1) AS TABLE
+WITH g AS (
+    SELECT * FROM (
+    SELECT run_id, query_id, rank, relevance,
+        CASE WHEN dcg = 'exp-log2' THEN pow(CAST(2 AS DOUBLE), grade) - CAST(1 AS DOUBLE)
+            ELSE grade END AS gain
+    FROM (
+        SELECT run_id, query_id, rank, relevance,
+            CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
+                WHEN gains = '' THEN CAST(relevance AS DOUBLE)
+                ELSE COALESCE(CAST(NULLIF(regexp_extract(gains,
+                    ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
+                    CAST(relevance AS DOUBLE))
+            END AS grade
+        FROM query_table(eval_table::VARCHAR)
+    ) AS gr
+) AS g0
+),
+ranked AS (
+    SELECT run_id, query_id, rank, gain,
+        SUM(gain / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cum_dcg,
+        SUM(gain) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cum_gain,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM g
+    WHERE rank IS NOT NULL AND gain <> CAST(0 AS DOUBLE)
+),
+ideal_pos AS (
+    SELECT run_id, query_id, gain,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC) AS pos
+    FROM g
+    WHERE gain > CAST(0 AS DOUBLE)
+),
+ideal AS (
+    SELECT run_id, query_id, pos, gain,
+        SUM(gain / log2(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE))) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS idcg,
+        SUM(gain) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cum_gain,
+        SUM(CASE WHEN gain < CAST(1 AS DOUBLE) THEN CAST(1 AS DOUBLE) ELSE gain END) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS floor_cum,
+        CASE WHEN gain <> COALESCE(LEAD(gain) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos), CAST(0 AS DOUBLE))
+            THEN 1 ELSE 0 END AS is_drop,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY pos DESC) AS from_end
+    FROM ideal_pos
+),
+ilen AS (
+    SELECT run_id, query_id, pos AS len, idcg AS itotal, cum_gain AS igain
+    FROM ideal
+    WHERE from_end = 1
+),
+rtot AS (
+    SELECT run_id, query_id, cum_dcg AS rtotal
+    FROM ranked
+    WHERE from_end = 1
+),
+st AS (
+    SELECT * FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+) AS s0
+),
+dr AS (
+    SELECT i.run_id, i.query_id, i.pos AS d, i.idcg,
+        CASE WHEN i.pos < s.num_ret THEN i.pos ELSE s.num_ret END AS m
+    FROM ideal AS i
+    JOIN st AS s ON s.run_id = i.run_id AND s.query_id = i.query_id
+    WHERE i.is_drop = 1
+),
+hit AS (
+    SELECT dr.run_id, dr.query_id, dr.d, r.cum_dcg,
+        row_number() OVER (PARTITION BY dr.run_id, dr.query_id, dr.d ORDER BY r.rank DESC)
+            AS from_end
+    FROM dr
+    JOIN ranked AS r ON r.run_id = dr.run_id AND r.query_id = dr.query_id AND r.rank <= dr.m
+),
+terms AS (
+    SELECT dr.run_id, dr.query_id, dr.d,
+        COALESCE(h.cum_dcg, CAST(0 AS DOUBLE)) / dr.idcg AS term
+    FROM dr
+    LEFT JOIN hit AS h
+        ON h.run_id = dr.run_id AND h.query_id = dr.query_id AND h.d = dr.d AND h.from_end = 1
+),
+running AS (
+    SELECT run_id, query_id,
+        SUM(term) OVER (
+            PARTITION BY run_id, query_id ORDER BY d
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY d ASC) AS drops,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY d DESC) AS from_end
+    FROM terms
+),
+parts AS (
+    SELECT s.run_id, s.query_id, s.num_rel,
+        COALESCE(x.total, CAST(0 AS DOUBLE)) AS total,
+        COALESCE(x.drops, 0) AS drops,
+        CASE WHEN COALESCE(l.len, 0) + 1 < s.num_ret THEN 1 ELSE 0 END AS tail,
+        COALESCE(t.rtotal, CAST(0 AS DOUBLE)) AS rtotal,
+        l.itotal
+    FROM st AS s
+    LEFT JOIN ilen AS l ON l.run_id = s.run_id AND l.query_id = s.query_id
+    LEFT JOIN rtot AS t ON t.run_id = s.run_id AND t.query_id = s.query_id
+    LEFT JOIN running AS x
+        ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1
+)
+SELECT run_id, query_id,
+    CASE WHEN num_rel > 0 AND drops + tail > 0 THEN
+        (total + CASE WHEN tail = 1 THEN rtotal / itotal ELSE CAST(0 AS DOUBLE) END)
+        / CAST(drops + tail AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM parts;
+
+-- trec_eval's G: at each rank i with a non-zero gain, gain / log2(2 + C_i - S_i), with S_i the
+-- cumulated gain of the ranking and C_i the cumulated ideal gain (each ideal position counting
+-- at least 1, each rank past the ideal 1); the sum over the total ideal gain.
+CREATE OR REPLACE MACRO ireval_g(eval_table, gains := '', dcg := 'log2') AS TABLE
+WITH g AS (
+    SELECT * FROM (
+    SELECT run_id, query_id, rank, relevance,
+        CASE WHEN dcg = 'exp-log2' THEN pow(CAST(2 AS DOUBLE), grade) - CAST(1 AS DOUBLE)
+            ELSE grade END AS gain
+    FROM (
+        SELECT run_id, query_id, rank, relevance,
+            CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
+                WHEN gains = '' THEN CAST(relevance AS DOUBLE)
+                ELSE COALESCE(CAST(NULLIF(regexp_extract(gains,
+                    ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
+                    CAST(relevance AS DOUBLE))
+            END AS grade
+        FROM query_table(eval_table::VARCHAR)
+    ) AS gr
+) AS g0
+),
+ranked AS (
+    SELECT run_id, query_id, rank, gain,
+        SUM(gain / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cum_dcg,
+        SUM(gain) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cum_gain,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM g
+    WHERE rank IS NOT NULL AND gain <> CAST(0 AS DOUBLE)
+),
+ideal_pos AS (
+    SELECT run_id, query_id, gain,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC) AS pos
+    FROM g
+    WHERE gain > CAST(0 AS DOUBLE)
+),
+ideal AS (
+    SELECT run_id, query_id, pos, gain,
+        SUM(gain / log2(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE))) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS idcg,
+        SUM(gain) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cum_gain,
+        SUM(CASE WHEN gain < CAST(1 AS DOUBLE) THEN CAST(1 AS DOUBLE) ELSE gain END) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS floor_cum,
+        CASE WHEN gain <> COALESCE(LEAD(gain) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos), CAST(0 AS DOUBLE))
+            THEN 1 ELSE 0 END AS is_drop,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY pos DESC) AS from_end
+    FROM ideal_pos
+),
+ilen AS (
+    SELECT run_id, query_id, pos AS len, idcg AS itotal, cum_gain AS igain
+    FROM ideal
+    WHERE from_end = 1
+),
+rtot AS (
+    SELECT run_id, query_id, cum_dcg AS rtotal
+    FROM ranked
+    WHERE from_end = 1
+),
+terms AS (
+    SELECT r.run_id, r.query_id, r.rank,
+        r.gain / log2(CAST(2 AS DOUBLE)
+            + (COALESCE(i.floor_cum, CAST(0 AS DOUBLE))
+                + (CAST(r.rank AS DOUBLE)
+                    - CAST(CASE WHEN r.rank < COALESCE(l.len, 0) THEN r.rank
+                        ELSE COALESCE(l.len, 0) END AS DOUBLE)))
+            - r.cum_gain) AS term
+    FROM ranked AS r
+    LEFT JOIN ilen AS l ON l.run_id = r.run_id AND l.query_id = r.query_id
+    LEFT JOIN ideal AS i ON i.run_id = r.run_id AND i.query_id = r.query_id
+        AND i.pos = CASE WHEN r.rank < l.len THEN r.rank ELSE l.len END
+),
+running AS (
+    SELECT run_id, query_id,
+        SUM(term) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM terms
+)
+SELECT pa.run_id, pa.query_id,
+    CASE WHEN l.igain > CAST(0 AS DOUBLE)
+        THEN COALESCE(x.total, CAST(0 AS DOUBLE)) / l.igain
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (SELECT DISTINCT run_id, query_id FROM g) AS pa
+LEFT JOIN ilen AS l ON l.run_id = pa.run_id AND l.query_id = pa.query_id
+LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1;
+
+-- trec_eval's binG: the sum over relevant retrieved documents of 1 / log2(2 + documents ranked
+-- above it that are not relevant), over R.
+CREATE OR REPLACE MACRO ireval_bing(eval_table, rel := 1) AS TABLE
+WITH hits AS (
+    SELECT run_id, query_id, rank,
+        CAST(rank AS DOUBLE)
+            - CAST(row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank) AS DOUBLE)
+            AS above
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND relevance IS NOT NULL AND relevance >= rel
+),
+running AS (
+    SELECT run_id, query_id,
+        SUM(CAST(1 AS DOUBLE) / log2(CAST(2 AS DOUBLE) + above)) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM hits
+)
+SELECT s.run_id, s.query_id,
+    CASE WHEN s.num_rel > 0 THEN COALESCE(x.total, CAST(0 AS DOUBLE)) / CAST(s.num_rel AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+) AS s
+LEFT JOIN running AS x
+    ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1;
 
 -- ---- bpref.sql
--- bpref: (1/R) sum over relevant retrieved d of 1 - min(n_d, R) / min(N, R), where n_d
--- counts judged non-relevant documents ranked above d and N those judged for the query.
-CREATE OR REPLACE MACRO ireval_bpref(eval_table, rel) AS TABLE
+
+-- bpref: (1/R) sum over relevant retrieved d of 1 - min(n_d, R) / min(N, R), where n_d counts
+-- judged non-relevant documents ranked above d and N those judged for the query.
+CREATE OR REPLACE MACRO ireval_bpref(eval_table, rel := 1) AS TABLE
 WITH t AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NOT NULL AND relevance >= rel THEN 1 ELSE 0 END AS is_rel,
@@ -289,6 +1398,40 @@ above AS (
         ) AS n_above
     FROM t
 ),
+st AS (
+    SELECT * FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+) AS s0
+),
 terms AS (
     SELECT a.run_id, a.query_id, a.rank,
         CASE WHEN a.n_above > 0 THEN
@@ -298,8 +1441,7 @@ terms AS (
                 AS DOUBLE)
         ELSE CAST(1 AS DOUBLE) END AS term
     FROM above AS a
-    JOIN ireval_stats(eval_table, NULL, rel) AS s
-        ON a.run_id = s.run_id AND a.query_id = s.query_id
+    JOIN st AS s ON a.run_id = s.run_id AND a.query_id = s.query_id
     WHERE a.is_rel = 1
 ),
 running AS (
@@ -312,7 +1454,320 @@ running AS (
     FROM terms
 )
 SELECT s.run_id, s.query_id,
-    ireval_ratio(COALESCE(x.total, CAST(0 AS DOUBLE)), s.num_rel) AS value
-FROM ireval_stats(eval_table, NULL, rel) AS s
+    CASE WHEN s.num_rel > 0 THEN COALESCE(x.total, CAST(0 AS DOUBLE)) / CAST(s.num_rel AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM st AS s
 LEFT JOIN running AS x
     ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1;
+
+-- infAP (Yilmaz and Aslam): for the relevant retrieved document at rank i > 1, 1/i + ((i-1)/i)
+-- (p/(i-1)) ((r + eps)/(r + n + 2 eps)), with p pooled (judged, any grade), r relevant and n
+-- judged non-relevant documents above it; rank 1 contributes 1; the sum is divided by R. eps =
+-- 1e-5 (trec_eval's INFAP_EPSILON).
+CREATE OR REPLACE MACRO ireval_infap(eval_table, rel := 1) AS TABLE
+WITH t AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NOT NULL AND relevance >= rel THEN 1 ELSE 0 END AS is_rel,
+        CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            THEN 1 ELSE 0 END AS is_nonrel,
+        CASE WHEN relevance IS NOT NULL THEN 1 ELSE 0 END AS is_pooled
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL
+),
+cum AS (
+    SELECT run_id, query_id, rank, is_rel,
+        SUM(is_rel) OVER (PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS c_rel,
+        SUM(is_nonrel) OVER (PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS c_nonrel,
+        SUM(is_pooled) OVER (PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS c_pooled
+    FROM t
+),
+parts AS (
+    SELECT run_id, query_id, rank,
+        CAST(rank AS DOUBLE) AS i,
+        CAST(rank AS DOUBLE) - CAST(1 AS DOUBLE) AS j,
+        CAST(c_rel AS DOUBLE) - CAST(1 AS DOUBLE) AS r,
+        CAST(c_nonrel AS DOUBLE) AS n,
+        CAST(c_pooled - 1 AS DOUBLE) AS pooled,
+        CAST(1 AS DOUBLE) / CAST(100000 AS DOUBLE) AS eps
+    FROM cum
+    WHERE is_rel = 1
+),
+running AS (
+    SELECT run_id, query_id,
+        SUM(CASE WHEN j = CAST(0 AS DOUBLE) THEN CAST(1 AS DOUBLE)
+            ELSE CAST(1 AS DOUBLE) / i + (j / i) * (pooled / j)
+                * ((r + eps) / (r + n + CAST(2 AS DOUBLE) * eps)) END) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM parts
+)
+SELECT s.run_id, s.query_id,
+    CASE WHEN s.num_rel > 0 THEN COALESCE(x.total, CAST(0 AS DOUBLE)) / CAST(s.num_rel AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+) AS s
+LEFT JOIN running AS x
+    ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1;
+
+-- ---- iprec.sql
+
+-- IPrec@x: the best precision at or after the c-th relevant document, where c = trunc(x R + 0.9)
+-- (rounding 'trec_eval9') or round(x R) ('trec_eval10'); 0 when fewer than c relevant documents
+-- are retrieved.
+CREATE OR REPLACE MACRO ireval_iprec(eval_table, recall, rel := 1, rounding := 'trec_eval9') AS TABLE
+WITH hits AS (
+    SELECT run_id, query_id, rank,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank) AS c
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND relevance IS NOT NULL AND relevance >= rel
+),
+st AS (
+    SELECT run_id, query_id,
+        CAST(recall AS DOUBLE) * CAST(num_rel AS DOUBLE) AS x
+    FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+) AS s0
+),
+needed AS (
+    SELECT run_id, query_id,
+        CASE WHEN rounding = 'trec_eval9'
+            THEN FLOOR(x + CAST(9 AS DOUBLE) / CAST(10 AS DOUBLE))
+            ELSE FLOOR(x) + CASE WHEN x - FLOOR(x) >= CAST(1 AS DOUBLE) / CAST(2 AS DOUBLE)
+                THEN 1 ELSE 0 END
+        END AS c
+    FROM st
+)
+SELECT n.run_id, n.query_id,
+    COALESCE(MAX(CASE WHEN h.c >= n.c
+        THEN CAST(h.c AS DOUBLE) / CAST(h.rank AS DOUBLE) END), CAST(0 AS DOUBLE)) AS value
+FROM needed AS n
+LEFT JOIN hits AS h ON h.run_id = n.run_id AND h.query_id = n.query_id
+GROUP BY n.run_id, n.query_id;
+
+-- Precision at rank c = trunc(mult R + 0.9), divided by c even when fewer documents are
+-- retrieved; 0 when c is 0.
+CREATE OR REPLACE MACRO ireval_rprec_mult(eval_table, mult, rel := 1) AS TABLE
+WITH cut AS (
+    SELECT run_id, query_id,
+        FLOOR(CAST(mult AS DOUBLE) * CAST(num_rel AS DOUBLE)
+            + CAST(9 AS DOUBLE) / CAST(10 AS DOUBLE)) AS c
+    FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+) AS s0
+),
+hits AS (
+    SELECT t.run_id, t.query_id,
+        SUM(CASE WHEN t.rank IS NOT NULL AND t.rank <= u.c AND t.relevance IS NOT NULL
+            AND t.relevance >= rel THEN 1 ELSE 0 END) AS rel_ret_c
+    FROM query_table(eval_table::VARCHAR) AS t
+    JOIN cut AS u ON u.run_id = t.run_id AND u.query_id = t.query_id
+    GROUP BY t.run_id, t.query_id
+)
+SELECT u.run_id, u.query_id,
+    CASE WHEN u.c > 0 THEN CAST(h.rel_ret_c AS DOUBLE) / CAST(u.c AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM cut AS u
+JOIN hits AS h ON h.run_id = u.run_id AND h.query_id = u.query_id;
+
+-- Linear utility a (relevant retrieved) + b (non-relevant retrieved) + c (relevant missed) + d
+-- (non-relevant missed, from the collection size num_docs); unjudged documents retrieved count
+-- as non-relevant.
+CREATE OR REPLACE MACRO ireval_utility(eval_table, w_rel_ret := 1, w_nonrel_ret := -1, w_rel_missed := 0, w_nonrel_missed := 0, num_docs := 0, rel := 1) AS TABLE
+SELECT run_id, query_id,
+    CAST(w_rel_ret AS DOUBLE) * h
+    + CAST(w_nonrel_ret AS DOUBLE) * (n - h)
+    + CAST(w_rel_missed AS DOUBLE) * (r - h)
+    + CAST(w_nonrel_missed AS DOUBLE) * (CAST(num_docs AS DOUBLE) + h - n - r) AS value
+FROM (
+    SELECT run_id, query_id,
+        CAST(rel_ret AS DOUBLE) AS h,
+        CAST(num_ret AS DOUBLE) AS n,
+        CAST(num_rel AS DOUBLE) AS r
+    FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+) AS s0
+) AS u;
+
+-- ---- rbp.sql
+
+-- RBP@k: the sum over the top d ranks of gain x weight, in rank order. Gain: 1 for grade >= rel,
+-- or the grade's value in the gain map `gains` (',grade=gain,...,'; grades not listed gain 0);
+-- unjudged documents gain 0.
+CREATE OR REPLACE MACRO ireval_rbp(eval_table, k := NULL, p := 0.8, rel := 1, gains := '') AS TABLE
+WITH t AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NULL THEN CAST(0 AS DOUBLE)
+            WHEN gains = '' THEN
+                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains,
+                ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
+                CAST(0 AS DOUBLE))
+        END * ((CAST(1 AS DOUBLE) - CAST(p AS DOUBLE))
+            * pow(CAST(p AS DOUBLE), CAST(rank AS DOUBLE) - CAST(1 AS DOUBLE))) AS term
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
+),
+running AS (
+    SELECT run_id, query_id,
+        SUM(term) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM t
+)
+SELECT pa.run_id, pa.query_id, COALESCE(x.total, CAST(0 AS DOUBLE)) AS value
+FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1;
+
+-- RBP residual@k: the weight of the unjudged documents in the top d ranks plus p^d, the most
+-- RBP@k could still grow.
+CREATE OR REPLACE MACRO ireval_rbp_resid(eval_table, k := NULL, p := 0.8) AS TABLE
+WITH t AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NULL THEN
+            (CAST(1 AS DOUBLE) - CAST(p AS DOUBLE))
+            * pow(CAST(p AS DOUBLE), CAST(rank AS DOUBLE) - CAST(1 AS DOUBLE))
+        ELSE CAST(0 AS DOUBLE) END AS term
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
+),
+running AS (
+    SELECT run_id, query_id,
+        SUM(term) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank ASC) AS depth,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM t
+)
+SELECT pa.run_id, pa.query_id,
+    COALESCE(x.total, CAST(0 AS DOUBLE))
+        + pow(CAST(p AS DOUBLE), CAST(COALESCE(x.depth, 0) AS DOUBLE)) AS value
+FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1;

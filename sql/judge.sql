@@ -1,26 +1,59 @@
--- ireval_judge(run_table, qrels_table): the evaluation table.
--- run_table: run_id, query_id, doc_id, score; qrels_table: query_id, doc_id, relevance.
--- Ranking follows trec_eval: score descending, then doc_id descending byte-wise.
--- Only (run, query) pairs ranked by the run and judged in the qrels are kept.
-CREATE OR REPLACE MACRO ireval_judge(run_table, qrels_table) AS TABLE
-WITH run AS (
+-- The evaluation table: a run joined once with its qrels, as polars_ireval.judge.
+--
+-- Templates in this folder are portable SQL (DuckDB, Spark, and via sqlglot Trino, BigQuery,
+-- Snowflake). `{name}` is a parameter or a table, `{@fragment}` includes a fragment,
+-- `{doc_desc}`/`{doc_asc}` order document ids byte-wise on every engine. They are rendered by
+-- polars_ireval.sql; `python -m polars_ireval.sql` writes the DuckDB macros to ireval.sql.
+
+-- fragment: inputs()
+-- The run and qrels tables with canonical column types (CTEs continuing a WITH clause).
+run AS (
     SELECT
-        CAST(run_id AS VARCHAR) AS run_id,
-        CAST(query_id AS VARCHAR) AS query_id,
-        CAST(doc_id AS VARCHAR) AS doc_id,
-        CAST(score AS DOUBLE) + CAST(0 AS DOUBLE) AS score
-    FROM query_table(run_table::VARCHAR)
+        COALESCE(CAST(run_id AS STRING), '') AS run_id,
+        CAST(query_id AS STRING) AS query_id,
+        CAST(doc_id AS STRING) AS doc_id,
+        CAST(score AS DOUBLE) + CAST(0 AS DOUBLE) AS score,
+        CAST(input_rank AS DOUBLE) AS input_rank,
+        CAST(input_order AS BIGINT) AS input_order
+    FROM {run_table} AS src
 ),
 qrels AS (
     SELECT
-        CAST(query_id AS VARCHAR) AS query_id,
-        CAST(doc_id AS VARCHAR) AS doc_id,
+        CAST(query_id AS STRING) AS query_id,
+        CAST(doc_id AS STRING) AS doc_id,
         CAST(relevance AS BIGINT) AS relevance
-    FROM query_table(qrels_table::VARCHAR)
-),
+    FROM {qrels_table} AS srq
+)
+
+-- macro: ireval_judge(run_table, qrels_table, max_depth := NULL, judged_only := FALSE, ties := 'trec_eval', missing := 'skip')
+-- run_table: [run_id,] query_id, doc_id, score [, input_rank] [, input_order];
+-- qrels_table: query_id, doc_id, relevance. One row per (run, query, document) retrieved
+-- or judged: run_id, query_id, doc_id, score, rank, relevance. Ranking: score descending,
+-- ties by doc_id descending byte-wise (ties := 'trec_eval'); 'doc_id_asc'; 'input_order'
+-- (score descending, then the input_order column); 'rank' (input_rank ascending, then
+-- doc_id descending). max_depth keeps the top ranks (trec_eval -M); judged_only condenses
+-- the ranking to judged documents (trec_eval -J); missing := 'zero' scores judged queries
+-- a run lacks as empty rankings (trec_eval -c), 'skip' leaves them out. A run without a
+-- run_id column gets run_id ''.
+WITH {@inputs},
 judged_queries AS (
     SELECT DISTINCT query_id FROM qrels
 ),
+present AS (
+    SELECT DISTINCT run_id, query_id FROM run
+),
+pairs AS (
+    SELECT pr.run_id, pr.query_id
+    FROM present AS pr
+    JOIN judged_queries AS jq ON pr.query_id = jq.query_id
+    WHERE {missing} = 'skip'
+    UNION ALL
+    SELECT ru.run_id, jq.query_id
+    FROM (SELECT DISTINCT run_id FROM present) AS ru
+    CROSS JOIN judged_queries AS jq
+    WHERE {missing} <> 'skip'
+),
+-- one branch per tie policy: the others are pruned (their filter is a false constant)
 ranked AS (
     SELECT
         r.run_id,
@@ -29,26 +62,132 @@ ranked AS (
         r.score,
         row_number() OVER (
             PARTITION BY r.run_id, r.query_id
-            ORDER BY r.score DESC, r.doc_id COLLATE "C" DESC
+            ORDER BY r.score DESC, {doc_desc} DESC
         ) AS rank
     FROM run AS r
-    WHERE r.query_id IN (SELECT query_id FROM judged_queries)
+    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
+    WHERE {ties} = 'trec_eval'
+    UNION ALL
+    SELECT
+        r.run_id,
+        r.query_id,
+        r.doc_id,
+        r.score,
+        row_number() OVER (
+            PARTITION BY r.run_id, r.query_id
+            ORDER BY r.score DESC, {doc_asc} ASC
+        ) AS rank
+    FROM run AS r
+    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
+    WHERE {ties} = 'doc_id_asc'
+    UNION ALL
+    SELECT
+        r.run_id,
+        r.query_id,
+        r.doc_id,
+        r.score,
+        row_number() OVER (
+            PARTITION BY r.run_id, r.query_id
+            ORDER BY r.score DESC, r.input_order ASC
+        ) AS rank
+    FROM run AS r
+    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
+    WHERE {ties} = 'input_order'
+    UNION ALL
+    SELECT
+        r.run_id,
+        r.query_id,
+        r.doc_id,
+        r.score,
+        row_number() OVER (
+            PARTITION BY r.run_id, r.query_id
+            ORDER BY r.input_rank ASC, {doc_desc} DESC
+        ) AS rank
+    FROM run AS r
+    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
+    WHERE {ties} = 'rank'
 ),
-pairs AS (
-    SELECT DISTINCT run_id, query_id FROM ranked
+cut AS (
+    SELECT run_id, query_id, doc_id, score, rank
+    FROM ranked
+    WHERE {max_depth} IS NULL OR rank <= {max_depth}
 ),
 judged AS (
-    SELECT p.run_id, q.query_id, q.doc_id, q.relevance
-    FROM pairs AS p
-    JOIN qrels AS q ON p.query_id = q.query_id
+    SELECT pa.run_id, q.query_id, q.doc_id, q.relevance
+    FROM pairs AS pa
+    JOIN qrels AS q ON pa.query_id = q.query_id
+),
+joined AS (
+    SELECT
+        COALESCE(c.run_id, j.run_id) AS run_id,
+        COALESCE(c.query_id, j.query_id) AS query_id,
+        COALESCE(c.doc_id, j.doc_id) AS doc_id,
+        c.score AS score,
+        c.rank AS rank,
+        j.relevance AS relevance,
+        CASE WHEN c.rank IS NOT NULL AND j.relevance IS NOT NULL AND j.relevance >= 0
+            THEN 1 ELSE 0 END AS kept
+    FROM cut AS c
+    FULL OUTER JOIN judged AS j
+        ON c.run_id = j.run_id AND c.query_id = j.query_id AND c.doc_id = j.doc_id
 )
+SELECT run_id, query_id, doc_id, score, rank, relevance
+FROM joined
+WHERE NOT {judged_only}
+UNION ALL
 SELECT
-    COALESCE(r.run_id, j.run_id) AS run_id,
-    COALESCE(r.query_id, j.query_id) AS query_id,
-    COALESCE(r.doc_id, j.doc_id) AS doc_id,
-    r.score AS score,
-    r.rank AS rank,
-    j.relevance AS relevance
-FROM ranked AS r
-FULL OUTER JOIN judged AS j
-    ON r.run_id = j.run_id AND r.query_id = j.query_id AND r.doc_id = j.doc_id;
+    run_id,
+    query_id,
+    doc_id,
+    CASE WHEN kept = 1 THEN score END AS score,
+    CASE WHEN kept = 1 THEN SUM(kept) OVER (
+        PARTITION BY run_id, query_id ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) END AS rank,
+    relevance
+FROM joined
+WHERE {judged_only} AND (rank IS NULL OR relevance IS NOT NULL)
+
+-- macro: ireval_check(run_table, qrels_table)
+-- One row (problem, run_id, query_id, doc_id) per input row that polars_ireval's readers
+-- reject: duplicate documents in a ranking or judgments, null ids, null, NaN or infinite
+-- scores, null or non-integer grades. An empty result means the inputs are sound; the
+-- judge itself does not check (it would cost an extra pass).
+WITH {@inputs},
+raw_qrels AS (
+    SELECT query_id, doc_id, relevance FROM {qrels_table} AS rq
+)
+SELECT 'run: duplicate document' AS problem, run_id, query_id, doc_id
+FROM run
+WHERE query_id IS NOT NULL AND doc_id IS NOT NULL
+GROUP BY run_id, query_id, doc_id
+HAVING COUNT(*) > 1
+UNION ALL
+SELECT 'run: null id' AS problem, run_id, query_id, doc_id
+FROM run
+WHERE query_id IS NULL OR doc_id IS NULL
+UNION ALL
+SELECT 'run: score is null or not finite' AS problem, run_id, query_id, doc_id
+FROM run
+WHERE score IS NULL OR NOT (score >= CAST('-1.7976931348623157e308' AS DOUBLE)
+    AND score <= CAST('1.7976931348623157e308' AS DOUBLE))
+UNION ALL
+SELECT 'qrels: duplicate judgment' AS problem, CAST(NULL AS STRING) AS run_id, query_id, doc_id
+FROM qrels
+WHERE query_id IS NOT NULL AND doc_id IS NOT NULL
+GROUP BY query_id, doc_id
+HAVING COUNT(*) > 1
+UNION ALL
+SELECT 'qrels: null id' AS problem, CAST(NULL AS STRING) AS run_id, query_id, doc_id
+FROM qrels
+WHERE query_id IS NULL OR doc_id IS NULL
+UNION ALL
+SELECT 'qrels: null relevance' AS problem, CAST(NULL AS STRING) AS run_id,
+    CAST(query_id AS STRING) AS query_id, CAST(doc_id AS STRING) AS doc_id
+FROM raw_qrels
+WHERE relevance IS NULL
+UNION ALL
+SELECT 'qrels: relevance is not an integer' AS problem, CAST(NULL AS STRING) AS run_id,
+    CAST(query_id AS STRING) AS query_id, CAST(doc_id AS STRING) AS doc_id
+FROM raw_qrels
+WHERE CAST(relevance AS DOUBLE) <> CAST(CAST(relevance AS BIGINT) AS DOUBLE)

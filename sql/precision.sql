@@ -1,26 +1,39 @@
 -- Cutoff measures: P@k, R@k, Success@k, relative_P@k, Judged@k, Unjudged@k.
-CREATE OR REPLACE MACRO ireval_p(eval_table, k, rel) AS TABLE
-SELECT run_id, query_id, CAST(rel_ret_k AS DOUBLE) / CAST(k AS DOUBLE) AS value
-FROM ireval_stats(eval_table, k, rel);
 
-CREATE OR REPLACE MACRO ireval_recall(eval_table, k, rel) AS TABLE
-SELECT run_id, query_id, ireval_ratio(rel_ret_k, num_rel) AS value
-FROM ireval_stats(eval_table, k, rel);
+-- macro: ireval_p(k, rel := 1)
+-- P@k: relevant documents in the top k over k (missing ranks count as non-relevant).
+SELECT run_id, query_id, CAST(rel_ret_k AS DOUBLE) / CAST({k} AS DOUBLE) AS value
+FROM {@stats}
 
-CREATE OR REPLACE MACRO ireval_success(eval_table, k, rel) AS TABLE
+-- macro: ireval_recall(k, rel := 1)
+-- R@k: relevant documents in the top k over all relevant documents (0 when none).
+SELECT run_id, query_id,
+    CASE WHEN num_rel > 0 THEN CAST(rel_ret_k AS DOUBLE) / CAST(num_rel AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM {@stats}
+
+-- macro: ireval_success(k, rel := 1)
+-- Success@k: 1 when a relevant document is in the top k.
 SELECT run_id, query_id,
     CASE WHEN rel_ret_k > 0 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END AS value
-FROM ireval_stats(eval_table, k, rel);
+FROM {@stats}
 
-CREATE OR REPLACE MACRO ireval_relative_p(eval_table, k, rel) AS TABLE
+-- macro: ireval_relative_p(k, rel := 1)
+-- relative_P@k: relevant documents in the top k over min(k, R).
 SELECT run_id, query_id,
-    ireval_ratio(rel_ret_k, CASE WHEN num_rel < k THEN num_rel ELSE k END) AS value
-FROM ireval_stats(eval_table, k, rel);
+    CASE WHEN num_rel > 0 THEN CAST(rel_ret_k AS DOUBLE)
+        / CAST(CASE WHEN num_rel < {k} THEN num_rel ELSE {k} END AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM {@stats}
 
-CREATE OR REPLACE MACRO ireval_judged(eval_table, k) AS TABLE
-SELECT run_id, query_id, ireval_ratio(judged_k, num_ret_k) AS value
-FROM ireval_stats(eval_table, k, 1);
+-- macro: ireval_judged(k)
+-- Judged@k: share of the top k documents (as retrieved) that are judged.
+SELECT run_id, query_id,
+    CASE WHEN num_ret_k > 0 THEN CAST(judged_k AS DOUBLE) / CAST(num_ret_k AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM {@stats}
 
-CREATE OR REPLACE MACRO ireval_unjudged(eval_table, k) AS TABLE
-SELECT run_id, query_id, CAST(unjudged_k AS DOUBLE) / CAST(k AS DOUBLE) AS value
-FROM ireval_stats(eval_table, k, 1);
+-- macro: ireval_unjudged(k)
+-- Unjudged@k: unjudged documents (or negative grades) in the top k, over k.
+SELECT run_id, query_id, CAST(unjudged_k AS DOUBLE) / CAST({k} AS DOUBLE) AS value
+FROM {@stats}

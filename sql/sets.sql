@@ -1,30 +1,46 @@
--- Set measures: SetP, SetR, set_relative_P, SetAP, SetF(beta).
-CREATE OR REPLACE MACRO ireval_set_p(eval_table, rel) AS TABLE
-SELECT run_id, query_id, ireval_ratio(rel_ret, num_ret) AS value
-FROM ireval_stats(eval_table, NULL, rel);
+-- Set measures over the whole retrieved set: SetP, SetR, set_relative_P, SetAP, SetF(beta).
 
-CREATE OR REPLACE MACRO ireval_set_r(eval_table, rel) AS TABLE
-SELECT run_id, query_id, ireval_ratio(rel_ret, num_rel) AS value
-FROM ireval_stats(eval_table, NULL, rel);
-
-CREATE OR REPLACE MACRO ireval_set_relative_p(eval_table, rel) AS TABLE
+-- macro: ireval_set_p(rel := 1)
 SELECT run_id, query_id,
-    ireval_ratio(rel_ret, CASE WHEN num_ret < num_rel THEN num_ret ELSE num_rel END) AS value
-FROM ireval_stats(eval_table, NULL, rel);
+    CASE WHEN num_ret > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_ret AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM {@stats}
 
-CREATE OR REPLACE MACRO ireval_set_ap(eval_table, rel) AS TABLE
+-- macro: ireval_set_r(rel := 1)
 SELECT run_id, query_id,
-    ireval_ratio(rel_ret, num_ret) * ireval_ratio(rel_ret, num_rel) AS value
-FROM ireval_stats(eval_table, NULL, rel);
+    CASE WHEN num_rel > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_rel AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM {@stats}
 
-CREATE OR REPLACE MACRO ireval_set_f(eval_table, beta, rel) AS TABLE
-WITH pr AS (
+-- macro: ireval_set_relative_p(rel := 1)
+SELECT run_id, query_id,
+    CASE WHEN num_ret > 0 AND num_rel > 0 THEN CAST(rel_ret AS DOUBLE)
+        / CAST(CASE WHEN num_ret < num_rel THEN num_ret ELSE num_rel END AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM {@stats}
+
+-- macro: ireval_set_ap(rel := 1)
+-- set_map: rel_ret^2 / (num_ret * num_rel) in one division, as trec_eval computes it.
+SELECT run_id, query_id,
+    CASE WHEN num_ret > 0 AND num_rel > 0
+        THEN CAST(rel_ret AS DOUBLE) * CAST(rel_ret AS DOUBLE)
+            / (CAST(num_ret AS DOUBLE) * CAST(num_rel AS DOUBLE))
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM {@stats}
+
+-- macro: ireval_set_f(beta := 1, rel := 1)
+-- SetF: (1 + beta) P R / (beta P + R), trec_eval's set_F.x (beta not squared),
+-- 0 when the denominator is 0.
+SELECT run_id, query_id,
+    CASE WHEN b2 * sp + sr > 0
+        THEN (CAST(1 AS DOUBLE) + b2) * sp * sr / (b2 * sp + sr)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
     SELECT run_id, query_id,
-        ireval_ratio(rel_ret, num_ret) AS p,
-        ireval_ratio(rel_ret, num_rel) AS r,
-        CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE) AS b2
-    FROM ireval_stats(eval_table, NULL, rel)
-)
-SELECT run_id, query_id,
-    ireval_ratio((CAST(1 AS DOUBLE) + b2) * p * r, b2 * p + r) AS value
-FROM pr;
+        CASE WHEN num_ret > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_ret AS DOUBLE)
+        ELSE CAST(0 AS DOUBLE) END AS sp,
+        CASE WHEN num_rel > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_rel AS DOUBLE)
+        ELSE CAST(0 AS DOUBLE) END AS sr,
+        CAST({beta} AS DOUBLE) AS b2
+    FROM {@stats}
+) AS pr

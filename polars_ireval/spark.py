@@ -1,0 +1,314 @@
+"""Evaluate runs on Apache Spark, with the same SQL as the DuckDB macros.
+
+:func:`evaluate` renders the portable templates of ``sql/`` (see
+:mod:`polars_ireval.sql.templates`) as Spark SQL: the judge (``ireval_judge``) over the run
+and qrels, then every measure over the evaluation table, unioned into one lazy Spark
+DataFrame. Inputs may be Spark DataFrames or tables (evaluated where they are) or anything
+:func:`polars_ireval.read_run` accepts (validated in Python, then handed to Spark).
+
+Nothing is collected except the input checks on Spark inputs (``validate=True``, one small
+query listing at most five bad rows; and the missing-query check for ``missing="error"``).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+import polars as pl
+
+from polars_ireval import schema as S
+from polars_ireval import sql as irsql
+from polars_ireval.errors import (
+    DuplicateError,
+    IrevalError,
+    MissingQueryError,
+    ParameterError,
+    RelevanceError,
+    SchemaError,
+    ScoreError,
+)
+from polars_ireval.judge import INPUT_RANK
+from polars_ireval.parse import MeasureLike, parse_measures
+from polars_ireval.registry import MIN_GEO_MEAN
+from polars_ireval.sql import templates as T
+
+_RUN_COLUMNS = (S.QUERY_ID, S.DOC_ID, S.SCORE)
+_QRELS_COLUMNS = (S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
+
+
+def _is_spark_frame(obj: Any) -> bool:
+    return hasattr(obj, "sparkSession") and hasattr(obj, "createOrReplaceTempView")
+
+
+def quote(name: str) -> str:
+    """``name`` as a Spark SQL identifier (backquoted)."""
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _session(spark: Any) -> Any:
+    if spark is not None:
+        return spark
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is None:
+        raise ParameterError(
+            "no active Spark session: pass spark=SparkSession.builder.getOrCreate()"
+        )
+    return active
+
+
+def _frame(spark: Any, obj: Any) -> tuple[Any, bool]:
+    """A Spark DataFrame for ``obj`` and whether it came from Spark (so is unchecked)."""
+    if _is_spark_frame(obj):
+        return obj, True
+    if isinstance(obj, str) and re.fullmatch(r"[\w.`]+", obj) and _table_exists(spark, obj):
+        return spark.table(obj), True
+    return None, False
+
+
+def _table_exists(spark: Any, name: str) -> bool:
+    try:
+        return bool(spark.catalog.tableExists(name))
+    except Exception:  # a name Spark cannot parse is no table: read it as a path
+        return False
+
+
+def _view(spark: Any, frame: Any, prefix: str) -> str:
+    name = f"ireval_{prefix}_{uuid.uuid4().hex}"
+    frame.createOrReplaceTempView(name)
+    return name
+
+
+def _run_source(view: str, columns: Iterable[str]) -> str:
+    have = set(columns)
+    missing = [c for c in _RUN_COLUMNS if c not in have]
+    if missing:
+        raise SchemaError(f"the Spark run lacks column(s) {missing}; it needs {list(_RUN_COLUMNS)}")
+    cols = [*(quote(c) for c in _RUN_COLUMNS)]
+    for c, t in T.OPTIONAL_RUN_COLUMNS.items():
+        cols.append(quote(c) if c in have else f"CAST(NULL AS {t}) AS {c}")
+    return f"(SELECT {', '.join(cols)} FROM {quote(view)})"
+
+
+def _qrels_source(view: str, columns: Iterable[str]) -> str:
+    missing = [c for c in _QRELS_COLUMNS if c not in set(columns)]
+    if missing:
+        raise SchemaError(
+            f"the Spark qrels lack column(s) {missing}; they need {list(_QRELS_COLUMNS)}"
+        )
+    return f"(SELECT {', '.join(quote(c) for c in _QRELS_COLUMNS)} FROM {quote(view)})"
+
+
+_PROBLEMS: dict[str, type[IrevalError]] = {
+    "duplicate": DuplicateError,
+    "score": ScoreError,
+    "relevance": RelevanceError,
+    "null id": SchemaError,
+}
+
+
+def _check(spark: Any, tables: dict[str, str]) -> None:
+    lib = irsql.library()
+    query = T.render(lib["ireval_check"], lib, {}, tables)
+    bad = spark.sql(query).limit(5).collect()
+    if bad:
+        first = bad[0]["problem"]
+        cls = next((c for k, c in _PROBLEMS.items() if k in first), IrevalError)
+        rows = "; ".join(
+            f"{r['problem']} (run {r['run_id']!r}, query {r['query_id']!r}, "
+            f"document {r['doc_id']!r})"
+            for r in bad
+        )
+        raise cls(f"bad Spark input: {rows}; see ireval_check in docs/sql.md")
+
+
+def judge_sql(
+    tables: dict[str, str],
+    *,
+    max_depth: int | None = None,
+    judged_only: bool = False,
+    ties: str = "trec_eval",
+    missing: str = "skip",
+    engine: T.Engine = "spark",
+) -> str:
+    """The evaluation-table query for ``tables`` (``run_table``, ``qrels_table``)."""
+    lib = irsql.library()
+    args = {
+        "max_depth": max_depth,
+        "judged_only": bool(judged_only),
+        "ties": ties,
+        "missing": "skip" if missing == "error" else missing,
+    }
+    return T.render(lib["ireval_judge"], lib, args, tables, engine)
+
+
+def measure_query(s: irsql.Spec, eval_table: str, engine: T.Engine = "spark") -> str:
+    """``SELECT run_id, query_id, value`` for spec ``s`` over the table ``eval_table``."""
+    lib = irsql.library()
+
+    def source(c: irsql.Call) -> str:
+        return "(" + T.render(lib[c.macro], lib, c.args, {"eval_table": eval_table}, engine) + ")"
+
+    return irsql.compose(s, source)
+
+
+def _aggregate(how: str) -> str:
+    if how == "sum":
+        return "SUM(value)"
+    if how == "gmean":
+        floor = T.literal(float(MIN_GEO_MEAN))
+        return f"EXP(AVG(LN(GREATEST(value, {floor}))))"
+    return "AVG(value)"
+
+
+def evaluate(
+    run: Any,
+    qrels: Any,
+    measures: MeasureLike | Iterable[MeasureLike],
+    *,
+    spark: Any = None,
+    per_query: bool = False,
+    relevance_level: int = 1,
+    missing: str = "skip",
+    max_depth: int | None = None,
+    judged_only: bool = False,
+    ties: str = "trec_eval",
+    validate: bool = True,
+) -> Any:
+    """Evaluate runs on Spark; return a Spark DataFrame.
+
+    Parameters
+    ----------
+    run, qrels
+        Spark DataFrames or table names (evaluated in Spark; columns as in ``docs/sql.md``:
+        ``[run_id,] query_id, doc_id, score [, input_rank] [, input_order]`` and
+        ``query_id, doc_id, relevance``), or anything :func:`polars_ireval.read_run` /
+        :func:`polars_ireval.read_qrels` accept (read and validated in Python first).
+    measures
+        Measure strings, as :func:`polars_ireval.evaluate`.
+    spark
+        The SparkSession (default: the active one).
+    per_query, relevance_level, missing, max_depth, judged_only, ties
+        As :func:`polars_ireval.evaluate`. ``ties="input_order"`` needs an ``input_order``
+        column on Spark inputs (Spark rows have no order of their own).
+    validate
+        Check Spark inputs for duplicates, null ids, null/NaN/infinite scores and
+        non-integer grades first (one small query), raising the error the Python readers
+        raise.
+
+    Returns
+    -------
+    pyspark.sql.DataFrame
+        Columns ``[run_id,] [query_id,] measure, value``, rows as :func:`polars_ireval.evaluate`.
+
+    Notes
+    -----
+    The evaluation table is repartitioned by ranking and cached (``DataFrame.cache``, filled
+    by the first action) so that the judge runs once for all measures; free it with
+    ``spark.catalog.clearCache()`` when done.
+    """
+    irsql.check_relevance_level(relevance_level)
+    parsed = parse_measures(measures)
+    specs = irsql.specs(parsed, relevance_level)
+    spark = _session(spark)
+    run_sdf, run_native = _frame(spark, run)
+    qrels_sdf, qrels_native = _frame(spark, qrels)
+    run_df: pl.DataFrame | None
+    qrels_df: pl.DataFrame | None
+    if not run_native and not qrels_native:
+        run_df, qrels_df, _ = irsql.prepare(
+            run, qrels, ties=ties, missing=missing, max_depth=max_depth
+        )
+    else:
+        from polars_ireval.judge import _check_options
+
+        _check_options(max_depth=max_depth, ties=ties, missing=missing)
+        run_df = None if run_native else irsql.prepare_run(run, ties)
+        qrels_df = None if qrels_native else irsql.prepare_qrels(qrels)
+    if run_df is not None:
+        run_sdf = spark.createDataFrame(run_df.to_arrow())
+    if qrels_df is not None:
+        qrels_sdf = spark.createDataFrame(qrels_df.to_arrow())
+    if ties == "rank" and INPUT_RANK not in run_sdf.columns:
+        raise ParameterError("ties='rank' needs an input_rank column in the run")
+    if ties == "input_order" and irsql.INPUT_ORDER not in run_sdf.columns:
+        raise ParameterError(
+            "ties='input_order' needs an input_order column on a Spark run (Spark rows have "
+            "no order of their own)"
+        )
+    multi = S.RUN_ID in run_sdf.columns
+    views = [_view(spark, run_sdf, "run"), _view(spark, qrels_sdf, "qrels")]
+    try:
+        tables = {
+            "run_table": _run_source(views[0], run_sdf.columns),
+            "qrels_table": _qrels_source(views[1], qrels_sdf.columns),
+        }
+        if validate and (run_native or qrels_native):
+            _check(spark, tables)
+        if missing == "error" and (run_native or qrels_native):
+            _raise_missing(spark, tables)
+        evaluation = spark.sql(
+            judge_sql(
+                tables, max_depth=max_depth, judged_only=judged_only, ties=ties, missing=missing
+            )
+        )
+        # every measure reads the evaluation table: partitioned by ranking (so the measures'
+        # windows and groupings need no further shuffle) and cached, lazily, so the judge
+        # runs once
+        evaluation = evaluation.repartition(S.RUN_ID, S.QUERY_ID).cache()
+        views.append(_view(spark, evaluation, "eval"))
+        out = spark.sql(_final_query(parsed, specs, quote(views[2]), per_query, multi))
+    finally:
+        for v in views:
+            spark.catalog.dropTempView(v)
+    return out
+
+
+def _final_query(
+    parsed: list[Any], specs: list[irsql.Spec], table: str, per_query: bool, multi: bool
+) -> str:
+    parts = []
+    for i, (m, s) in enumerate(zip(parsed, specs, strict=True)):
+        label = T.literal(m.label)
+        body = measure_query(s, table)
+        if per_query:
+            parts.append(
+                f"SELECT q.run_id, q.query_id, {i} AS measure_index, {label} AS measure, "
+                f"q.value FROM ({body}) AS q"
+            )
+        else:
+            parts.append(
+                f"SELECT q.run_id, {i} AS measure_index, {label} AS measure, "
+                f"CAST({_aggregate(m.defn.aggregate)} AS DOUBLE) AS value "
+                f"FROM ({body}) AS q GROUP BY q.run_id"
+            )
+    keys = ([S.RUN_ID] if multi else []) + ([S.QUERY_ID] if per_query else [])
+    cols = ", ".join([*keys, "measure", "CAST(value AS DOUBLE) AS value"])
+    order = ", ".join([*keys, "measure_index"])
+    return f"SELECT {cols} FROM ({' UNION ALL '.join(parts)}) AS u ORDER BY {order}"
+
+
+def _raise_missing(spark: Any, tables: dict[str, str]) -> None:
+    query = (
+        f"WITH r AS (SELECT DISTINCT COALESCE(CAST(run_id AS STRING), '') AS run_id, "
+        f"CAST(query_id AS STRING) AS query_id FROM {tables['run_table']} AS a), "
+        f"q AS (SELECT DISTINCT CAST(query_id AS STRING) AS query_id "
+        f"FROM {tables['qrels_table']} AS b) "
+        "SELECT ru.run_id, q.query_id FROM (SELECT DISTINCT run_id FROM r) AS ru CROSS JOIN q "
+        "LEFT ANTI JOIN r ON r.run_id = ru.run_id AND r.query_id = q.query_id "
+        "ORDER BY 1, 2"
+    )
+    absent = spark.sql(query).limit(5).collect()
+    if absent:
+        sample = ", ".join(str((r[0], r[1])) for r in absent)
+        raise MissingQueryError(
+            f"judged (run, query) pair(s) have no ranking in the run, e.g. {sample}; pass "
+            "missing='skip' to ignore them or missing='zero' to score them 0"
+        )
+
+
+__all__ = ["evaluate", "judge_sql", "measure_query"]

@@ -1,0 +1,202 @@
+"""The Spark engine (``polars_ireval.spark``): the templates of ``sql/`` rendered as Spark SQL,
+run in local mode, against the Polars engine.
+
+One Spark session serves the whole module (``local[1]``, one shuffle partition, no UI).
+Spark plans are costly on a small machine, so measures are batched a few per query and
+each macro is exercised once per data set (``SPARK_MEASURES``); the DuckDB tests check the
+same templates on the full measure list.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import polars as pl
+import pytest
+
+import polars_ireval as ir
+import polars_ireval.sql as irsql
+from tests.conftest import TREC_TEST, need_data
+from tests.test_sql import TIE_IDS, _compare, _tie_frames, generated
+
+pyspark = pytest.importorskip(
+    "pyspark", reason="pyspark is a test dependency: pip install '.[test]'"
+)
+import polars_ireval.spark as irspark  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::polars_ireval.evaluate.CoverageWarning", "ignore::FutureWarning"
+)
+
+#: One measure string per SQL macro (and the gain-map / exp-log2 / composite paths).
+SPARK_MEASURES = [
+    "P@5",
+    "R@10",
+    "Success@1",
+    "relative_P@10",
+    "Judged@10",
+    "Unjudged@10",
+    "AP",
+    "Rprec",
+    "Bpref",
+    "infAP",
+    "NumQ",
+    "NumRet",
+    "NumRel",
+    "NumRelRet",
+    "num_nonrel_judged_ret",
+    "nDCG@10",
+    "nDCG(dcg='exp-log2')@10",
+    "ndcg.1=3,2=9",
+    "ndcg_rel",
+    "Rndcg",
+    "G(gains={1:0.5,2:4})",
+    "binG",
+    "RR@5",
+    "SetP",
+    "SetR",
+    "set_relative_P",
+    "SetAP",
+    "SetF(beta=0.5)",
+    "IPrec(rounding='trec_eval10')@0.3",
+    "11pt_avg..25,.5,.75",
+    "Rprec_mult(mult=0.6)",
+    "utility(weights=(1.0,-1.0,0.5,0.25),num_docs=100)",
+    "RBP(gains={1:0.5,2:1})@10",
+    "RBP_resid(p=0.5)@5",
+]
+BATCH = 9
+
+
+def _java() -> bool:
+    home = os.environ.get("JAVA_HOME")
+    return shutil.which("java") is not None or bool(home and os.path.exists(home))
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[Any]:
+    if not _java():
+        pytest.skip("Java is not installed: the Spark tests need a JRE (.ci/run installs one)")
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[1]")
+        .appName("polars_ireval tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "1")
+        .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.sql.codegen.wholeStage", "false")
+        .config("spark.driver.memory", "2g")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def _to_polars(df: Any) -> pl.DataFrame:
+    out = pl.from_arrow(df.toArrow())
+    assert isinstance(out, pl.DataFrame)
+    return out
+
+
+def test_spark_measures_cover_every_macro() -> None:
+    called = set()
+    for m in ir.parse_measures(SPARK_MEASURES):
+        s = irsql.spec(m)
+        calls = s.calls if isinstance(s, irsql.Mean) else (s,)
+        called |= {c.macro for c in calls}
+    macros = {t.name for t in irsql.library().values() if t.kind == "macro"}
+    assert called == macros - {"ireval_judge", "ireval_check"}
+
+
+@pytest.mark.parametrize("start", range(0, len(SPARK_MEASURES), BATCH))
+def test_spark_equals_polars(spark: Any, start: int) -> None:
+    """Per query, on runs with ties, unjudged documents and missing queries."""
+    run, qrels = generated(0)
+    names = SPARK_MEASURES[start : start + BATCH]
+    got = _to_polars(irspark.evaluate(run, qrels, names, spark=spark, per_query=True))
+    _compare(got, ir.evaluate(run, qrels, names, per_query=True))
+
+
+def test_spark_trec_eval_data(spark: Any) -> None:
+    """trec_eval's test collection, relevance level 2, aggregated (means, sums, gmeans)."""
+    need_data()
+    run, qrels = TREC_TEST / "results.test", TREC_TEST / "qrels.test"
+    names = ["map", "gm_map", "ndcg_cut.10", "num_ret", "P.5", "recip_rank", "bpref", "infAP"]
+    got = _to_polars(irspark.evaluate(run, qrels, names, spark=spark, relevance_level=2))
+    _compare(got, ir.evaluate(run, qrels, names, relevance_level=2))
+
+
+def test_spark_frames_and_options(spark: Any) -> None:
+    """Spark DataFrames evaluated in place, with missing, max_depth, judged_only, ties."""
+    run, qrels = generated(1)
+    run = run.with_row_index("input_order").with_columns(pl.col("input_order").cast(pl.Int64))
+    run_sdf = spark.createDataFrame(run.to_arrow())
+    qrels_sdf = spark.createDataFrame(qrels.to_arrow())
+    names = ["AP", "nDCG@5", "RBP_resid", "Rndcg"]
+    for options in (
+        {"missing": "zero", "max_depth": 4, "judged_only": True, "relevance_level": 2},
+        {"ties": "input_order"},
+    ):
+        got = _to_polars(
+            irspark.evaluate(run_sdf, qrels_sdf, names, spark=spark, per_query=True, **options)
+        )
+        want = ir.evaluate(run.drop("input_order"), qrels, names, per_query=True, **options)
+        _compare(got, want)
+
+
+def test_spark_ties_are_byte_wise(spark: Any) -> None:
+    """The judge ranks doc ids byte-wise (CAST AS BINARY) and ties -0.0 with 0.0."""
+    from polars_ireval.spark import judge_sql, quote
+
+    run, qrels = _tie_frames()
+    spark.createDataFrame(run.to_arrow()).createOrReplaceTempView("tie_run")
+    spark.createDataFrame(qrels.to_arrow()).createOrReplaceTempView("tie_qrels")
+    tables = {
+        "run_table": f"(SELECT *, CAST(NULL AS DOUBLE) AS input_rank, "
+        f"CAST(NULL AS BIGINT) AS input_order FROM {quote('tie_run')})",
+        "qrels_table": quote("tie_qrels"),
+    }
+    for ties in ("trec_eval", "doc_id_asc"):
+        got = _to_polars(spark.sql(judge_sql(tables, ties=ties))).select(
+            "query_id", "doc_id", pl.col("rank").cast(pl.UInt32), "relevance"
+        )
+        want = ir.judge(run, qrels, ties=ties).select("query_id", "doc_id", "rank", "relevance")
+        order = ["query_id", "doc_id"]
+        assert got.sort(order).equals(want.sort(order))
+        q2 = got.filter(pl.col("query_id") == "q2", pl.col("rank").is_not_null()).sort("rank")
+        expected = sorted(TIE_IDS, key=lambda s: s.encode(), reverse=ties == "trec_eval")
+        assert q2["doc_id"].to_list() == expected
+
+
+def test_spark_bad_input(spark: Any) -> None:
+    """Spark inputs are checked (ireval_check) and raise the readers' exceptions."""
+    qrels = spark.createDataFrame([("q", "d", 1)], ["query_id", "doc_id", "relevance"])
+    dup = spark.createDataFrame([("q", "d", 1.0), ("q", "d", 2.0)], ["query_id", "doc_id", "score"])
+    with pytest.raises(ir.DuplicateError, match="duplicate document"):
+        irspark.evaluate(dup, qrels, "AP", spark=spark)
+    nan = spark.createDataFrame([("q", "d", float("nan"))], ["query_id", "doc_id", "score"])
+    with pytest.raises(ir.ScoreError, match="not finite"):
+        irspark.evaluate(nan, qrels, "AP", spark=spark)
+    nocol = spark.createDataFrame([("q", "d")], ["query_id", "doc_id"])
+    with pytest.raises(ir.SchemaError, match="score"):
+        irspark.evaluate(nocol, qrels, "AP", spark=spark)
+    ok = spark.createDataFrame([("q", "d", 1.0)], ["query_id", "doc_id", "score"])
+    more = spark.createDataFrame(
+        [("q", "d", 1), ("q2", "d", 1)], ["query_id", "doc_id", "relevance"]
+    )
+    with pytest.raises(ir.MissingQueryError, match="q2"):
+        irspark.evaluate(ok, more, "AP", spark=spark, missing="error")
+
+
+def test_evaluate_engine_spark(spark: Any) -> None:
+    """evaluate(engine="spark") runs in the active session and returns a Spark DataFrame."""
+    run, qrels = ir.example_path("runs"), ir.example_path("qrels.txt")
+    got = ir.evaluate(run, qrels, ["nDCG@10", "AP"], engine="spark")
+    assert hasattr(got, "sparkSession")
+    _compare(_to_polars(got), ir.evaluate(run, qrels, ["nDCG@10", "AP"]))
