@@ -1,0 +1,78 @@
+"""``ireval trec_eval`` against a trec_eval binary, byte for byte, over many flag sets.
+
+Runs when a trec_eval executable is given by ``IREVAL_TREC_EVAL`` (or is ``trec_eval`` on
+``PATH``); e.g. the 9.0.4 build inside pyserini's sdist (``pip download pyserini==1.6.0
+--no-deps --no-binary :all:``; ``pyserini/resources/jars/anserini-*-fatjar.jar`` holds
+``trec_eval/trec_eval-linux-amd64``), which reproduces trec_eval 9.0.8's test suite. Without
+one the test is skipped with that message: the fixed references of test_cli*.py still run.
+`.ci/run` fetches the binary with `tests/tools/trec_eval_binary.py`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from polars_ireval.example import example_path
+from tests.conftest import CAST, ROOT, TREC_TEST, need_data
+
+BINARY = os.environ.get("IREVAL_TREC_EVAL") or shutil.which("trec_eval")
+
+FLAGS = [
+    "-q -m all_trec",
+    "-q -c -m all_trec",
+    "-q -M5 -m all_trec",
+    "-q -J -m all_trec",  # CAsT query 107_4: set_map 21²/(28·40) rounds to 0.3937
+    "-q -J -c -M20 -m all_trec -l2",
+    "-q -l3 -m all_trec",
+    "-q -l0 -m all_trec",
+    "-q -c -l2 -M50 -m all_trec",
+    "-q -n -m official -m relstring.15",
+    "-q -N 5000 -m utility.1,-1,2,0.5",
+    "-q -c -m set",
+    "-q -m P.3,7,1000 -m ndcg_cut.5,1000 -m ndcg.0=1,1=2,2=8 -m success.1,3 -m recall.7",
+    "-q -m map_cut.3,50 -m relative_P.7 -m Rprec_mult.0.5,3 -m 11pt_avg.0,.5,1 -m utility",
+    "-q -m iprec_at_recall.0,.33,1 -m set_F",
+    "-q -m set_F.0.5 -m set_F.3 -m P.1000 -m set_map",  # the first set_F wins
+    "-q -m P.5 -m P.10 -m P -m ndcg.1=2 -m ndcg.1=5 -m relstring.5 -m relstring.7",
+]
+
+
+def _pairs() -> list[tuple[str, str]]:
+    return [
+        (str(TREC_TEST / "qrels.test"), str(TREC_TEST / "results.trunc")),
+        (str(TREC_TEST / "qrels.rel_level"), str(TREC_TEST / "results.test")),
+        (str(TREC_TEST / "qrels.comment.test"), str(TREC_TEST / "results.comment.test")),
+        (str(CAST / "qrels.cast2021-docs.txt"), str(CAST / "runs" / "org_manual_bm25.run")),
+        (example_path("qrels.txt"), example_path("runs/random.run")),
+    ]
+
+
+def _run(cmd: list[str]) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+
+
+@pytest.mark.parametrize("flags", FLAGS)
+def test_same_bytes_as_the_binary(flags: str) -> None:
+    if BINARY is None:
+        pytest.skip("no trec_eval binary: set IREVAL_TREC_EVAL=/path/to/trec_eval")
+    need_data()
+    for qrels, run in _pairs():
+        theirs = _run([BINARY, *flags.split(), qrels, run])
+        assert theirs.returncode == 0, theirs.stderr
+        ours = _run(
+            [sys.executable, "-m", "polars_ireval.cli", "trec_eval", *flags.split(), qrels, run]
+        )
+        assert ours.returncode == 0, ours.stderr
+        if ours.stdout != theirs.stdout:
+            diff = [
+                (a, b)
+                for a, b in zip(theirs.stdout.splitlines(), ours.stdout.splitlines(), strict=False)
+                if a != b
+            ]
+            pytest.fail(f"{flags} {qrels} {run}: first differences (trec_eval, ireval) {diff[:3]}")
