@@ -26,6 +26,7 @@ from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
     FormatError,
+    IrevalError,
     RelevanceError,
     SchemaError,
     ScoreError,
@@ -129,9 +130,22 @@ def read_run(
     several = len(paths) > 1
     # "auto" on one file: a TREC text file gets no run_id, a table keeps the one it has
     policy = run_id if run_id != "auto" or not several else "tag"
-    frames = [_read_run_path(p, policy, several) for p in paths]
-    frame = pl.concat(frames, how="vertical") if several else frames[0]
-    return validate_run(frame, paths[0] if not several else f"{len(paths)} run files")
+    label = paths[0] if not several else f"{len(paths)} run files"
+    frames = [_read_run_path(p, policy, several, fast=True) for p in paths]
+    try:
+        return validate_run(_concat(frames), label)
+    except IrevalError:
+        if all(
+            _LINE in f.columns for f, p in zip(frames, paths, strict=True) if _format(p) == "trec"
+        ):
+            raise
+    # the fast text reader keeps no line numbers: read again to say where the error is
+    frames = [_read_run_path(p, policy, several, fast=False) for p in paths]
+    return validate_run(_concat(frames), label)
+
+
+def _concat(frames: list[pl.DataFrame]) -> pl.DataFrame:
+    return pl.concat(frames, how="diagonal") if len(frames) > 1 else frames[0]
 
 
 def read_qrels(source: RunSource) -> pl.DataFrame:
@@ -171,8 +185,7 @@ def read_qrels(source: RunSource) -> pl.DataFrame:
     paths = _expand(source)
     if paths is None:
         return validate_qrels(_frame_from_object(source, kind="qrels"), "<input>")
-    frames = [_read_qrels_path(p) for p in paths]
-    frame = pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
+    frame = _concat([_read_qrels_path(p) for p in paths])
     return validate_qrels(frame, paths[0] if len(paths) == 1 else f"{len(paths)} qrels files")
 
 
@@ -301,7 +314,7 @@ def _extract(path: str, pattern: str, names: Sequence[str]) -> pl.DataFrame:
     return fields.filter(first.is_not_null() & ~first.str.starts_with("#")).drop(S.LINE_TEXT)
 
 
-def _read_run_path(path: str, policy: RunIdPolicy, several: bool) -> pl.DataFrame:
+def _read_run_path(path: str, policy: RunIdPolicy, several: bool, *, fast: bool) -> pl.DataFrame:
     fmt = _format(path)
     if fmt != "trec":
         frame = _read_binary(path, fmt)
@@ -312,7 +325,11 @@ def _read_run_path(path: str, policy: RunIdPolicy, several: bool) -> pl.DataFram
             frame = frame.with_columns(pl.lit(_stem(path)).alias(S.RUN_ID))
         elif policy == "none" and S.RUN_ID in frame.columns:
             frame = frame.drop(S.RUN_ID)
-        return frame.with_columns(pl.lit(path).alias(_FILE))
+        return frame
+    if fast:
+        simple = _read_simple_run(path, policy)
+        if simple is not None:
+            return simple
     try:
         fields = _extract(path, _RUN_RX, [S.QUERY_ID, S.DOC_ID, "__rank", "__score", "__tag"])
     except FormatError as e:
@@ -340,10 +357,72 @@ def _read_run_path(path: str, policy: RunIdPolicy, several: bool) -> pl.DataFram
     return fields.select(cols)
 
 
+_SIMPLE_RUN = {
+    S.QUERY_ID: pl.String,
+    "__q0": pl.String,
+    S.DOC_ID: pl.String,
+    "__rank": pl.String,
+    S.SCORE: pl.Float64,
+    "__tag": pl.String,
+}
+_CHUNK = 1 << 24
+
+
+def _read_simple_run(path: str, policy: RunIdPolicy) -> pl.DataFrame | None:
+    """Read a run whose every line is six fields separated by single spaces, the shape
+    TREC tools write, with Polars' parallel CSV reader; None when the file needs the
+    general reader (tabs, carriage returns, other widths of space, comments, blank or
+    malformed lines, compression): the general reader reads those the same way, and
+    says where a malformed line is.
+    """
+    if _has_bytes(path, b"\t\r"):
+        return None
+    cols: list[pl.Expr] = [pl.col(S.QUERY_ID), pl.col(S.DOC_ID), pl.col(S.SCORE)]
+    if policy == "tag":
+        cols.insert(0, pl.col("__tag").alias(S.RUN_ID))
+    elif policy == "file":
+        cols.insert(0, pl.lit(_stem(path)).alias(S.RUN_ID))
+    # a field left empty (two spaces in a row, a missing field) reads as null
+    gap = pl.any_horizontal(pl.col("__q0", "__rank", "__tag").is_null())
+    try:
+        frame = (
+            pl.scan_csv(path, separator=" ", has_header=False, quote_char=None, schema=_SIMPLE_RUN)
+            .select(*cols, gap.alias("__gap"))
+            .collect()
+        )
+    except pl.exceptions.PolarsError:  # a line with more than six fields, a bad score...
+        return None
+    query = pl.col(S.QUERY_ID)
+    rejected = frame.select(
+        pl.any_horizontal(
+            pl.col("__gap").any(),
+            pl.sum_horizontal(pl.all().null_count()) > 0,
+            query.str.starts_with("#").any(),
+        )
+    ).item()
+    if frame.height == 0 or rejected:
+        return None
+    return frame.drop("__gap")
+
+
+def _has_bytes(path: str, needles: bytes) -> bool:
+    """True when the file holds one of the bytes ``needles`` or is compressed."""
+    buf = bytearray(_CHUNK)
+    with open(path, "rb", buffering=0) as f:
+        n = f.readinto(buf)
+        if buf[:2] == b"\x1f\x8b" or buf[:4] == b"\x28\xb5\x2f\xfd":
+            return True  # gzip, zstd
+        while n:
+            if any(buf.find(needle, 0, n) >= 0 for needle in needles):
+                return True
+            n = f.readinto(buf)
+    return False
+
+
 def _read_qrels_path(path: str) -> pl.DataFrame:
     fmt = _format(path)
     if fmt != "trec":
-        return _read_binary(path, fmt).with_columns(pl.lit(path).alias(_FILE))
+        return _read_binary(path, fmt)
     try:
         fields = _extract(path, _QRELS_RX, [S.QUERY_ID, S.DOC_ID, "__rel"])
     except FormatError as e:

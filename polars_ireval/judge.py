@@ -37,7 +37,9 @@ FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 TIES: tuple[str, ...] = ("trec_eval", "doc_id_asc", "input_order", "rank")
 MISSING: tuple[str, ...] = ("skip", "zero", "error")
 INPUT_RANK = "input_rank"
-_ROW = "__row"
+_POS, _TIE, _TIED, _GROUP = "__pos", "__tie", "__tied", "__group"
+_JUDGED = "__judged"
+_BLOCK, _FOUND = "__block", "__found"
 
 
 def judge(
@@ -101,25 +103,62 @@ def judge(
     """
     _check_options(max_depth=max_depth, ties=ties, missing=missing)
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
-    run_lf = as_run(run).lazy()
-    qrels_lf = as_qrels(qrels).lazy()
-    keys = group_keys(run_lf)
-
-    present = run_lf.select(keys).unique()
-    if ties == "input_order":
-        run_lf = run_lf.with_row_index(_ROW)
-    ranked = _rank(run_lf, keys, ties)
+    run_in, qrels_in = as_run(run), as_qrels(qrels)
+    keys = group_keys(run_in)
+    judged_docs: pl.Series | None = None
+    if isinstance(run_in, pl.DataFrame) and isinstance(qrels_in, pl.DataFrame):
+        run_in, present, ordered = _prepare_eager(run_in, qrels_in, keys)
+        judged_docs = qrels_in.get_column(S.DOC_ID).unique()
+    else:
+        present = run_in.lazy().select(keys).unique()
+        judged_queries = qrels_in.lazy().select(S.QUERY_ID).unique()
+        run_in = run_in.lazy().join(
+            judged_queries, on=S.QUERY_ID, how="semi", maintain_order="left"
+        )
+        ordered = False
+    qrels_lf = qrels_in.lazy()
+    plain, ranked, blocks = _rank(
+        run_in.lazy(), keys, ties, ordered=ordered, judged_docs=judged_docs
+    )
     if max_depth is not None:
-        ranked = ranked.filter(pl.col(S.RANK) <= max_depth)
+        plain, ranked = (f.filter(pl.col(S.RANK) <= max_depth) for f in (plain, ranked))
 
     pairs = _evaluated_pairs(present, qrels_lf, keys, missing)
     if missing == "error" and not lazy:
         _raise_missing(present, pairs, keys)
-    judged = pairs.join(qrels_lf, on=S.QUERY_ID)
-    ranked = ranked.join(pairs, on=keys, how="semi")
-    table = ranked.join(judged, on=[*keys, S.DOC_ID], how="full", coalesce=True).select(
-        *keys, S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE
+    columns = [*keys, S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE]
+    relevance_type = qrels_lf.collect_schema()[S.RELEVANCE]
+    parts = []
+    if judged_docs is None:
+        ranked = pl.concat([plain, ranked])
+    else:  # rows whose doc id no query judges need no join
+        unjudged = pl.lit(None, dtype=relevance_type)
+        parts.append(plain.with_columns(unjudged.alias(S.RELEVANCE)).select(columns))
+    # Every ranking has a number (its block of rows): the judged documents a ranking does
+    # not retrieve are found by an anti join on (number, doc id) instead of on the keys.
+    found = ranked.join(
+        qrels_lf.with_columns(pl.lit(True).alias(_FOUND)), on=[S.QUERY_ID, S.DOC_ID], how="left"
     )
+    if ordered:  # the rankings in the order of their rows, numbered as _rank does
+        judged_queries = qrels_lf.select(S.QUERY_ID).unique()
+        blocks = present.join(
+            judged_queries, on=S.QUERY_ID, how="semi", maintain_order="left"
+        ).with_row_index(_BLOCK)
+    judged = pairs.join(blocks, on=keys, how="left").join(qrels_lf, on=S.QUERY_ID)
+    retrieved = found.filter(pl.col(_FOUND)).select(_BLOCK, S.DOC_ID)
+    missed = judged.join(retrieved, on=[_BLOCK, S.DOC_ID], how="anti")
+    none = pl.lit(None)
+    parts.append(found.select(columns))
+    parts.append(
+        missed.select(
+            *keys,
+            S.DOC_ID,
+            none.cast(pl.Float64).alias(S.SCORE),
+            none.cast(pl.UInt32).alias(S.RANK),
+            S.RELEVANCE,
+        )
+    )
+    table = pl.concat(parts)
     if judged_only:
         table = _condense(table, keys)
     return table if lazy else table.collect()
@@ -151,9 +190,13 @@ def coverage(run: Any, qrels: Any) -> Any:
     └──────────┴────────┴──────────┘
     """
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
-    run_lf = as_run(run).lazy()
-    keys = group_keys(run_lf)
-    present = run_lf.select(keys).unique().with_columns(pl.lit(True).alias("in_run"))
+    run_in = as_run(run)
+    keys = group_keys(run_in)
+    if isinstance(run_in, pl.DataFrame):
+        present = _rankings(run_in, keys)[0].lazy()
+    else:
+        present = run_in.select(keys).unique()
+    present = present.with_columns(pl.lit(True).alias("in_run"))
     judged = (
         as_qrels(qrels)
         .lazy()
@@ -189,7 +232,8 @@ def as_qrels(qrels: Any) -> pl.DataFrame | pl.LazyFrame:
     """Return ``qrels`` as a canonical frame: validated when eager, cast when lazy."""
     if isinstance(qrels, pl.LazyFrame):
         return qrels.with_columns(
-            pl.col(S.QUERY_ID, S.DOC_ID).cast(pl.String), pl.col(S.RELEVANCE).cast(pl.Int64)
+            pl.col(S.QUERY_ID, S.DOC_ID).cast(pl.String),
+            pl.col(S.RELEVANCE).cast(pl.Int64),
         )
     if isinstance(qrels, pl.DataFrame) and _is_canonical_qrels(qrels):
         return qrels
@@ -211,18 +255,109 @@ def _is_canonical_qrels(frame: pl.DataFrame) -> bool:
     return io.is_validated(frame)
 
 
-def _rank(run: pl.LazyFrame, keys: list[str], ties: str) -> pl.LazyFrame:
-    if ties == "trec_eval":
-        by, desc = [S.SCORE, S.DOC_ID], [True, True]
-    elif ties == "doc_id_asc":
-        by, desc = [S.SCORE, S.DOC_ID], [True, False]
-    elif ties == "input_order":
-        by, desc = [S.SCORE, _ROW], [True, False]
-    else:
+def _new_ranking(keys: list[str]) -> pl.Expr:
+    """True on the first row of each block of consecutive rows with the same keys."""
+    changed = [pl.col(k).ne_missing(pl.col(k).shift()) for k in keys]
+    return pl.any_horizontal(changed).fill_null(True)
+
+
+def _rankings(run: pl.DataFrame, keys: list[str]) -> tuple[pl.DataFrame, pl.Series | None]:
+    """The distinct rankings ``keys`` of ``run``, and, when each ranking's rows are
+    contiguous (as in TREC files), the mask of the rows that start one (else None)."""
+    new = run.select(_new_ranking(keys)).to_series()
+    starts = run.filter(new).select(keys)
+    if starts.is_duplicated().any():
+        return run.select(keys).unique(), None
+    return starts, new
+
+
+def _prepare_eager(
+    run: pl.DataFrame, qrels: pl.DataFrame, keys: list[str]
+) -> tuple[pl.DataFrame, pl.LazyFrame, bool]:
+    """Look at eager input once: the rankings present, and whether the rows are already in
+    ranking order (each ranking contiguous, scores non-increasing), as TREC files and
+    most frames are, so that ranking needs no sort. Rows of queries without judgments go.
+    """
+    present, new = _rankings(run, keys)
+    score = pl.col(S.SCORE)
+    ordered = new is not None and bool(run.select((new | (score <= score.shift())).all()).item())
+    judged_queries = qrels.get_column(S.QUERY_ID).unique()
+    judged = pl.col(S.QUERY_ID).is_in(judged_queries.implode())
+    if not present.select(judged.all()).item():
+        run = run.filter(judged)
+    return run, present.lazy(), ordered
+
+
+def _rank(
+    run: pl.LazyFrame,
+    keys: list[str],
+    ties: str,
+    *,
+    ordered: bool,
+    judged_docs: pl.Series | None = None,
+) -> tuple[pl.LazyFrame, pl.LazyFrame, pl.LazyFrame]:
+    """Rank every row within its ranking: ``(plain, special, blocks)``.
+
+    Rows are put in ranking order by ``(keys, score desc)`` (skipped when ``ordered``
+    says they already are); a row's rank is then its position in the ranking, except in
+    runs of equal scores, where the tie policy orders the few tied rows by doc id: no
+    string is sorted but the doc ids of tied rows. ``special`` holds the tied rows and,
+    when ``judged_docs`` is given, every row whose doc id is among them; ``plain`` holds
+    the rest (the bulk of a run: untied, and, with ``judged_docs``, never judged), which
+    needs no join with the qrels. Both have a ``rank``; ``special`` also the number of
+    its ranking, which ``blocks`` (``keys``, number) maps to the ranking's keys.
+    """
+    new = _new_ranking(keys)
+    block = (new.cum_sum() - 1).cast(pl.UInt32).alias(_BLOCK)
+    if ties == "rank":
         by, desc = [INPUT_RANK, S.DOC_ID], [False, True]
-    return run.sort([*keys, *by], descending=[False] * len(keys) + desc).with_columns(
-        pl.int_range(1, pl.len() + 1, dtype=pl.UInt32).over(keys).alias(S.RANK)
+        ranked = run.sort([*keys, *by], descending=[False] * len(keys) + desc).with_columns(
+            pl.int_range(1, pl.len() + 1, dtype=pl.UInt32).over(keys).alias(S.RANK),
+            block,
+        )
+        blocks = ranked.filter(pl.col(S.RANK) == 1).select(*keys, _BLOCK)
+        empty = ranked.clear()
+        return empty, ranked, blocks
+    if not ordered:
+        run = run.sort(
+            [*keys, S.SCORE],
+            descending=[False] * len(keys) + [True],
+            maintain_order=ties == "input_order",
+        )
+    score = pl.col(S.SCORE)
+    row = pl.int_range(pl.len(), dtype=pl.UInt32)
+    pos = row - pl.when(new).then(row).forward_fill()
+    # a stable order already breaks ties by input order
+    tie_prev = pl.lit(False) if ties == "input_order" else ~new & (score == score.shift())
+    tie = pl.col(_TIE)
+    columns = run.collect_schema().names()
+    flags = [(tie | tie.shift(-1).fill_null(False)).alias(_TIED)]
+    if judged_docs is not None:
+        flags.append(pl.col(S.DOC_ID).is_in(judged_docs.implode()).alias(_JUDGED))
+    base = run.with_columns(pos.alias(_POS), tie_prev.alias(_TIE), block).with_columns(flags)
+    blocks = base.filter(pl.col(_POS) == 0).select(*keys, _BLOCK)
+    by_position = (pl.col(_POS) + 1).cast(pl.UInt32).alias(S.RANK)
+    # The rows of one run of equal scores stay together, led by a row with tie false;
+    # sorting them by (run of ties, doc id) puts each run in the order of the tie policy.
+    group = pl.col(_GROUP)
+    first = ~group.eq_missing(group.shift())
+    in_group = row - pl.when(first).then(row).forward_fill()
+    rank = (pl.col(_POS) + 1 + in_group).cast(pl.UInt32).alias(S.RANK)
+    tied = (
+        base.filter(pl.col(_TIED))
+        .with_columns(
+            pl.when(~tie).then(pl.col(_POS)).forward_fill().alias(_POS),
+            (~tie).cum_sum().alias(_GROUP),
+        )
+        .sort([_GROUP, S.DOC_ID], descending=[False, ties == "trec_eval"])
+        .select(*columns, rank, _BLOCK)
     )
+    untied = ~pl.col(_TIED)
+    if judged_docs is None:
+        return base.filter(untied).select(*columns, by_position, _BLOCK), tied, blocks
+    plain = base.filter(untied & ~pl.col(_JUDGED)).select(*columns, by_position)
+    judged = base.filter(untied & pl.col(_JUDGED)).select(*columns, by_position, _BLOCK)
+    return plain, pl.concat([judged, tied]), blocks
 
 
 def _condense(table: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:

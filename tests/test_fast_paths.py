@@ -1,0 +1,246 @@
+"""The fast paths agree with the general ones they shortcut.
+
+* ``judge`` ranks rows already in ranking order without sorting, and fixes ties by sorting
+  only the tied rows: checked against an independent full sort by (keys, score desc,
+  doc id), on runs with many ties, shuffled or not, eager or lazy, one or several runs.
+* ``read_run`` reads single-space TREC files with Polars' CSV reader: checked against the
+  general (regex) reader on clean files, and on every quirk that must send a file to the
+  general reader (which then reads it, or names the bad line, as before).
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import polars_ireval as ir
+from polars_ireval.errors import IrevalError
+
+io = importlib.import_module("polars_ireval.io")
+
+
+def _random_run(seed: int, *, runs: int = 1, queries: int = 9, docs: int = 40) -> pl.DataFrame:
+    """Rankings with many tied scores (few distinct values), ids of varying length; the
+    queries q7 and q8 are never judged."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for r in range(runs):
+        for q in range(queries):
+            n = int(rng.integers(1, docs))
+            ids = rng.choice(docs * 3, size=n, replace=False)
+            scores = rng.integers(0, 5, size=n).astype(float) / 2.0
+            for d, s in zip(ids, scores, strict=True):
+                rows.append((f"r{r}", f"q{q}", f"d{d}" if d % 3 else f"D{d}x", float(s)))
+    frame = pl.DataFrame(rows, schema=["run_id", "query_id", "doc_id", "score"], orient="row")
+    return frame if runs > 1 else frame.drop("run_id")
+
+
+def _random_qrels(seed: int, *, queries: int = 7, docs: int = 40) -> pl.DataFrame:
+    rng = np.random.default_rng(seed + 1000)
+    rows = []
+    for q in range(queries):  # q0-q6, some of which a run may not rank
+        for d in rng.choice(docs * 3, size=int(rng.integers(1, 15)), replace=False):
+            rows.append((f"q{q}", f"d{d}" if d % 3 else f"D{d}x", int(rng.integers(-1, 3))))
+    return pl.DataFrame(rows, schema=["query_id", "doc_id", "relevance"], orient="row")
+
+
+def _oracle(run: pl.DataFrame, qrels: pl.DataFrame, ties: str, max_depth: int | None):
+    """The evaluation table from one full sort: (keys, score desc, doc id per policy)."""
+    keys = [c for c in ("run_id", "query_id") if c in run.columns]
+    run = run.filter(pl.col("query_id").is_in(qrels["query_id"].implode()))
+    ranked = run.sort(
+        [*keys, "score", "doc_id"],
+        descending=[False] * len(keys) + [True, ties == "trec_eval"],
+    ).with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.UInt32).over(keys).alias("rank"))
+    if max_depth is not None:
+        ranked = ranked.filter(pl.col("rank") <= max_depth)
+    judged = run.select(keys).unique().join(qrels, on="query_id")
+    return ranked.join(judged, on=[*keys, "doc_id"], how="full", coalesce=True).select(
+        *keys, "doc_id", "score", "rank", "relevance"
+    )
+
+
+def _canonical(frame: pl.DataFrame) -> pl.DataFrame:
+    return frame.sort(pl.all(), nulls_last=True)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("runs", [1, 3])
+@pytest.mark.parametrize("ties", ["trec_eval", "doc_id_asc"])
+@pytest.mark.parametrize("order", ["ranked", "shuffled"])
+def test_judge_ranks_equal_a_full_sort(seed: int, runs: int, ties: str, order: str) -> None:
+    run, qrels = _random_run(seed, runs=runs), _random_qrels(seed)
+    keys = [c for c in ("run_id", "query_id") if c in run.columns]
+    if order == "ranked":  # the fast path: rows already grouped, scores descending
+        run = run.sort([*keys, "score"], descending=[False] * len(keys) + [True])
+    else:
+        run = run.sample(fraction=1.0, shuffle=True, seed=seed)
+    for max_depth in (None, 7):
+        expected = _canonical(_oracle(run, qrels, ties, max_depth))
+        eager = ir.judge(run, qrels, ties=ties, max_depth=max_depth)  # type: ignore[arg-type]
+        lazy = ir.judge(run.lazy(), qrels.lazy(), ties=ties, max_depth=max_depth)  # type: ignore[arg-type]
+        assert_frame_equal(_canonical(eager), expected)
+        assert_frame_equal(_canonical(lazy.collect()), expected)
+
+
+@pytest.mark.parametrize("missing", ["skip", "zero"])
+def test_judge_missing_policies_equal_a_full_sort(missing: str) -> None:
+    # run r2 ranks only unjudged queries; qrels judge q9, which no run ranks
+    run = pl.concat(
+        [
+            _random_run(3, runs=2),
+            pl.DataFrame({"run_id": "r2", "query_id": "q8", "doc_id": "d1", "score": 1.0}),
+        ]
+    )
+    qrels = pl.concat(
+        [_random_qrels(3), pl.DataFrame({"query_id": ["q9"], "doc_id": ["d1"], "relevance": [1]})]
+    )
+    keys = ["run_id", "query_id"]
+    expected = _oracle(run, qrels, "trec_eval", None)
+    if missing == "zero":  # every run gets every judged query, ranked or not
+        pairs = run.select("run_id").unique().join(qrels.select("query_id").unique(), how="cross")
+        absent = pairs.join(run.select(keys).unique(), on=keys, how="anti").join(
+            qrels, on="query_id"
+        )
+        expected = pl.concat([expected, absent], how="diagonal_relaxed")
+    for frame in (run, run.sort([*keys, "score"], descending=[False, False, True])):
+        table = ir.judge(frame, qrels, missing=missing)  # type: ignore[arg-type]
+        lazy = ir.judge(frame.lazy(), qrels.lazy(), missing=missing).collect()  # type: ignore[arg-type]
+        assert_frame_equal(_canonical(table), _canonical(expected.select(table.columns)))
+        assert_frame_equal(_canonical(lazy), _canonical(table))
+
+
+def test_judge_input_order_keeps_the_order_of_equal_scores() -> None:
+    run = pl.DataFrame(
+        {"query_id": ["q"] * 4, "doc_id": ["a", "c", "b", "d"], "score": [2.0, 1.0, 1.0, 1.0]}
+    )
+    qrels = pl.DataFrame({"query_id": ["q"], "doc_id": ["b"], "relevance": [1]})
+    for frame in (run, run.reverse()):
+        table = ir.judge(frame, qrels, ties="input_order").sort("rank")
+        tied = frame.filter(pl.col("score") == 1.0)["doc_id"].to_list()
+        assert table["doc_id"].to_list() == ["a", *tied]
+        assert table["rank"].to_list() == [1, 2, 3, 4]
+
+
+def test_judge_of_interleaved_rankings_sorts_them() -> None:
+    # q1 appears in two blocks: not in ranking order, so judge must sort
+    run = pl.DataFrame(
+        {"query_id": ["q1", "q2", "q1"], "doc_id": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]}
+    )
+    qrels = pl.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["c", "b"], "relevance": [1, 1]})
+    table = ir.judge(run, qrels).sort("query_id", "rank")
+    assert table["rank"].to_list() == [1, 2, 1]
+
+
+# ------------------------------------------------------------------------- text reader
+
+CLEAN = "q1 Q0 d1 1 3.5 tagA\nq1 Q0 d2 2 2.25 tagA\nq2 Q0 d#3 1 1 tagA\nq2 Q0 d4 2 -0.5e1 tagA\n"
+
+
+def _general(path: str, run_id: str = "auto") -> pl.DataFrame:
+    """What the general (regex) reader gives for one file."""
+    policy = "none" if run_id == "auto" else run_id
+    frame = io._read_run_path(path, policy, False, fast=False)
+    return io.validate_run(frame, path)
+
+
+@pytest.mark.parametrize("run_id", ["auto", "tag", "file"])
+def test_simple_text_equals_general_reader(tmp_path: Path, run_id: str) -> None:
+    path = tmp_path / "clean.run"
+    path.write_text(CLEAN)
+    assert io._read_simple_run(str(path), "none") is not None  # the fast path is taken
+    assert_frame_equal(ir.read_run(str(path), run_id=run_id), _general(str(path), run_id))  # type: ignore[arg-type]
+
+
+def test_generated_text_equals_general_reader(tmp_path: Path) -> None:
+    run = _random_run(7, runs=2)
+    lines = [f"{q} Q0 {d} {i} {s!r} {r}" for i, (r, q, d, s) in enumerate(run.iter_rows(), start=1)]
+    path = tmp_path / "gen.run"
+    path.write_text("\n".join(lines))  # no final newline
+    assert io._read_simple_run(str(path), "tag") is not None
+    assert_frame_equal(ir.read_run(str(path), run_id="tag"), _general(str(path), "tag"))
+
+
+QUIRKS = {
+    "tab": "q3\tQ0 d9 1 3.5 tagA\n",
+    "tab in Q0": "q3 Q0\tx d9 1 3.5 tagA\n",
+    "carriage return": "q3 Q0 d9 1 3.5 tagA\r\n",
+    "double space": "q3  Q0 d9 1 3.5 tagA\n",
+    "empty Q0, five fields": "q3  d9 1 3.5 tagA\n",
+    "empty rank, five fields": "q3 Q0 d9  3.5 tagA\n",
+    "leading space": " q3 Q0 d9 1 3.5 tagA\n",
+    "trailing space": "q3 Q0 d9 1 3.5 tagA \n",
+    "seven fields": "q3 Q0 d9 1 3.5 tagA extra\n",
+    "five fields": "q3 Q0 d9 1 3.5\n",
+    "comment of six fields": "# a b c d e\n",
+    "blank line": "\n",
+    "bad score": "q3 Q0 d9 1 x3.5 tagA\n",
+}
+
+
+@pytest.mark.parametrize("quirk", sorted(QUIRKS))
+def test_quirky_text_goes_to_the_general_reader(tmp_path: Path, quirk: str) -> None:
+    path = tmp_path / "quirk.run"
+    path.write_text(CLEAN + QUIRKS[quirk] + CLEAN.replace("q", "p"))
+    assert io._read_simple_run(str(path), "none") is None
+    try:
+        expected: pl.DataFrame | str = _general(str(path))
+    except IrevalError as e:
+        expected = str(e)
+    if isinstance(expected, str):
+        with pytest.raises(IrevalError) as info:
+            ir.read_run(str(path))
+        assert str(info.value) == expected
+        assert "quirk.run:5" in expected  # the line is named
+    else:
+        assert_frame_equal(ir.read_run(str(path)), expected)
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        ("q1 Q0 d1 9 1.0 tagA\n", "quirk.run:5"),  # duplicate document
+        ("q1 Q0 d9 9 nan tagA\n", "quirk.run:5"),  # NaN score
+    ],
+)
+def test_fast_read_errors_still_name_the_line(tmp_path: Path, extra: str, fragment: str) -> None:
+    path = tmp_path / "quirk.run"
+    path.write_text(CLEAN + extra)
+    assert io._read_simple_run(str(path), "none") is not None  # parsed fast, rejected later
+    with pytest.raises(IrevalError, match=fragment):
+        ir.read_run(str(path))
+
+
+# ------------------------------------------------------------------------- nDCG blocks
+
+GAINS = {
+    "linear": ({}, lambda grade: grade),
+    "map": (
+        {"gains": {1: 3.0, 2: 9.0, 0: 0.5}},
+        lambda g: g.replace([1.0, 2.0, 0.0], [3.0, 9.0, 0.5]),
+    ),
+    "exp": ({"dcg": "exp-log2"}, lambda grade: pl.lit(2.0).pow(grade) - 1.0),
+}
+
+
+@pytest.mark.parametrize("gain", sorted(GAINS))
+@pytest.mark.parametrize("k", [None, 3, 10])
+def test_dcg_blocks_equal_ndcg(gain: str, k: int | None) -> None:
+    """dcg_at_k / ideal_dcg_at_k give nDCG's very floats, per query (with ties, unjudged
+    and negative grades, judged documents never retrieved)."""
+    from polars_ireval.measures._expr import dcg_at_k, ideal_dcg_at_k, ratio
+
+    params, of_grade = GAINS[gain]
+    for seed in range(4):
+        table = ir.judge(_random_run(seed, runs=2), _random_qrels(seed))
+        got = table.group_by("run_id", "query_id").agg(
+            ratio(dcg_at_k(of_grade, k), ideal_dcg_at_k(of_grade, k)).alias("fast"),
+            ir.ndcg(k=k, **params).alias("ndcg"),  # type: ignore[arg-type]
+        )
+        assert got.height > 10
+        assert (got["fast"] == got["ndcg"]).all()
