@@ -38,6 +38,19 @@ def _trec_names(defn: MeasureDef) -> str:
     return ", ".join(names) or "—"
 
 
+def _unjudged(defn: MeasureDef) -> str:
+    flag = defn.unjudged
+    if callable(flag):
+        why = " ".join((inspect.getdoc(flag) or "").split())
+        return f"needed for some parameter values ({why.rstrip('.')})"
+    if flag:
+        return "needed (their number or ranks change the value)"
+    return (
+        "not needed (the value comes from the judged documents and their ranks; "
+        "`evaluate` then builds the evaluation table of the judged documents only)"
+    )
+
+
 def render() -> str:
     """The Markdown text of ``docs/measures.md``."""
     out = [
@@ -74,6 +87,7 @@ def render() -> str:
             else "DuckDB and Spark (a parameter value they lack raises NotImplementedError)"
         )
         out += ["", f"Residual (`residuals=True`): {residual}. SQL engines: {sql}."]
+        out += ["", f"Unjudged retrieved documents: {_unjudged(d)}."]
         if d.cite:
             out += ["", f"Reference: {d.cite}."]
     return "\n".join(out) + "\n"

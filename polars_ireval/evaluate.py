@@ -10,7 +10,14 @@ import polars as pl
 
 from polars_ireval import schema as S
 from polars_ireval.errors import ParameterError
-from polars_ireval.judge import Missing, Ties, coverage, group_keys, judge
+from polars_ireval.judge import (
+    Missing,
+    Ties,
+    as_qrels,
+    coverage_of,
+    group_keys,
+    judge_and_rankings,
+)
 from polars_ireval.parse import MeasureLike, parse_measures
 from polars_ireval.registry import Measure
 
@@ -140,12 +147,20 @@ def evaluate(
     if engine != "polars":
         raise ParameterError(f"engine={engine!r}: must be 'polars', 'duckdb' or 'spark'")
     parsed = parse_measures(measures)
-    table = judge(
-        run, qrels, max_depth=max_depth, judged_only=judged_only, ties=ties, missing=missing
+    # most measures need only the judged documents and their ranks: a much smaller table
+    unjudged = residuals or any(m.needs_unjudged for m in parsed)
+    table, present = judge_and_rankings(
+        run,
+        qrels,
+        max_depth=max_depth,
+        judged_only=judged_only,
+        ties=ties,
+        missing=missing,
+        unjudged=unjudged,
     )
     lazy = isinstance(table, pl.LazyFrame)
     if not lazy:
-        _warn_coverage(run, qrels, missing)
+        _warn_coverage(coverage_of(present, as_qrels(qrels).lazy()).collect(), missing)
     result = evaluate_table(
         table.lazy(),
         parsed,
@@ -208,8 +223,7 @@ def projected(base: pl.Expr, residual: pl.Expr) -> pl.Expr:
     return pl.when(residual < 1.0).then(base + residual * base / (1.0 - residual))
 
 
-def _warn_coverage(run: Any, qrels: Any, missing: str) -> None:
-    cov = coverage(run, qrels)
+def _warn_coverage(cov: pl.DataFrame, missing: str) -> None:
     unjudged = cov.filter(~pl.col("in_qrels"))
     unranked = cov.filter(~pl.col("in_run")) if missing == "skip" else cov.clear()
     parts = []

@@ -131,7 +131,17 @@ def read_run(
     # "auto" on one file: a TREC text file gets no run_id, a table keeps the one it has
     policy = run_id if run_id != "auto" or not several else "tag"
     label = paths[0] if not several else f"{len(paths)} run files"
-    frames = [_read_run_path(p, policy, several, fast=True) for p in paths]
+    text = [p for p in paths if _format(p) == "trec"]
+    together = _read_simple_runs(text, policy) if several and len(text) == len(paths) else None
+    if together is not None:  # every file in one parallel scan
+        frames = [together]
+    else:
+        frames = [_read_run_path(p, policy, several, fast=True) for p in paths]
+        for path, frame in zip(paths, frames, strict=True):
+            if several and frame.height == 0:  # one run of several would vanish
+                raise EmptyInputError(
+                    f"{path}: the run holds no ranking line; check the file, or leave it out"
+                )
     try:
         return validate_run(_concat(frames), label)
     except IrevalError:
@@ -401,6 +411,46 @@ def _read_simple_run(path: str, policy: RunIdPolicy) -> pl.DataFrame | None:
         )
     ).item()
     if frame.height == 0 or rejected:
+        return None
+    return frame.drop("__gap")
+
+
+def _read_simple_runs(paths: list[str], policy: RunIdPolicy) -> pl.DataFrame | None:
+    """Several runs read as :func:`_read_simple_run` reads one, in one scan of all the
+    files (in parallel, in their order); None when any file needs the general reader."""
+    if not paths or any(os.path.getsize(p) == 0 or _has_bytes(p, b"\t\r") for p in paths):
+        return None
+    cols: list[pl.Expr] = [pl.col(S.QUERY_ID), pl.col(S.DOC_ID), pl.col(S.SCORE)]
+    if policy == "tag":
+        cols.insert(0, pl.col("__tag").alias(S.RUN_ID))
+    elif policy == "file":
+        stems = pl.col(_FILE).replace_strict(paths, [_stem(p) for p in paths])
+        cols.insert(0, stems.alias(S.RUN_ID))
+    gap = pl.any_horizontal(pl.col("__q0", "__rank", "__tag").is_null())
+    try:
+        frame = (
+            pl.scan_csv(
+                paths,
+                separator=" ",
+                has_header=False,
+                quote_char=None,
+                schema=_SIMPLE_RUN,
+                include_file_paths=_FILE if policy == "file" else None,
+            )
+            .select(*cols, gap.alias("__gap"))
+            .collect()
+        )
+    except pl.exceptions.PolarsError:
+        return None
+    rejected = frame.select(
+        pl.any_horizontal(
+            pl.col("__gap").any(),
+            pl.sum_horizontal(pl.all().null_count()) > 0,
+            pl.col(S.QUERY_ID).str.starts_with("#").any(),
+        )
+    ).item()
+    # an empty file among them is an error, which the file-by-file reading names
+    if rejected or frame.height == 0:
         return None
     return frame.drop("__gap")
 

@@ -39,7 +39,8 @@ MISSING: tuple[str, ...] = ("skip", "zero", "error")
 INPUT_RANK = "input_rank"
 _POS, _TIE, _TIED, _GROUP = "__pos", "__tie", "__tied", "__group"
 _JUDGED = "__judged"
-_BLOCK, _FOUND = "__block", "__found"
+_NEW = "__new"
+_BLOCK = "__block"
 
 
 def judge(
@@ -50,6 +51,7 @@ def judge(
     judged_only: bool = False,
     ties: Ties = "trec_eval",
     missing: Missing = "skip",
+    unjudged: bool = True,
 ) -> Any:
     """Rank a run and join it with its qrels into the evaluation table.
 
@@ -75,6 +77,11 @@ def judge(
         without ``-c``), ``"zero"`` (scored with an empty ranking, so most measures give 0;
         trec_eval ``-c``), or ``"error"``. Queries ranked by the run but absent from the
         qrels are never evaluated (see :func:`coverage` to list them).
+    unjudged
+        Keep the retrieved documents that the qrels do not judge for their query (default).
+        ``False`` leaves them out: a table of the judged documents only (with their ranks
+        among all retrieved ones), often thousands of times smaller, which is all that the
+        measures declared with ``unjudged=False`` need (:func:`evaluate` uses it then).
 
     Returns
     -------
@@ -101,67 +108,82 @@ def judge(
     │ q1       ┆ z      ┆ null  ┆ null ┆ 2         │
     └──────────┴────────┴───────┴──────┴───────────┘
     """
+    table, _ = judge_and_rankings(
+        run,
+        qrels,
+        max_depth=max_depth,
+        judged_only=judged_only,
+        ties=ties,
+        missing=missing,
+        unjudged=unjudged,
+    )
+    return table
+
+
+def judge_and_rankings(
+    run: Any,
+    qrels: Any,
+    *,
+    max_depth: int | None = None,
+    judged_only: bool = False,
+    ties: Ties = "trec_eval",
+    missing: Missing = "skip",
+    unjudged: bool = True,
+) -> tuple[Any, pl.LazyFrame]:
+    """:func:`judge`, and the rankings (``keys``) the run holds, for :func:`coverage_of`."""
     _check_options(max_depth=max_depth, ties=ties, missing=missing)
+    if not isinstance(unjudged, bool):
+        raise ParameterError(f"unjudged={unjudged!r}: must be True or False")
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
     run_in, qrels_in = as_run(run), as_qrels(qrels)
     keys = group_keys(run_in)
-    judged_docs: pl.Series | None = None
+    qrels_lf = qrels_in.lazy()
+    judged_queries = qrels_lf.select(S.QUERY_ID).unique()
     if isinstance(run_in, pl.DataFrame) and isinstance(qrels_in, pl.DataFrame):
         run_in, present, ordered = _prepare_eager(run_in, qrels_in, keys)
-        judged_docs = qrels_in.get_column(S.DOC_ID).unique()
     else:
         present = run_in.lazy().select(keys).unique()
-        judged_queries = qrels_in.lazy().select(S.QUERY_ID).unique()
-        run_in = run_in.lazy().join(
-            judged_queries, on=S.QUERY_ID, how="semi", maintain_order="left"
-        )
+        run_in = run_in.lazy().join(judged_queries, on=S.QUERY_ID, how="semi")
         ordered = False
-    qrels_lf = qrels_in.lazy()
-    plain, ranked, blocks = _rank(
-        run_in.lazy(), keys, ties, ordered=ordered, judged_docs=judged_docs
-    )
+    judged_docs = qrels_lf.select(S.DOC_ID).unique().collect().to_series() if not lazy else None
+    if ordered and ties != "rank":  # the rank column, not the scores, orders the rows
+        assert judged_docs is not None
+        plain, candidates, link = _rank_ordered(run_in.lazy(), keys, ties, judged_docs)
+        # the rankings in the order of their rows, numbered as _rank_ordered numbers them
+        blocks = present.join(
+            judged_queries, on=S.QUERY_ID, how="semi", maintain_order="left"
+        ).with_row_index(_BLOCK)
+    else:
+        ranked = _rank_general(run_in.lazy(), keys, ties)
+        if judged_docs is None:
+            plain, candidates = ranked.clear(), ranked
+        else:  # rows whose doc id no query judges need no join
+            judged = pl.col(S.DOC_ID).is_in(judged_docs.implode())
+            plain, candidates = ranked.filter(~judged), ranked.filter(judged)
+        link, blocks = keys, None
     if max_depth is not None:
-        plain, ranked = (f.filter(pl.col(S.RANK) <= max_depth) for f in (plain, ranked))
+        plain, candidates = (f.filter(pl.col(S.RANK) <= max_depth) for f in (plain, candidates))
 
     pairs = _evaluated_pairs(present, qrels_lf, keys, missing)
     if missing == "error" and not lazy:
         _raise_missing(present, pairs, keys)
+    if blocks is not None:
+        pairs = pairs.join(blocks, on=keys, how="left")
+    # Every judged document of every evaluated ranking, with its rank when retrieved: one
+    # join of the (few) candidate rows with the judgments of the evaluated rankings.
+    judgments = pairs.join(qrels_lf, on=S.QUERY_ID)
+    retrieved = candidates.select(*link, S.DOC_ID, S.SCORE, S.RANK)
     columns = [*keys, S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE]
-    relevance_type = qrels_lf.collect_schema()[S.RELEVANCE]
-    parts = []
-    if judged_docs is None:
-        ranked = pl.concat([plain, ranked])
-    else:  # rows whose doc id no query judges need no join
-        unjudged = pl.lit(None, dtype=relevance_type)
-        parts.append(plain.with_columns(unjudged.alias(S.RELEVANCE)).select(columns))
-    # Every ranking has a number (its block of rows): the judged documents a ranking does
-    # not retrieve are found by an anti join on (number, doc id) instead of on the keys.
-    found = ranked.join(
-        qrels_lf.with_columns(pl.lit(True).alias(_FOUND)), on=[S.QUERY_ID, S.DOC_ID], how="left"
-    )
-    if ordered:  # the rankings in the order of their rows, numbered as _rank does
-        judged_queries = qrels_lf.select(S.QUERY_ID).unique()
-        blocks = present.join(
-            judged_queries, on=S.QUERY_ID, how="semi", maintain_order="left"
-        ).with_row_index(_BLOCK)
-    judged = pairs.join(blocks, on=keys, how="left").join(qrels_lf, on=S.QUERY_ID)
-    retrieved = found.filter(pl.col(_FOUND)).select(_BLOCK, S.DOC_ID)
-    missed = judged.join(retrieved, on=[_BLOCK, S.DOC_ID], how="anti")
-    none = pl.lit(None)
-    parts.append(found.select(columns))
-    parts.append(
-        missed.select(
-            *keys,
-            S.DOC_ID,
-            none.cast(pl.Float64).alias(S.SCORE),
-            none.cast(pl.UInt32).alias(S.RANK),
-            S.RELEVANCE,
-        )
-    )
+    parts = [judgments.join(retrieved, on=[*link, S.DOC_ID], how="left").select(columns)]
+    if unjudged:
+        relevance_type = qrels_lf.collect_schema()[S.RELEVANCE]
+        none = pl.lit(None, dtype=relevance_type).alias(S.RELEVANCE)
+        other = candidates.join(qrels_lf, on=[S.QUERY_ID, S.DOC_ID], how="anti")
+        parts += [f.with_columns(none).select(columns) for f in (plain, other)]
     table = pl.concat(parts)
     if judged_only:
         table = _condense(table, keys)
-    return table if lazy else table.collect()
+    return (table if lazy else table.collect()), present
 
 
 def coverage(run: Any, qrels: Any) -> Any:
@@ -196,22 +218,22 @@ def coverage(run: Any, qrels: Any) -> Any:
         present = _rankings(run_in, keys)[0].lazy()
     else:
         present = run_in.select(keys).unique()
+    out = coverage_of(present, as_qrels(qrels).lazy())
+    return out if lazy else out.collect()
+
+
+def coverage_of(present: pl.LazyFrame, qrels: pl.LazyFrame) -> pl.LazyFrame:
+    """:func:`coverage` from the distinct rankings ``present`` (``[run_id,] query_id``)."""
+    keys = present.collect_schema().names()
     present = present.with_columns(pl.lit(True).alias("in_run"))
-    judged = (
-        as_qrels(qrels)
-        .lazy()
-        .select(S.QUERY_ID)
-        .unique()
-        .with_columns(pl.lit(True).alias("in_qrels"))
-    )
+    judged = qrels.select(S.QUERY_ID).unique().with_columns(pl.lit(True).alias("in_qrels"))
     if S.RUN_ID in keys:
         judged = present.select(S.RUN_ID).unique().join(judged, how="cross")
-    out = (
+    return (
         present.join(judged, on=keys, how="full", coalesce=True)
         .with_columns(pl.col("in_run", "in_qrels").fill_null(False))
         .sort(keys)
     )
-    return out if lazy else out.collect()
 
 
 # --------------------------------------------------------------------------- helpers
@@ -281,6 +303,8 @@ def _prepare_eager(
     present, new = _rankings(run, keys)
     score = pl.col(S.SCORE)
     ordered = new is not None and bool(run.select((new | (score <= score.shift())).all()).item())
+    if new is not None and ordered:  # the mask stays right when whole rankings go below
+        run = run.with_columns(new.alias(_NEW))
     judged_queries = qrels.get_column(S.QUERY_ID).unique()
     judged = pl.col(S.QUERY_ID).is_in(judged_queries.implode())
     if not present.select(judged.all()).item():
@@ -288,54 +312,31 @@ def _prepare_eager(
     return run, present.lazy(), ordered
 
 
-def _rank(
-    run: pl.LazyFrame,
-    keys: list[str],
-    ties: str,
-    *,
-    ordered: bool,
-    judged_docs: pl.Series | None = None,
-) -> tuple[pl.LazyFrame, pl.LazyFrame, pl.LazyFrame]:
-    """Rank every row within its ranking: ``(plain, special, blocks)``.
+def _rank_ordered(
+    run: pl.LazyFrame, keys: list[str], ties: str, judged_docs: pl.Series
+) -> tuple[pl.LazyFrame, pl.LazyFrame, list[str]]:
+    """Rank rows already in ranking order (each ranking contiguous, scores non-increasing).
 
-    Rows are put in ranking order by ``(keys, score desc)`` (skipped when ``ordered``
-    says they already are); a row's rank is then its position in the ranking, except in
-    runs of equal scores, where the tie policy orders the few tied rows by doc id: no
-    string is sorted but the doc ids of tied rows. ``special`` holds the tied rows and,
-    when ``judged_docs`` is given, every row whose doc id is among them; ``plain`` holds
-    the rest (the bulk of a run: untied, and, with ``judged_docs``, never judged), which
-    needs no join with the qrels. Both have a ``rank``; ``special`` also the number of
-    its ranking, which ``blocks`` (``keys``, number) maps to the ranking's keys.
+    A row's rank is its position in the ranking, except in runs of equal scores, where the
+    tie policy orders the few tied rows by doc id: no string is sorted but the doc ids of
+    tied rows. Returns ``(plain, candidates, link)``: ``plain`` holds the untied rows whose
+    doc id no query judges (the bulk of a run, which needs no join with the qrels),
+    ``candidates`` the others; both have a ``rank``, ``candidates`` also the number of
+    their ranking (``link``: the column that identifies a ranking in ``candidates``).
     """
-    new = _new_ranking(keys)
+    columns = [c for c in run.collect_schema().names() if c != _NEW]
+    new = pl.col(_NEW) if _NEW in run.collect_schema() else _new_ranking(keys)
     block = (new.cum_sum() - 1).cast(pl.UInt32).alias(_BLOCK)
-    if ties == "rank":
-        by, desc = [INPUT_RANK, S.DOC_ID], [False, True]
-        ranked = run.sort([*keys, *by], descending=[False] * len(keys) + desc).with_columns(
-            pl.int_range(1, pl.len() + 1, dtype=pl.UInt32).over(keys).alias(S.RANK),
-            block,
-        )
-        blocks = ranked.filter(pl.col(S.RANK) == 1).select(*keys, _BLOCK)
-        empty = ranked.clear()
-        return empty, ranked, blocks
-    if not ordered:
-        run = run.sort(
-            [*keys, S.SCORE],
-            descending=[False] * len(keys) + [True],
-            maintain_order=ties == "input_order",
-        )
     score = pl.col(S.SCORE)
     row = pl.int_range(pl.len(), dtype=pl.UInt32)
     pos = row - pl.when(new).then(row).forward_fill()
     # a stable order already breaks ties by input order
     tie_prev = pl.lit(False) if ties == "input_order" else ~new & (score == score.shift())
     tie = pl.col(_TIE)
-    columns = run.collect_schema().names()
-    flags = [(tie | tie.shift(-1).fill_null(False)).alias(_TIED)]
-    if judged_docs is not None:
-        flags.append(pl.col(S.DOC_ID).is_in(judged_docs.implode()).alias(_JUDGED))
-    base = run.with_columns(pos.alias(_POS), tie_prev.alias(_TIE), block).with_columns(flags)
-    blocks = base.filter(pl.col(_POS) == 0).select(*keys, _BLOCK)
+    base = run.with_columns(pos.alias(_POS), tie_prev.alias(_TIE), block).with_columns(
+        (tie | tie.shift(-1).fill_null(False)).alias(_TIED),
+        pl.col(S.DOC_ID).is_in(judged_docs.implode()).alias(_JUDGED),
+    )
     by_position = (pl.col(_POS) + 1).cast(pl.UInt32).alias(S.RANK)
     # The rows of one run of equal scores stay together, led by a row with tie false;
     # sorting them by (run of ties, doc id) puts each run in the order of the tie policy.
@@ -353,11 +354,26 @@ def _rank(
         .select(*columns, rank, _BLOCK)
     )
     untied = ~pl.col(_TIED)
-    if judged_docs is None:
-        return base.filter(untied).select(*columns, by_position, _BLOCK), tied, blocks
     plain = base.filter(untied & ~pl.col(_JUDGED)).select(*columns, by_position)
     judged = base.filter(untied & pl.col(_JUDGED)).select(*columns, by_position, _BLOCK)
-    return plain, pl.concat([judged, tied]), blocks
+    return plain, pl.concat([judged, tied]), [_BLOCK]
+
+
+def _rank_general(run: pl.LazyFrame, keys: list[str], ties: str) -> pl.LazyFrame:
+    """Rank rows in any order: one ordinal rank of a (primary, tie-breaker) struct within
+    each ranking, which orders whole rows without sorting the frame."""
+    score, doc = pl.col(S.SCORE), pl.col(S.DOC_ID)
+    if ties == "trec_eval":  # score descending, then doc id descending
+        by, descending = pl.struct(score, doc), True
+    elif ties == "doc_id_asc":
+        by, descending = pl.struct(-score, doc), False
+    elif ties == "input_order":
+        run = run.with_row_index(_POS)
+        by, descending = pl.struct(-score, pl.col(_POS)), False
+    else:  # "rank": the run's own rank column ascending, then doc id descending
+        by, descending = pl.struct(-pl.col(INPUT_RANK).cast(pl.Float64), doc), True
+    rank = by.rank("ordinal", descending=descending).over(keys).cast(pl.UInt32)
+    return run.with_columns(rank.alias(S.RANK)).drop(_POS, strict=False)
 
 
 def _condense(table: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:

@@ -112,6 +112,10 @@ class MeasureDef:
     #: Builds the per-query residual (same parameters as ``build``): how much the value could
     #: still grow with more judgments and a deeper ranking; None for measures without one.
     residual: Callable[..., pl.Expr] | None = None
+    #: Whether the value depends on retrieved documents the qrels do not judge (a bool, or a
+    #: function of the parameter values). When no requested measure does, ``evaluate``
+    #: builds the evaluation table of the judged documents only (``judge(unjudged=False)``).
+    unjudged: bool | Callable[[Mapping[str, Any]], bool] = True
 
     @property
     def summary(self) -> str:
@@ -191,6 +195,16 @@ class Measure:
     def expr(self, relevance_level: int = 1) -> pl.Expr:
         """The per-query aggregation expression, aliased to :attr:`label`."""
         return self.defn.build(**self._kwargs(relevance_level)).alias(self.label)
+
+    @property
+    def needs_unjudged(self) -> bool:
+        """True when the value depends on retrieved documents the qrels do not judge, so the
+        evaluation table must keep them (see :func:`polars_ireval.judge`)."""
+        flag = self.defn.unjudged
+        if callable(flag):
+            defaults = {p.name: p.default for p in self.defn.params if not p.required}
+            return bool(flag({**defaults, **dict(self.values)}))
+        return flag
 
     @property
     def has_residual(self) -> bool:
@@ -289,6 +303,7 @@ def measure(
     cutoff: str | None = "k",
     checks: Mapping[str, Callable[[Any], bool]] | None = None,
     residual: Callable[..., pl.Expr] | None = None,
+    unjudged: bool | Callable[[Mapping[str, Any]], bool] = True,
 ) -> Callable[[Callable[..., pl.Expr]], Callable[..., pl.Expr]]:
     """Declare a measure. The decorated function builds its per-query expression.
 
@@ -315,6 +330,12 @@ def measure(
         Builds the per-query residual expression from the same parameters as the measure
         (see :mod:`polars_ireval.measures.usermodel`); ``evaluate(..., residuals=True)``
         reports it. None: the measure has no residual.
+    unjudged
+        Whether the value depends on the retrieved documents that the qrels do not judge
+        (their number or their ranks), as a bool or a function of the parameter values.
+        True (the safe default) keeps them in the evaluation table; declare False for a
+        measure computed from judged documents and their ranks alone, and
+        ``tests/test_fast_paths.py`` checks the declaration on generated runs.
     """
 
     def deco(fn: Callable[..., pl.Expr]) -> Callable[..., pl.Expr]:
@@ -333,6 +354,7 @@ def measure(
             cutoff=cutoff if cutoff in sig.parameters else None,
             checks=dict(checks or {}),
             residual=residual,
+            unjudged=unjudged,
         )
         _register(defn)
 

@@ -1,11 +1,17 @@
 """The fast paths agree with the general ones they shortcut.
 
 * ``judge`` ranks rows already in ranking order without sorting, and fixes ties by sorting
-  only the tied rows: checked against an independent full sort by (keys, score desc,
-  doc id), on runs with many ties, shuffled or not, eager or lazy, one or several runs.
-* ``read_run`` reads single-space TREC files with Polars' CSV reader: checked against the
-  general (regex) reader on clean files, and on every quirk that must send a file to the
-  general reader (which then reads it, or names the bad line, as before).
+  only the tied rows; rows in any other order (and lazy input) get one ordinal rank of a
+  (score, doc id) struct per ranking: both checked against an independent full sort by
+  (keys, score desc, doc id), on runs with many ties, shuffled or not, eager or lazy, one
+  or several runs, for every tie policy.
+* ``judge(unjudged=False)`` is the evaluation table without its unjudged rows, and every
+  measure declared ``unjudged=False`` gives the same values from it (and every measure
+  declared True really depends on unjudged documents, so the declarations stay tight).
+* ``read_run`` reads single-space TREC files with Polars' CSV reader (many files in one
+  scan): checked against the general (regex) reader on clean files, and on every quirk
+  that must send a file to the general reader (which then reads it, or names the bad
+  line, as before).
 """
 
 from __future__ import annotations
@@ -115,6 +121,160 @@ def test_judge_missing_policies_equal_a_full_sort(missing: str) -> None:
         assert_frame_equal(_canonical(lazy), _canonical(table))
 
 
+@pytest.mark.parametrize("ties", ["trec_eval", "doc_id_asc", "input_order", "rank"])
+@pytest.mark.parametrize("order", ["ranked", "shuffled"])
+def test_every_tie_policy_equal_eager_lazy_and_full_sort(ties: str, order: str) -> None:
+    """Each policy's order, from one full sort: score desc, then doc id desc / doc id asc /
+    input row / the run's input_rank asc then doc id desc."""
+    run = _random_run(11, runs=2)
+    rng = np.random.default_rng(11)
+    run = run.with_columns(input_rank=pl.Series(rng.integers(0, 4, run.height)))
+    if order == "ranked":
+        run = run.sort(["run_id", "query_id", "score"], descending=[False, False, True])
+    else:
+        run = run.sample(fraction=1.0, shuffle=True, seed=11)
+    qrels = _random_qrels(11)
+    keys = ["run_id", "query_id"]
+    indexed = run.with_row_index("row")
+    by = {
+        "trec_eval": (["score", "doc_id"], [True, True]),
+        "doc_id_asc": (["score", "doc_id"], [True, False]),
+        "input_order": (["score", "row"], [True, False]),
+        "rank": (["input_rank", "doc_id"], [False, True]),
+    }[ties]
+    expected = (
+        indexed.filter(pl.col("query_id").is_in(qrels["query_id"].implode()))
+        .sort([*keys, *by[0]], descending=[False, False, *by[1]])
+        .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.UInt32).over(keys).alias("rank"))
+        .select(*keys, "doc_id", "rank")
+        .sort([*keys, "doc_id"])
+    )
+    for frame in (run, run.lazy()):
+        table = ir.judge(frame, qrels, ties=ties)  # type: ignore[arg-type]
+        table = table.collect() if isinstance(table, pl.LazyFrame) else table
+        got = table.filter(pl.col("rank").is_not_null()).select(*keys, "doc_id", "rank")
+        assert_frame_equal(got.sort([*keys, "doc_id"]), expected)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"max_depth": 5}, {"judged_only": True}, {"missing": "zero"}, {"ties": "doc_id_asc"}],
+)
+def test_compact_table_is_the_table_without_unjudged_rows(seed: int, options: dict) -> None:
+    run, qrels = _random_run(seed, runs=2), _random_qrels(seed)
+    for frame in (run.sort("run_id", "query_id", "score", descending=[False, False, True]), run):
+        full = ir.judge(frame, qrels, **options)
+        compact = ir.judge(frame, qrels, unjudged=False, **options)
+        lazy = ir.judge(frame.lazy(), qrels.lazy(), unjudged=False, **options).collect()
+        expected = _canonical(full.filter(pl.col("relevance").is_not_null()))
+        assert expected.height > 0
+        assert_frame_equal(_canonical(compact), expected)
+        assert_frame_equal(_canonical(lazy), expected)
+
+
+#: Measure strings exercising every registry measure and the parameters that change
+#: whether unjudged documents matter (tie averaging); a test checks every measure is here.
+UNJUDGED_CASES = [
+    "DCG@5",
+    "DCG(norm='self')@5",
+    "DCG(norm='ideal',gain='exp')@5",
+    "DCG(discount='jk',b=2)@6",
+    "SDCG@5",
+    "P@5",
+    "R@5",
+    "Success@5",
+    "relative_P@5",
+    "Judged@5",
+    "Judged",
+    "Unjudged@5",
+    "AP",
+    "AP@5",
+    "AP(norm='self')@5",
+    "AP(norm='min',discount='log2')@5",
+    "gm_map",
+    "Rprec",
+    "SP@5",
+    "Bpref",
+    "gm_bpref",
+    "infAP",
+    "NumQ",
+    "NumRet",
+    "NumRel",
+    "NumRelRet",
+    "num_nonrel_judged_ret",
+    "INST",
+    "INSQ",
+    "TBG",
+    "U",
+    "BPM",
+    "INST@5",
+    "ERR@5",
+    "ERR",
+    "IPrec@0.5",
+    "11pt_avg",
+    "Rprec_mult(mult=0.5)",
+    "utility",
+    "nDCG@10",
+    "nDCG(gain='exp',discount='root')@5",
+    "ndcg_rel",
+    "Rndcg",
+    "G",
+    "binG",
+    "Q",
+    "Q@5",
+    "RBP",
+    "RBP(p=0.5,gains={0:0,1:0.5,2:1})@5",
+    "RBP(ties='average')",
+    "RBP_resid",
+    "RBP_resid(ties='average')",
+    "RR",
+    "RR@3",
+    "SetP",
+    "SetR",
+    "set_relative_P",
+    "SetAP",
+    "SetF",
+    "HIT@5",
+    "InvSq@5",
+    "ED(measure='INST')",
+]
+
+
+def test_unjudged_cases_cover_the_registry() -> None:
+    from polars_ireval.parse import parse_measures
+    from polars_ireval.registry import REGISTRY
+
+    assert {m.name for m in parse_measures(UNJUDGED_CASES)} == set(REGISTRY)
+
+
+@pytest.mark.parametrize("text", UNJUDGED_CASES)
+def test_unjudged_declarations_hold(text: str) -> None:
+    """A measure declared ``unjudged=False`` gives the same floats without the unjudged
+    rows; one declared True differs somewhere (else it should be declared False)."""
+    from polars_ireval.evaluate import evaluate_table
+    from polars_ireval.parse import parse_measures
+
+    (measure,) = parse_measures([text])
+    differences = 0
+    for seed in range(6):
+        run, qrels = _random_run(seed, runs=2), _random_qrels(seed)
+        for missing in ("skip", "zero"):
+            full = ir.judge(run, qrels, missing=missing)  # type: ignore[arg-type]
+            compact = full.filter(pl.col("relevance").is_not_null())
+            a, b = (
+                evaluate_table(t.lazy(), [measure], per_query=True).collect().sort(pl.all())
+                for t in (full, compact)
+            )
+            assert a.height == b.height > 0
+            same = (a["value"] == b["value"]) | (a["value"].is_null() & b["value"].is_null())
+            differences += int((~same).sum())
+    if measure.needs_unjudged:
+        assert differences > 0, f"{text} never depends on unjudged rows: declare unjudged=False"
+    else:
+        assert differences == 0, f"{text} is declared unjudged=False but depends on them"
+
+
 def test_judge_input_order_keeps_the_order_of_equal_scores() -> None:
     run = pl.DataFrame(
         {"query_id": ["q"] * 4, "doc_id": ["a", "c", "b", "d"], "score": [2.0, 1.0, 1.0, 1.0]}
@@ -164,6 +324,32 @@ def test_generated_text_equals_general_reader(tmp_path: Path) -> None:
     path.write_text("\n".join(lines))  # no final newline
     assert io._read_simple_run(str(path), "tag") is not None
     assert_frame_equal(ir.read_run(str(path), run_id="tag"), _general(str(path), "tag"))
+
+
+@pytest.mark.parametrize("run_id", ["auto", "tag", "file"])
+def test_many_files_in_one_scan_equal_file_by_file(tmp_path: Path, run_id: str) -> None:
+    paths = []
+    for i in range(3):
+        path = tmp_path / f"run{i}.txt"
+        path.write_text(CLEAN.replace("tagA", f"tag{i}").replace("d2", f"d2x{i}"))
+        paths.append(str(path))
+    policy = "tag" if run_id == "auto" else run_id
+    assert io._read_simple_runs(paths, policy) is not None  # the one-scan path is taken
+    alone = [io._read_run_path(p, policy, True, fast=False) for p in paths]  # type: ignore[arg-type]
+    expected = io.validate_run(pl.concat(alone, how="diagonal"), "x")
+    assert_frame_equal(ir.read_run(paths, run_id=run_id), expected)  # type: ignore[arg-type]
+    assert ir.read_run(paths, run_id=run_id)["run_id"].unique(maintain_order=True).to_list() == (  # type: ignore[arg-type]
+        ["run0", "run1", "run2"] if run_id == "file" else ["tag0", "tag1", "tag2"]
+    )
+
+
+@pytest.mark.parametrize("empty", ["", "# only a comment\n", "\n\n"])
+def test_an_empty_file_among_many_is_named(tmp_path: Path, empty: str) -> None:
+    paths = [tmp_path / "a.run", tmp_path / "b.run", tmp_path / "c.run"]
+    for path, text in zip(paths, [CLEAN, empty, CLEAN.replace("tagA", "tagC")], strict=True):
+        path.write_text(text)
+    with pytest.raises(IrevalError, match=r"b\.run: the run holds no ranking line"):
+        ir.read_run([str(p) for p in paths])
 
 
 QUIRKS = {

@@ -87,6 +87,21 @@ def precision_at_relevant(rel: int, k: Cutoff = None) -> pl.Expr:
     return ranks.rank("ordinal").cast(pl.Float64) / ranks.cast(pl.Float64)
 
 
+def sum_of_precisions(rel: int, k: Cutoff = None) -> pl.Expr:
+    """Σ i / r_i over the relevant retrieved documents (top ``k``), the i-th at rank r_i,
+    added in rank order (AP's numerator): one sort of their ranks, no other reordering.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> ev = pl.DataFrame({"rank": [1, 2, 3, None], "relevance": [0, 1, 1, 1]})
+    >>> ev.select(sum_of_precisions(1)).item() == 1 / 2 + 2 / 3
+    True
+    """
+    ranks = relevant_ranks(rel, k).sort().cast(pl.Float64)
+    return (ranks.cum_count().cast(pl.Float64) / ranks).cum_sum().last().fill_null(0.0)
+
+
 def ordered_sum(values: pl.Expr, order: pl.Expr) -> pl.Expr:
     """Sum ``values`` one after another in ascending ``order`` (0 for none).
 
@@ -132,9 +147,9 @@ def dcg_at_k(gain: Callable[[pl.Expr], pl.Expr], k: Cutoff = None) -> pl.Expr:
     The sum follows the ranking, so it is the same float as trec_eval's.
     """
     keep = judged_graded(k)
-    rank = RANK.filter(keep)
-    terms = gain(REL.filter(keep).cast(pl.Float64)) / log2_discount(rank)
-    return ordered_sum(terms, rank)
+    gains = gain(REL.filter(keep).cast(pl.Float64))
+    rank = RANK.filter(keep).filter(gains != 0.0)  # adding 0 changes no sum
+    return ordered_sum(gains.filter(gains != 0.0) / log2_discount(rank), rank)
 
 
 def ideal_dcg_at_k(gain: Callable[[pl.Expr], pl.Expr], k: int | None = None) -> pl.Expr:

@@ -8,13 +8,11 @@ from polars_ireval.measures._expr import (
     RANK,
     REL,
     num_rel,
-    ordered_sum,
-    precision_at_relevant,
     ratio,
     rel_ret,
     relevant,
-    relevant_ranks,
     retrieved,
+    sum_of_precisions,
 )
 from polars_ireval.measures.dcg import (
     Gains,
@@ -56,6 +54,7 @@ _VARIANT_CHECKS = {
 
 @measure(
     "AP",
+    unjudged=False,
     aliases=["MAP"],
     cite="Harman, Overview of the Second Text Retrieval Conference (TREC-2), 1993",
     trec=[TrecName("map"), TrecName("map_cut", "k", CUTOFFS, "list")],
@@ -167,11 +166,12 @@ def _sum_of_precisions(
 
 
 def _ap(k: int | None, rel: int) -> pl.Expr:
-    return ratio(ordered_sum(precision_at_relevant(rel, k), relevant_ranks(rel, k)), num_rel(rel))
+    return ratio(sum_of_precisions(rel, k), num_rel(rel))
 
 
 @measure(
     "gm_map",
+    unjudged=False,
     aggregate="gmean",
     cite="Robertson, On GMAP, CIKM 2006",
     trec=[TrecName("gm_map")],
@@ -196,7 +196,7 @@ def gm_map(*, k: int | None = None, rel: int = 1) -> pl.Expr:
     return _ap(k, rel)
 
 
-@measure("Rprec", trec=[TrecName("Rprec")], checks={"rel": integer})
+@measure("Rprec", unjudged=False, trec=[TrecName("Rprec")], checks={"rel": integer})
 def rprec(*, rel: int = 1) -> pl.Expr:
     """R-precision: precision at rank R, where R is the number of relevant documents.
 
@@ -217,6 +217,7 @@ def rprec(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SP",
+    unjudged=False,
     cite="Aslam, Pavlu and Yilmaz, A statistical method for system evaluation using "
     "incomplete judgments, SIGIR 2006",
     checks=_CHECKS,
@@ -249,4 +250,4 @@ def sp(*, k: int | None = None, rel: int = 1) -> pl.Expr:
     >>> round(ir.evaluate(run, qrels, "SP@5")["value"][0], 12)
     1.666666666667
     """
-    return ordered_sum(precision_at_relevant(rel, k), relevant_ranks(rel, k))
+    return sum_of_precisions(rel, k)

@@ -34,6 +34,7 @@ def _bpref(rel: int) -> pl.Expr:
 
 @measure(
     "Bpref",
+    unjudged=False,
     aliases=["BPref"],
     cite="Buckley and Voorhees, Retrieval evaluation with incomplete information, SIGIR 2004",
     trec=[TrecName("bpref")],
@@ -61,7 +62,12 @@ def bpref(*, rel: int = 1) -> pl.Expr:
 
 
 @measure(
-    "gm_bpref", aggregate="gmean", trec=[TrecName("gm_bpref")], cutoff=None, checks={"rel": integer}
+    "gm_bpref",
+    unjudged=False,
+    aggregate="gmean",
+    trec=[TrecName("gm_bpref")],
+    cutoff=None,
+    checks={"rel": integer},
 )
 def gm_bpref(*, rel: int = 1) -> pl.Expr:
     """bpref per query, aggregated by the geometric mean (floor 1e-5, as trec_eval).
@@ -80,6 +86,7 @@ def gm_bpref(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "infAP",
+    unjudged=False,
     cite="Yilmaz and Aslam, Estimating average precision with incomplete and imperfect "
     "judgments, CIKM 2006",
     trec=[TrecName("infAP")],

@@ -8,7 +8,7 @@ from polars_ireval.measures._expr import judged_nonrelevant, num_rel, rel_ret, r
 from polars_ireval.registry import TrecName, integer, measure
 
 
-@measure("NumQ", aggregate="sum", integer=True, trec=[TrecName("num_q")])
+@measure("NumQ", unjudged=False, aggregate="sum", integer=True, trec=[TrecName("num_q")])
 def num_q() -> pl.Expr:
     """Number of queries evaluated (1 per query; summed over queries).
 
@@ -27,7 +27,12 @@ def num_ret() -> pl.Expr:
 
 
 @measure(
-    "NumRel", aggregate="sum", integer=True, trec=[TrecName("num_rel")], checks={"rel": integer}
+    "NumRel",
+    unjudged=False,
+    aggregate="sum",
+    integer=True,
+    trec=[TrecName("num_rel")],
+    checks={"rel": integer},
 )
 def num_relevant(*, rel: int = 1) -> pl.Expr:
     """Number of judged documents with grade >= ``rel``, retrieved or not (R).
@@ -44,6 +49,7 @@ def num_relevant(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "NumRelRet",
+    unjudged=False,
     aggregate="sum",
     integer=True,
     trec=[TrecName("num_rel_ret")],
@@ -64,6 +70,7 @@ def num_rel_ret(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "num_nonrel_judged_ret",
+    unjudged=False,
     aggregate="sum",
     integer=True,
     trec=[TrecName("num_nonrel_judged_ret")],

@@ -189,7 +189,7 @@ _CHECKS = {
 }
 
 
-@measure("DCG", cite=_DCG_CITE, checks={**_CHECKS, "max_rel": positive_int})
+@measure("DCG", unjudged=False, cite=_DCG_CITE, checks={**_CHECKS, "max_rel": positive_int})
 def dcg(
     *,
     k: int | None = None,
@@ -310,6 +310,7 @@ def _sdcg_residual(
 
 @measure(
     "SDCG",
+    unjudged=False,
     cite="Moffat, Seven numeric properties of effectiveness metrics, AIRS 2013",
     checks={**_CHECKS, "max_rel": positive_int, "min_rel": non_negative_int},
     residual=_sdcg_residual,

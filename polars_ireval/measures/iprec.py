@@ -63,6 +63,7 @@ def _iprec(fraction: float, rel: int, rounding: str) -> pl.Expr:
 
 @measure(
     "IPrec",
+    unjudged=False,
     trec=[
         TrecName(
             "iprec_at_recall",
@@ -102,6 +103,7 @@ def iprec(*, recall: float, rel: int = 1, rounding: str = "trec_eval9") -> pl.Ex
 
 @measure(
     "11pt_avg",
+    unjudged=False,
     trec=[
         TrecName(
             "11pt_avg",
@@ -140,6 +142,7 @@ def eleven_point_average(
 
 @measure(
     "Rprec_mult",
+    unjudged=False,
     trec=[
         TrecName(
             "Rprec_mult",

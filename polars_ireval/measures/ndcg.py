@@ -148,6 +148,7 @@ _FAMILY_CHECKS = {
 
 @measure(
     "nDCG",
+    unjudged=False,
     aliases=["NDCG"],
     cite="Järvelin and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS 2002",
     trec=[
@@ -220,6 +221,7 @@ def ndcg(
 
 @measure(
     "ndcg_rel",
+    unjudged=False,
     trec=[TrecName("ndcg_rel", "gains", (), "whole", convert=trec_gains)],
     cutoff=None,
     checks=_GAIN_CHECKS,
@@ -293,6 +295,7 @@ def rndcg(*, dcg: str = "log2", gains: Gains = None, rel: int = 1) -> pl.Expr:
 
 @measure(
     "G",
+    unjudged=False,
     trec=[TrecName("G", "gains", (), "whole", convert=trec_gains)],
     cutoff=None,
     checks=_GAIN_CHECKS,
@@ -325,7 +328,7 @@ def g_measure(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
     return ratio(ordered_sum(terms, ranked.rank), ordered_sum(ideal.gain, ideal.position))
 
 
-@measure("binG", trec=[TrecName("binG")], cutoff=None, checks={"rel": integer})
+@measure("binG", unjudged=False, trec=[TrecName("binG")], cutoff=None, checks={"rel": integer})
 def bin_g(*, rel: int = 1) -> pl.Expr:
     """trec_eval's binG: G with binary gains, Σ over relevant retrieved documents of
     1 / log2(2 + non-relevant documents ranked above it), divided by R.

@@ -22,6 +22,7 @@ _CHECKS = {"k": positive_int, "rel": integer}
 
 @measure(
     "P",
+    unjudged=False,
     aliases=["Precision"],
     cite="van Rijsbergen, Information Retrieval, 1979",
     trec=[TrecName("P", "k", CUTOFFS, "list")],
@@ -49,6 +50,7 @@ def precision(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "R",
+    unjudged=False,
     aliases=["Recall"],
     cite="van Rijsbergen, Information Retrieval, 1979",
     trec=[TrecName("recall", "k", CUTOFFS, "list")],
@@ -73,7 +75,9 @@ def recall(*, k: int, rel: int = 1) -> pl.Expr:
     return ratio(rel_ret(rel, k), num_rel(rel))
 
 
-@measure("Success", trec=[TrecName("success", "k", (1, 5, 10), "list")], checks=_CHECKS)
+@measure(
+    "Success", unjudged=False, trec=[TrecName("success", "k", (1, 5, 10), "list")], checks=_CHECKS
+)
 def success(*, k: int, rel: int = 1) -> pl.Expr:
     """Success@k: 1 if a relevant document is in the top ``k`` ranks, else 0.
 
@@ -91,7 +95,12 @@ def success(*, k: int, rel: int = 1) -> pl.Expr:
     return (rel_ret(rel, k) > 0).cast(pl.Float64)
 
 
-@measure("relative_P", trec=[TrecName("relative_P", "k", CUTOFFS, "list")], checks=_CHECKS)
+@measure(
+    "relative_P",
+    unjudged=False,
+    trec=[TrecName("relative_P", "k", CUTOFFS, "list")],
+    checks=_CHECKS,
+)
 def relative_precision(*, k: int, rel: int = 1) -> pl.Expr:
     """Relative precision at k: relevant documents in the top ``k`` over ``min(k, R)``.
 

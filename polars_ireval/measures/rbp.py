@@ -20,7 +20,8 @@ does.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 import polars as pl
 
@@ -102,7 +103,12 @@ def rbp_residual(
     return rbp_resid(k=k, p=p, ties=ties)
 
 
-@measure("RBP", cite=_CITE, checks=_CHECKS, residual=rbp_residual)
+def _averages_ties(params: Mapping[str, Any]) -> bool:
+    """Averaging weights over tied scores looks at every tied document, judged or not."""
+    return bool(params.get("ties") == "average")
+
+
+@measure("RBP", unjudged=_averages_ties, cite=_CITE, checks=_CHECKS, residual=rbp_residual)
 def rbp(
     *,
     k: int | None = None,

@@ -10,6 +10,7 @@ from polars_ireval.registry import TrecName, integer, measure, positive_int
 
 @measure(
     "RR",
+    unjudged=False,
     aliases=["MRR"],
     cite="Voorhees, The TREC-8 Question Answering Track Report, 1999",
     trec=[TrecName("recip_rank")],

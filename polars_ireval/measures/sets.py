@@ -26,7 +26,7 @@ def set_precision(*, rel: int = 1) -> pl.Expr:
     return ratio(rel_ret(rel), retrieved().sum())
 
 
-@measure("SetR", trec=[TrecName("set_recall")], checks=_CHECKS)
+@measure("SetR", unjudged=False, trec=[TrecName("set_recall")], checks=_CHECKS)
 def set_recall(*, rel: int = 1) -> pl.Expr:
     """Set recall: relevant retrieved over relevant (0 when R = 0).
 
