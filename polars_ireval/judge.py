@@ -155,9 +155,11 @@ def judge_and_rankings(
         ).with_row_index(_BLOCK)
     else:
         ranked = _rank_general(run_in.lazy(), keys, ties)
-        if judged_docs is None:
-            plain, candidates = ranked.clear(), ranked
-        else:  # rows whose doc id no query judges need no join
+        if judged_docs is None:  # rows whose doc id no query judges need no join
+            docs = qrels_lf.select(S.DOC_ID).unique()
+            plain = ranked.join(docs, on=S.DOC_ID, how="anti")
+            candidates = ranked.join(docs, on=S.DOC_ID, how="semi")
+        else:
             judged = pl.col(S.DOC_ID).is_in(judged_docs.implode())
             plain, candidates = ranked.filter(~judged), ranked.filter(judged)
         link, blocks = keys, None
