@@ -146,14 +146,26 @@ def judge_sql(
     return T.render(lib["ireval_judge"], lib, args, tables, engine)
 
 
-def measure_query(s: irsql.Spec, eval_table: str, engine: T.Engine = "spark") -> str:
-    """``SELECT run_id, query_id, value`` for spec ``s`` over the table ``eval_table``."""
+def _source(eval_table: str, engine: T.Engine) -> Any:
     lib = irsql.library()
 
     def source(c: irsql.Call) -> str:
         return "(" + T.render(lib[c.macro], lib, c.args, {"eval_table": eval_table}, engine) + ")"
 
-    return irsql.compose(s, source)
+    return source
+
+
+def measure_query(s: irsql.Spec, eval_table: str, engine: T.Engine = "spark") -> str:
+    """``SELECT run_id, query_id, value`` for spec ``s`` over the table ``eval_table``."""
+    return irsql.compose(s, _source(eval_table, engine))
+
+
+def residual_query(
+    s: irsql.Spec, r: irsql.Spec | None, eval_table: str, engine: T.Engine = "spark"
+) -> str:
+    """``SELECT run_id, query_id, value, residual`` for the value spec ``s`` and the
+    residual spec ``r`` (None: residual NULL) over the table ``eval_table``."""
+    return irsql.compose_residual(s, r, _source(eval_table, engine))
 
 
 def _aggregate(how: str) -> str:
@@ -177,6 +189,7 @@ def evaluate(
     max_depth: int | None = None,
     judged_only: bool = False,
     ties: str = "trec_eval",
+    residuals: bool = False,
     validate: bool = True,
 ) -> Any:
     """Evaluate runs on Spark; return a Spark DataFrame.
@@ -192,7 +205,7 @@ def evaluate(
         Measure strings, as :func:`polars_ireval.evaluate`.
     spark
         The SparkSession (default: the active one).
-    per_query, relevance_level, missing, max_depth, judged_only, ties
+    per_query, relevance_level, missing, max_depth, judged_only, ties, residuals
         As :func:`polars_ireval.evaluate`. ``ties="input_order"`` needs an ``input_order``
         column on Spark inputs (Spark rows have no order of their own).
     validate
@@ -203,7 +216,8 @@ def evaluate(
     Returns
     -------
     pyspark.sql.DataFrame
-        Columns ``[run_id,] [query_id,] measure, value``, rows as :func:`polars_ireval.evaluate`.
+        Columns ``[run_id,] [query_id,] measure, value`` (and ``residual, projected`` with
+        ``residuals``), rows as :func:`polars_ireval.evaluate`.
 
     Notes
     -----
@@ -212,8 +226,10 @@ def evaluate(
     ``spark.catalog.clearCache()`` when done.
     """
     irsql.check_relevance_level(relevance_level)
+    if not isinstance(residuals, bool):
+        raise ParameterError(f"residuals={residuals!r}: must be True or False")
     parsed = parse_measures(measures)
-    specs = irsql.specs(parsed, relevance_level)
+    specs = irsql.specs(parsed, relevance_level, residuals=residuals)
     spark = _session(spark)
     run_sdf, run_native = _frame(spark, run)
     qrels_sdf, qrels_native = _frame(spark, qrels)
@@ -261,7 +277,8 @@ def evaluate(
         # runs once
         evaluation = evaluation.repartition(S.RUN_ID, S.QUERY_ID).cache()
         views.append(_view(spark, evaluation, "eval"))
-        out = spark.sql(_final_query(parsed, specs, quote(views[2]), per_query, multi))
+        query = _final_query(parsed, specs, quote(views[2]), per_query, multi, residuals)
+        out = spark.sql(query)
     finally:
         for v in views:
             spark.catalog.dropTempView(v)
@@ -269,27 +286,43 @@ def evaluate(
 
 
 def _final_query(
-    parsed: list[Any], specs: list[irsql.Spec], table: str, per_query: bool, multi: bool
+    parsed: list[Any],
+    specs: list[tuple[irsql.Spec, irsql.Spec | None]],
+    table: str,
+    per_query: bool,
+    multi: bool,
+    residuals: bool = False,
 ) -> str:
     parts = []
-    for i, (m, s) in enumerate(zip(parsed, specs, strict=True)):
+    for i, (m, (s, r)) in enumerate(zip(parsed, specs, strict=True)):
         label = T.literal(m.label)
-        body = measure_query(s, table)
+        body = residual_query(s, r, table) if residuals else measure_query(s, table)
         if per_query:
+            resid = ", q.residual" if residuals else ""
             parts.append(
                 f"SELECT q.run_id, q.query_id, {i} AS measure_index, {label} AS measure, "
-                f"q.value FROM ({body}) AS q"
+                f"q.value{resid} FROM ({body}) AS q"
             )
         else:
+            resid = ", AVG(q.residual) AS residual" if residuals else ""
             parts.append(
                 f"SELECT q.run_id, {i} AS measure_index, {label} AS measure, "
-                f"CAST({_aggregate(m.defn.aggregate)} AS DOUBLE) AS value "
+                f"CAST({_aggregate(m.defn.aggregate)} AS DOUBLE) AS value{resid} "
                 f"FROM ({body}) AS q GROUP BY q.run_id"
             )
     keys = ([S.RUN_ID] if multi else []) + ([S.QUERY_ID] if per_query else [])
-    cols = ", ".join([*keys, "measure", "CAST(value AS DOUBLE) AS value"])
+    cols = [*keys, "measure", "CAST(value AS DOUBLE) AS value"]
+    if residuals:
+        # polars_ireval.evaluate.projected: null unless the residual is below 1
+        one = "CAST(1 AS DOUBLE)"
+        cols += [
+            "CAST(residual AS DOUBLE) AS residual",
+            f"CAST(CASE WHEN residual < {one} THEN value + residual * value / ({one} - residual) "
+            "END AS DOUBLE) AS projected",
+        ]
     order = ", ".join([*keys, "measure_index"])
-    return f"SELECT {cols} FROM ({' UNION ALL '.join(parts)}) AS u ORDER BY {order}"
+    union = " UNION ALL ".join(parts)
+    return f"SELECT {', '.join(cols)} FROM ({union}) AS u ORDER BY {order}"
 
 
 def _raise_missing(spark: Any, tables: dict[str, str]) -> None:
@@ -311,4 +344,4 @@ def _raise_missing(spark: Any, tables: dict[str, str]) -> None:
         )
 
 
-__all__ = ["evaluate", "judge_sql", "measure_query"]
+__all__ = ["evaluate", "judge_sql", "measure_query", "residual_query"]

@@ -204,9 +204,14 @@ WHERE CAST(relevance AS DOUBLE) <> CAST(CAST(relevance AS BIGINT) AS DOUBLE);
 
 -- ---- precision.sql
 
--- P@k: relevant documents in the top k over k (missing ranks count as non-relevant).
+-- P@k: relevant documents in the top k over k (missing ranks count as non-relevant). Column
+-- residual: the unjudged documents in the top k and the ranks missing before k, each weighing 1
+-- / k (P@k's user model reads exactly k documents); column depth: k.
 CREATE OR REPLACE MACRO ireval_p(eval_table, k, rel := 1) AS TABLE
-SELECT run_id, query_id, CAST(rel_ret_k AS DOUBLE) / CAST(k AS DOUBLE) AS value
+SELECT run_id, query_id, CAST(rel_ret_k AS DOUBLE) / CAST(k AS DOUBLE) AS value,
+    CAST(unknown_k + (k - num_ret_k) AS DOUBLE) * (CAST(1 AS DOUBLE) / CAST(k AS DOUBLE))
+        AS residual,
+    CAST(1 AS DOUBLE) / (CAST(1 AS DOUBLE) / CAST(k AS DOUBLE)) AS depth
 FROM (
     SELECT
         run_id,
@@ -221,6 +226,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -259,6 +265,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -296,6 +303,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -335,6 +343,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -373,6 +382,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -409,6 +419,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -450,6 +461,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -485,6 +497,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -520,6 +533,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -555,6 +569,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -594,6 +609,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -631,6 +647,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -669,6 +686,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -709,6 +727,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -756,6 +775,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -814,6 +834,201 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
+        MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+        SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
+            CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
+                THEN 1 ELSE 0 END AS is_ret_k,
+            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+                THEN 1 ELSE 0 END AS is_rel,
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+                THEN 1 ELSE 0 END AS is_nonrel
+        FROM query_table(eval_table::VARCHAR)
+    ) AS f
+    GROUP BY run_id, query_id
+) AS s
+LEFT JOIN running AS x
+    ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1;
+
+-- SP@k: the sum of precision at each relevant document in the top k (AP before its division by
+-- R), added in rank order.
+CREATE OR REPLACE MACRO ireval_sp(eval_table, k := NULL, rel := 1) AS TABLE
+WITH hits AS (
+    SELECT run_id, query_id, rank,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank) AS i
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
+        AND relevance IS NOT NULL AND relevance >= rel
+),
+running AS (
+    SELECT run_id, query_id,
+        SUM(CAST(i AS DOUBLE) / CAST(rank AS DOUBLE)) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM hits
+)
+SELECT pa.run_id, pa.query_id, COALESCE(x.total, CAST(0 AS DOUBLE)) AS value
+FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1;
+
+-- AP's variants (polars_ireval.measures.ap.ap): the sum over the top k ranks of r_i x (r_1 + ...
+-- + r_i) x w_i, in rank order, over a norm: 'R' (documents with r > 0), 'min' (min(k, R); R
+-- without k) or 'self' (documents in the top k with r > 0); 0 when it is 0. r is 1 for grade >=
+-- rel, or the grade's value in the gain map `gains` (grades not listed and unjudged documents:
+-- 0); w_i the weight of rank i under `discount` (see the `discounted` fragment; 'rank' 1/i gives
+-- AP).
+CREATE OR REPLACE MACRO ireval_ap_variant(eval_table, k := NULL, rel := 1, norm := 'R', gains := '', discount := 'rank', b := 2.0, weights := '') AS TABLE
+WITH graded AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NULL THEN CAST(0 AS DOUBLE)
+            WHEN gains = '' THEN
+                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(0 AS DOUBLE))
+        END AS r
+    FROM query_table(eval_table::VARCHAR)
+),
+cum AS (
+    SELECT run_id, query_id, rank,
+        r * SUM(r) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS rc
+    FROM graded
+    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
+),
+running AS (
+    SELECT run_id, query_id,
+        SUM(CASE discount
+    WHEN 'log2' THEN rc / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))
+    WHEN 'log' THEN rc / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(b AS DOUBLE) THEN rc
+        ELSE rc / (ln(CAST(rank AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'none' THEN rc
+    WHEN 'root' THEN rc / sqrt(CAST(rank AS DOUBLE))
+    WHEN 'rank' THEN rc / CAST(rank AS DOUBLE)
+    WHEN 'square' THEN rc / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
+    ELSE rc * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
+    '') AS DOUBLE), CAST(0 AS DOUBLE))
+END) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM cum
+),
+counts AS (
+    SELECT run_id, query_id,
+        SUM(CASE WHEN r > CAST(0 AS DOUBLE) THEN 1 ELSE 0 END) AS n_all,
+        SUM(CASE WHEN r > CAST(0 AS DOUBLE) AND rank IS NOT NULL AND (k IS NULL OR rank <= k)
+            THEN 1 ELSE 0 END) AS n_top
+    FROM graded
+    GROUP BY run_id, query_id
+),
+normed AS (
+    SELECT c.run_id, c.query_id, COALESCE(x.total, CAST(0 AS DOUBLE)) AS total,
+        CASE WHEN norm = 'self' THEN c.n_top
+            WHEN norm = 'min' AND k IS NOT NULL AND k < c.n_all THEN k
+            ELSE c.n_all END AS n
+    FROM counts AS c
+    LEFT JOIN running AS x
+        ON x.run_id = c.run_id AND x.query_id = c.query_id AND x.from_end = 1
+)
+SELECT run_id, query_id,
+    CASE WHEN n > 0 THEN total / CAST(n AS DOUBLE) ELSE CAST(0 AS DOUBLE) END AS value
+FROM normed;
+
+-- Q@k, Sakai's Q-measure: the sum over the relevant documents (grade >= rel) in the top k of
+-- (C(i) + beta cg(i)) / (i + beta cg*(i)), in rank order, over R; C(i) relevant documents in the
+-- top i, cg(i) the cumulated gain of the ranking, cg*(i) that of the ideal ranking (its total
+-- past its end). Gain: the grade, or its value in `gains` (grades not listed keep it); unjudged
+-- documents and negative grades gain 0.
+CREATE OR REPLACE MACRO ireval_q(eval_table, k := NULL, beta := 1.0, rel := 1, gains := '') AS TABLE
+WITH g AS (
+    SELECT run_id, query_id, rank, relevance,
+        CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(relevance AS DOUBLE)) END AS gain,
+        CASE WHEN relevance IS NOT NULL AND relevance >= rel THEN 1 ELSE 0 END AS is_rel
+    FROM query_table(eval_table::VARCHAR)
+),
+ideal AS (
+    SELECT run_id, query_id, pos,
+        SUM(gain) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cum_gain,
+        COUNT(*) OVER (PARTITION BY run_id, query_id) AS len
+    FROM (
+        SELECT run_id, query_id, gain,
+            row_number() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC) AS pos
+        FROM g
+        WHERE gain > CAST(0 AS DOUBLE)
+    ) AS ip
+),
+ilen AS (
+    SELECT DISTINCT run_id, query_id, len FROM ideal
+),
+ranked AS (
+    SELECT run_id, query_id, rank, is_rel,
+        SUM(CAST(is_rel AS DOUBLE)) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS found,
+        SUM(gain) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cum_gain
+    FROM g
+    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
+),
+terms AS (
+    SELECT r.run_id, r.query_id, r.rank,
+        (r.found + CAST(beta AS DOUBLE) * r.cum_gain)
+        / (CAST(r.rank AS DOUBLE)
+            + CAST(beta AS DOUBLE) * COALESCE(i.cum_gain, CAST(0 AS DOUBLE))) AS term
+    FROM ranked AS r
+    LEFT JOIN ilen AS l ON l.run_id = r.run_id AND l.query_id = r.query_id
+    LEFT JOIN ideal AS i ON i.run_id = r.run_id AND i.query_id = r.query_id
+        AND i.pos = CASE WHEN r.rank < l.len THEN r.rank ELSE l.len END
+    WHERE r.is_rel = 1
+),
+running AS (
+    SELECT run_id, query_id,
+        SUM(term) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM terms
+)
+SELECT s.run_id, s.query_id,
+    CASE WHEN s.num_rel > 0 THEN COALESCE(x.total, CAST(0 AS DOUBLE)) / CAST(s.num_rel AS DOUBLE)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
+    SELECT
+        run_id,
+        query_id,
+        SUM(is_ret) AS num_ret,
+        SUM(is_ret_k) AS num_ret_k,
+        SUM(is_rel) AS num_rel,
+        SUM(is_ret * is_rel) AS rel_ret,
+        SUM(is_ret_k * is_rel) AS rel_ret_k,
+        SUM(is_nonrel) AS num_nonrel,
+        SUM(is_ret * is_nonrel) AS nonrel_ret,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
+            THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -877,6 +1092,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -1147,6 +1363,7 @@ st AS (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -1356,6 +1573,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -1376,6 +1594,428 @@ FROM (
 ) AS s
 LEFT JOIN running AS x
     ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1;
+
+-- ---- dcg.sql
+
+-- DCG@k: the sum over the top k ranks of gain x weight (rank order). norm: 'none' (DCG), 'ideal'
+-- (nDCG: over the DCG@k of the query's ideal ranking), 'self' (SN-DCG: over the DCG@k of the
+-- retrieved top k sorted by gain), 'scaled' (SDCG: over the gain of max_rel times the sum of the
+-- weights of ranks 1..k; grades clipped to [0, max_rel]; needs k). gain_type 'linear' (the
+-- grade) or 'exp' (2^grade - 1); gains maps grades to gains; discount and b as the `discounted`
+-- fragment, weights ',1=w1,2=w2,...,'.
+CREATE OR REPLACE MACRO ireval_dcg(eval_table, k := NULL, norm := 'none', gain_type := 'linear', gains := '', discount := 'log2', b := 2.0, weights := '', max_rel := 1) AS TABLE
+WITH g AS (
+    SELECT * FROM (
+    SELECT ex.run_id, ex.query_id, ex.rank, ex.relevance,
+        CASE WHEN norm = 'scaled' THEN CASE WHEN sc.low <> CAST(0 AS DOUBLE)
+                THEN ex.eg - sc.low ELSE ex.eg END
+            ELSE COALESCE(ex.eg, CAST(0 AS DOUBLE)) END AS gain,
+        sc.top - sc.low AS scale
+    FROM (
+        SELECT run_id, query_id, rank, relevance,
+            CASE WHEN gain_type = 'exp' THEN pow(CAST(2 AS DOUBLE), mg) - CAST(1 AS DOUBLE)
+                ELSE mg END AS eg
+        FROM (
+            SELECT run_id, query_id, rank, relevance,
+                COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(grade AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(grade AS DOUBLE)) AS mg
+            FROM (
+                SELECT run_id, query_id, rank, relevance,
+                    CASE WHEN norm = 'scaled' THEN
+                        CASE WHEN COALESCE(relevance, 0) < 0 THEN 0
+                            WHEN COALESCE(relevance, 0) > max_rel THEN max_rel
+                            ELSE COALESCE(relevance, 0) END
+                    WHEN relevance >= 0 THEN relevance END AS grade
+                FROM query_table(eval_table::VARCHAR)
+            ) AS cl
+        ) AS mp
+    ) AS ex
+    CROSS JOIN (
+        SELECT
+            CASE WHEN gain_type = 'exp' THEN pow(CAST(2 AS DOUBLE), lo) - CAST(1 AS DOUBLE)
+                ELSE lo END AS low,
+            CASE WHEN gain_type = 'exp' THEN pow(CAST(2 AS DOUBLE), hi) - CAST(1 AS DOUBLE)
+                ELSE hi END AS top
+        FROM (
+            SELECT COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(lo_grade AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(lo_grade AS DOUBLE)) AS lo,
+                COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(hi_grade AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(hi_grade AS DOUBLE)) AS hi
+            FROM (SELECT 0 AS lo_grade, max_rel AS hi_grade) AS e0
+        ) AS ends
+    ) AS sc
+) AS g0
+),
+ranked AS (
+    SELECT run_id, query_id,
+        SUM(CASE discount
+    WHEN 'log2' THEN gain / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))
+    WHEN 'log' THEN gain / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(b AS DOUBLE) THEN gain
+        ELSE gain / (ln(CAST(rank AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'none' THEN gain
+    WHEN 'root' THEN gain / sqrt(CAST(rank AS DOUBLE))
+    WHEN 'rank' THEN gain / CAST(rank AS DOUBLE)
+    WHEN 'square' THEN gain / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
+    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
+    '') AS DOUBLE), CAST(0 AS DOUBLE))
+END) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM g
+    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k) AND gain <> CAST(0 AS DOUBLE)
+),
+best_pos AS (
+    SELECT run_id, query_id, gain,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC) AS pos
+    FROM g
+    WHERE gain > CAST(0 AS DOUBLE) AND (norm = 'ideal' OR (norm = 'self'
+        AND rank IS NOT NULL AND (k IS NULL OR rank <= k)))
+),
+best_run AS (
+    SELECT run_id, query_id,
+        SUM(CASE discount
+    WHEN 'log2' THEN gain / log2(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE))
+    WHEN 'log' THEN gain / (ln(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(pos AS DOUBLE) < CAST(b AS DOUBLE) THEN gain
+        ELSE gain / (ln(CAST(pos AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'none' THEN gain
+    WHEN 'root' THEN gain / sqrt(CAST(pos AS DOUBLE))
+    WHEN 'rank' THEN gain / CAST(pos AS DOUBLE)
+    WHEN 'square' THEN gain / (CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE))
+    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
+    '') AS DOUBLE), CAST(0 AS DOUBLE))
+END) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY pos DESC) AS from_end
+    FROM best_pos
+    WHERE k IS NULL OR pos <= k
+),
+wsum AS (
+    SELECT SUM(CASE discount
+    WHEN 'log2' THEN CAST(1 AS DOUBLE) / log2(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE))
+    WHEN 'log' THEN CAST(1 AS DOUBLE) / (ln(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(pos AS DOUBLE) < CAST(b AS DOUBLE) THEN CAST(1 AS DOUBLE)
+        ELSE CAST(1 AS DOUBLE) / (ln(CAST(pos AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'none' THEN CAST(1 AS DOUBLE)
+    WHEN 'root' THEN CAST(1 AS DOUBLE) / sqrt(CAST(pos AS DOUBLE))
+    WHEN 'rank' THEN CAST(1 AS DOUBLE) / CAST(pos AS DOUBLE)
+    WHEN 'square' THEN CAST(1 AS DOUBLE) / (CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE))
+    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
+    '') AS DOUBLE), CAST(0 AS DOUBLE))
+END) AS total
+    FROM (
+    SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+        + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+    FROM (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d0
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d1
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d2
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d3
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d4
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d5
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d6
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d7
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d8
+    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
+        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
+        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+) AS po
+    WHERE norm = 'scaled'
+),
+value_of AS (
+    SELECT pa.run_id, pa.query_id,
+        CASE norm
+            WHEN 'none' THEN COALESCE(d.total, CAST(0 AS DOUBLE))
+            WHEN 'scaled' THEN COALESCE(d.total, CAST(0 AS DOUBLE))
+                * (CAST(1 AS DOUBLE) / (pa.scale * w.total))
+            ELSE CASE WHEN bst.total > CAST(0 AS DOUBLE)
+                THEN COALESCE(d.total, CAST(0 AS DOUBLE)) / bst.total
+                ELSE CAST(0 AS DOUBLE) END
+        END AS value
+    FROM (SELECT DISTINCT run_id, query_id, scale FROM g) AS pa
+    CROSS JOIN wsum AS w
+    LEFT JOIN ranked AS d
+        ON d.run_id = pa.run_id AND d.query_id = pa.query_id AND d.from_end = 1
+    LEFT JOIN best_run AS bst
+        ON bst.run_id = pa.run_id AND bst.query_id = pa.query_id AND bst.from_end = 1
+)
+SELECT run_id, query_id, value FROM value_of;
+
+-- SDCG@k: DCG@k over gain(max_rel) x the sum of the weights of ranks 1..k, grades clipped to
+-- [min_rel, max_rel] (unjudged: min_rel) less the gain of min_rel. Column residual: the weight
+-- of the unjudged documents in the top k and of the ranks between the end of the ranking and k,
+-- over the sum of the weights (at least 0).
+CREATE OR REPLACE MACRO ireval_sdcg(eval_table, k, max_rel := 1, min_rel := 0, gain_type := 'linear', gains := '', discount := 'log2', b := 2.0, weights := '') AS TABLE
+WITH g AS (
+    SELECT * FROM (
+    SELECT ex.run_id, ex.query_id, ex.rank, ex.relevance,
+        CASE WHEN 'scaled' = 'scaled' THEN CASE WHEN sc.low <> CAST(0 AS DOUBLE)
+                THEN ex.eg - sc.low ELSE ex.eg END
+            ELSE COALESCE(ex.eg, CAST(0 AS DOUBLE)) END AS gain,
+        sc.top - sc.low AS scale
+    FROM (
+        SELECT run_id, query_id, rank, relevance,
+            CASE WHEN gain_type = 'exp' THEN pow(CAST(2 AS DOUBLE), mg) - CAST(1 AS DOUBLE)
+                ELSE mg END AS eg
+        FROM (
+            SELECT run_id, query_id, rank, relevance,
+                COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(grade AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(grade AS DOUBLE)) AS mg
+            FROM (
+                SELECT run_id, query_id, rank, relevance,
+                    CASE WHEN 'scaled' = 'scaled' THEN
+                        CASE WHEN COALESCE(relevance, 0) < min_rel THEN min_rel
+                            WHEN COALESCE(relevance, 0) > max_rel THEN max_rel
+                            ELSE COALESCE(relevance, 0) END
+                    WHEN relevance >= 0 THEN relevance END AS grade
+                FROM query_table(eval_table::VARCHAR)
+            ) AS cl
+        ) AS mp
+    ) AS ex
+    CROSS JOIN (
+        SELECT
+            CASE WHEN gain_type = 'exp' THEN pow(CAST(2 AS DOUBLE), lo) - CAST(1 AS DOUBLE)
+                ELSE lo END AS low,
+            CASE WHEN gain_type = 'exp' THEN pow(CAST(2 AS DOUBLE), hi) - CAST(1 AS DOUBLE)
+                ELSE hi END AS top
+        FROM (
+            SELECT COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(lo_grade AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(lo_grade AS DOUBLE)) AS lo,
+                COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(hi_grade AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(hi_grade AS DOUBLE)) AS hi
+            FROM (SELECT min_rel AS lo_grade, max_rel AS hi_grade) AS e0
+        ) AS ends
+    ) AS sc
+) AS g0
+),
+ranked AS (
+    SELECT run_id, query_id,
+        SUM(CASE discount
+    WHEN 'log2' THEN gain / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))
+    WHEN 'log' THEN gain / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(b AS DOUBLE) THEN gain
+        ELSE gain / (ln(CAST(rank AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'none' THEN gain
+    WHEN 'root' THEN gain / sqrt(CAST(rank AS DOUBLE))
+    WHEN 'rank' THEN gain / CAST(rank AS DOUBLE)
+    WHEN 'square' THEN gain / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
+    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
+    '') AS DOUBLE), CAST(0 AS DOUBLE))
+END) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM g
+    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k) AND gain <> CAST(0 AS DOUBLE)
+),
+best_pos AS (
+    SELECT run_id, query_id, gain,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC) AS pos
+    FROM g
+    WHERE gain > CAST(0 AS DOUBLE) AND ('scaled' = 'ideal' OR ('scaled' = 'self'
+        AND rank IS NOT NULL AND (k IS NULL OR rank <= k)))
+),
+best_run AS (
+    SELECT run_id, query_id,
+        SUM(CASE discount
+    WHEN 'log2' THEN gain / log2(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE))
+    WHEN 'log' THEN gain / (ln(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(pos AS DOUBLE) < CAST(b AS DOUBLE) THEN gain
+        ELSE gain / (ln(CAST(pos AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'none' THEN gain
+    WHEN 'root' THEN gain / sqrt(CAST(pos AS DOUBLE))
+    WHEN 'rank' THEN gain / CAST(pos AS DOUBLE)
+    WHEN 'square' THEN gain / (CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE))
+    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
+    '') AS DOUBLE), CAST(0 AS DOUBLE))
+END) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY pos DESC) AS from_end
+    FROM best_pos
+    WHERE k IS NULL OR pos <= k
+),
+wsum AS (
+    SELECT SUM(CASE discount
+    WHEN 'log2' THEN CAST(1 AS DOUBLE) / log2(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE))
+    WHEN 'log' THEN CAST(1 AS DOUBLE) / (ln(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(pos AS DOUBLE) < CAST(b AS DOUBLE) THEN CAST(1 AS DOUBLE)
+        ELSE CAST(1 AS DOUBLE) / (ln(CAST(pos AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'none' THEN CAST(1 AS DOUBLE)
+    WHEN 'root' THEN CAST(1 AS DOUBLE) / sqrt(CAST(pos AS DOUBLE))
+    WHEN 'rank' THEN CAST(1 AS DOUBLE) / CAST(pos AS DOUBLE)
+    WHEN 'square' THEN CAST(1 AS DOUBLE) / (CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE))
+    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
+    '') AS DOUBLE), CAST(0 AS DOUBLE))
+END) AS total
+    FROM (
+    SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+        + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+    FROM (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d0
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d1
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d2
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d3
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d4
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d5
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d6
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d7
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d8
+    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
+        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
+        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+) AS po
+    WHERE 'scaled' = 'scaled'
+),
+value_of AS (
+    SELECT pa.run_id, pa.query_id,
+        CASE 'scaled'
+            WHEN 'none' THEN COALESCE(d.total, CAST(0 AS DOUBLE))
+            WHEN 'scaled' THEN COALESCE(d.total, CAST(0 AS DOUBLE))
+                * (CAST(1 AS DOUBLE) / (pa.scale * w.total))
+            ELSE CASE WHEN bst.total > CAST(0 AS DOUBLE)
+                THEN COALESCE(d.total, CAST(0 AS DOUBLE)) / bst.total
+                ELSE CAST(0 AS DOUBLE) END
+        END AS value
+    FROM (SELECT DISTINCT run_id, query_id, scale FROM g) AS pa
+    CROSS JOIN wsum AS w
+    LEFT JOIN ranked AS d
+        ON d.run_id = pa.run_id AND d.query_id = pa.query_id AND d.from_end = 1
+    LEFT JOIN best_run AS bst
+        ON bst.run_id = pa.run_id AND bst.query_id = pa.query_id AND bst.from_end = 1
+),
+seen AS (
+    SELECT run_id, query_id,
+        SUM(CASE discount
+    WHEN 'log2' THEN CAST(1 AS DOUBLE) / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))
+    WHEN 'log' THEN CAST(1 AS DOUBLE) / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(b AS DOUBLE) THEN CAST(1 AS DOUBLE)
+        ELSE CAST(1 AS DOUBLE) / (ln(CAST(rank AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'none' THEN CAST(1 AS DOUBLE)
+    WHEN 'root' THEN CAST(1 AS DOUBLE) / sqrt(CAST(rank AS DOUBLE))
+    WHEN 'rank' THEN CAST(1 AS DOUBLE) / CAST(rank AS DOUBLE)
+    WHEN 'square' THEN CAST(1 AS DOUBLE) / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
+    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
+    '') AS DOUBLE), CAST(0 AS DOUBLE))
+END) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS seen_w,
+        SUM(CASE WHEN relevance IS NULL
+            THEN CASE discount
+    WHEN 'log2' THEN CAST(1 AS DOUBLE) / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))
+    WHEN 'log' THEN CAST(1 AS DOUBLE) / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(b AS DOUBLE) THEN CAST(1 AS DOUBLE)
+        ELSE CAST(1 AS DOUBLE) / (ln(CAST(rank AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'none' THEN CAST(1 AS DOUBLE)
+    WHEN 'root' THEN CAST(1 AS DOUBLE) / sqrt(CAST(rank AS DOUBLE))
+    WHEN 'rank' THEN CAST(1 AS DOUBLE) / CAST(rank AS DOUBLE)
+    WHEN 'square' THEN CAST(1 AS DOUBLE) / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
+    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
+    '') AS DOUBLE), CAST(0 AS DOUBLE))
+END ELSE CAST(0 AS DOUBLE) END)
+        OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS unjudged_w,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND rank <= k
+),
+resid AS (
+    SELECT v.run_id, v.query_id, v.value,
+        (COALESCE(s.unjudged_w, CAST(0 AS DOUBLE))
+            + (w.total - COALESCE(s.seen_w, CAST(0 AS DOUBLE))))
+            * (CAST(1 AS DOUBLE) / w.total) AS raw
+    FROM value_of AS v
+    CROSS JOIN wsum AS w
+    LEFT JOIN seen AS s
+        ON s.run_id = v.run_id AND s.query_id = v.query_id AND s.from_end = 1
+)
+SELECT run_id, query_id, value,
+    CASE WHEN raw < CAST(0 AS DOUBLE) THEN CAST(0 AS DOUBLE) ELSE raw END AS residual
+FROM resid;
 
 -- ---- bpref.sql
 
@@ -1413,6 +2053,7 @@ st AS (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -1523,6 +2164,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -1573,6 +2215,7 @@ st AS (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -1629,6 +2272,7 @@ WITH cut AS (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -1690,6 +2334,7 @@ FROM (
         SUM(CASE WHEN is_ret_k = 1 AND relevance IS NOT NULL THEN 1 ELSE 0 END) AS judged_k,
         SUM(CASE WHEN is_ret_k = 1 AND (relevance IS NULL OR relevance < 0)
             THEN 1 ELSE 0 END) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
         SELECT
@@ -1710,48 +2355,78 @@ FROM (
 ) AS s0
 ) AS u;
 
--- ---- rbp.sql
+-- ---- err.sql
 
--- RBP@k: the sum over the top d ranks of gain x weight, in rank order. Gain: 1 for grade >= rel,
--- or the grade's value in the gain map `gains` (',grade=gain,...,'; grades not listed gain 0);
--- unjudged documents gain 0.
-CREATE OR REPLACE MACRO ireval_rbp(eval_table, k := NULL, p := 0.8, rel := 1, gains := '') AS TABLE
-WITH t AS (
+-- ERR@k: the sum over the top k ranks of R_i / i times the product of (1 - R_j) over the ranks j
+-- above i, in rank order, with R_i = (2^g - 1) / 2^max_rel and g the grade clipped to [0,
+-- max_rel] (unjudged documents: 0). The product is the exponential of a running sum of
+-- logarithms (1 - R_j >= 2^-max_rel > 0).
+CREATE OR REPLACE MACRO ireval_err(eval_table, k := NULL, max_rel := 4) AS TABLE
+WITH stops AS (
     SELECT run_id, query_id, rank,
-        CASE WHEN relevance IS NULL THEN CAST(0 AS DOUBLE)
-            WHEN gains = '' THEN
-                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains,
-                ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
-                CAST(0 AS DOUBLE))
-        END * ((CAST(1 AS DOUBLE) - CAST(p AS DOUBLE))
-            * pow(CAST(p AS DOUBLE), CAST(rank AS DOUBLE) - CAST(1 AS DOUBLE))) AS term
+        (pow(CAST(2 AS DOUBLE), CAST(CASE WHEN relevance IS NULL OR relevance < 0 THEN 0
+            WHEN relevance > max_rel THEN max_rel ELSE relevance END AS DOUBLE))
+            - CAST(1 AS DOUBLE))
+        * (CAST(1 AS DOUBLE) / pow(CAST(2 AS DOUBLE), CAST(max_rel AS DOUBLE))) AS stop
     FROM query_table(eval_table::VARCHAR)
     WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
 ),
+reached AS (
+    SELECT run_id, query_id, rank, stop,
+        exp(COALESCE(SUM(ln(CAST(1 AS DOUBLE) - stop)) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+        ), CAST(0 AS DOUBLE))) AS reach
+    FROM stops
+),
 running AS (
     SELECT run_id, query_id,
-        SUM(term) OVER (
+        SUM(stop * reach / CAST(rank AS DOUBLE)) OVER (
             PARTITION BY run_id, query_id ORDER BY rank
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS total,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
-    FROM t
+    FROM reached
 )
 SELECT pa.run_id, pa.query_id, COALESCE(x.total, CAST(0 AS DOUBLE)) AS value
 FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
 LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1;
 
--- RBP residual@k: the weight of the unjudged documents in the top d ranks plus p^d, the most
--- RBP@k could still grow.
-CREATE OR REPLACE MACRO ireval_rbp_resid(eval_table, k := NULL, p := 0.8) AS TABLE
+-- ---- weighted.sql
+
+-- HIT@k: the best utility in the top k (0 for none).
+CREATE OR REPLACE MACRO ireval_hit(eval_table, k := NULL, max_rel := 1, gains := '') AS TABLE
+SELECT run_id, query_id,
+    COALESCE(MAX(CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+        THEN CASE WHEN relevance IS NULL THEN CAST(0 AS DOUBLE)
+    WHEN gains = '' THEN CAST(CASE WHEN relevance < 0 THEN 0
+        WHEN relevance > max_rel THEN max_rel ELSE relevance END AS DOUBLE)
+        / CAST(max_rel AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(0 AS DOUBLE))
+END END), CAST(0 AS DOUBLE)) AS value
+FROM query_table(eval_table::VARCHAR)
+GROUP BY run_id, query_id;
+
+-- InvSq@k: the sum over the top k ranks i of utility / (i (i + 1)), in rank order. Column
+-- residual: the weight 1 / (i (i + 1)) of the unjudged documents in the top d = min(k,
+-- retrieved), in rank order, plus that of the ranks past d, 1 / (d + 1) - 1 / (k + 1) (1 / (d +
+-- 1) without k).
+CREATE OR REPLACE MACRO ireval_invsq(eval_table, k := NULL, max_rel := 1, gains := '') AS TABLE
 WITH t AS (
     SELECT run_id, query_id, rank,
-        CASE WHEN relevance IS NULL THEN
-            (CAST(1 AS DOUBLE) - CAST(p AS DOUBLE))
-            * pow(CAST(p AS DOUBLE), CAST(rank AS DOUBLE) - CAST(1 AS DOUBLE))
-        ELSE CAST(0 AS DOUBLE) END AS term
+        CASE WHEN relevance IS NULL THEN CAST(0 AS DOUBLE)
+    WHEN gains = '' THEN CAST(CASE WHEN relevance < 0 THEN 0
+        WHEN relevance > max_rel THEN max_rel ELSE relevance END AS DOUBLE)
+        / CAST(max_rel AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(0 AS DOUBLE))
+END / (CAST(rank AS DOUBLE) * (CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)))
+            AS term,
+        CASE WHEN relevance IS NULL THEN CAST(1 AS DOUBLE)
+            / (CAST(rank AS DOUBLE) * (CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)))
+            ELSE CAST(0 AS DOUBLE) END AS unjudged
     FROM query_table(eval_table::VARCHAR)
     WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
 ),
@@ -1761,13 +2436,763 @@ running AS (
             PARTITION BY run_id, query_id ORDER BY rank
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS total,
+        SUM(unjudged) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS unjudged_w,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank ASC) AS depth,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
     FROM t
 )
-SELECT pa.run_id, pa.query_id,
-    COALESCE(x.total, CAST(0 AS DOUBLE))
-        + pow(CAST(p AS DOUBLE), CAST(COALESCE(x.depth, 0) AS DOUBLE)) AS value
+SELECT pa.run_id, pa.query_id, COALESCE(x.total, CAST(0 AS DOUBLE)) AS value,
+    COALESCE(x.unjudged_w, CAST(0 AS DOUBLE))
+        + (CAST(1 AS DOUBLE) / (CAST(COALESCE(x.depth, 0) AS DOUBLE) + CAST(1 AS DOUBLE))
+            - CASE WHEN k IS NULL THEN CAST(0 AS DOUBLE)
+                ELSE CAST(1 AS DOUBLE) / (CAST(k AS DOUBLE) + CAST(1 AS DOUBLE)) END)
+        AS residual
 FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
 LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1;
+
+-- ---- rbp.sql
+
+-- RBP@k: the sum over the top d ranks of gain x weight, in rank order. Gain: 1 for grade >= rel,
+-- or the grade's value in the gain map `gains` (',grade=gain,...,'; grades not listed gain 0);
+-- unjudged documents gain 0. ties: 'rank' (each document its rank's weight) or 'average'
+-- (rbp_eval). Column depth: the expected number of documents read, 1 / (1 - p).
+CREATE OR REPLACE MACRO ireval_rbp(eval_table, k := NULL, p := 0.8, rel := 1, gains := '', ties := 'rank') AS TABLE
+WITH t AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NULL THEN CAST(0 AS DOUBLE)
+            WHEN gains = '' THEN
+                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(0 AS DOUBLE))
+        END * weight AS term
+    FROM (
+    SELECT run_id, query_id, rank, relevance,
+        (CAST(1 AS DOUBLE) - CAST(p AS DOUBLE))
+            * pow(CAST(p AS DOUBLE), CAST(rank AS DOUBLE) - CAST(1 AS DOUBLE)) AS weight
+    FROM query_table(eval_table::VARCHAR)
+    WHERE ties = 'rank' AND rank IS NOT NULL AND (k IS NULL OR rank <= k)
+    UNION ALL
+    SELECT run_id, query_id, rank, relevance,
+        CASE WHEN k IS NULL THEN mean
+            ELSE mean * (CASE WHEN end_pos < CAST(k AS DOUBLE) THEN end_pos
+                ELSE CAST(k AS DOUBLE) END - start_pos) / size END AS weight
+    FROM (
+        SELECT run_id, query_id, rank, relevance, start_pos, end_pos - start_pos AS size,
+            end_pos,
+            (pow(CAST(p AS DOUBLE), start_pos) - pow(CAST(p AS DOUBLE), end_pos))
+                / (end_pos - start_pos) AS mean
+        FROM (
+            SELECT run_id, query_id, rank, relevance,
+                CAST(rank() OVER (PARTITION BY run_id, query_id ORDER BY score DESC) - 1
+                    AS DOUBLE) AS start_pos,
+                CAST(COUNT(*) OVER (PARTITION BY run_id, query_id)
+                    - rank() OVER (PARTITION BY run_id, query_id ORDER BY score ASC) + 1
+                    AS DOUBLE) AS end_pos
+            FROM query_table(eval_table::VARCHAR)
+            WHERE ties = 'average' AND rank IS NOT NULL
+        ) AS tie
+    ) AS tw
+    WHERE k IS NULL OR start_pos < CAST(k AS DOUBLE)
+) AS w
+),
+running AS (
+    SELECT run_id, query_id,
+        SUM(term) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM t
+)
+SELECT pa.run_id, pa.query_id, COALESCE(x.total, CAST(0 AS DOUBLE)) AS value,
+    CAST(1 AS DOUBLE) / ((CAST(1 AS DOUBLE) - CAST(p AS DOUBLE))
+        * pow(CAST(p AS DOUBLE), CAST(0 AS DOUBLE))) AS depth
+FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1;
+
+-- RBP residual@k: the weight of the unjudged documents in the top d ranks plus p^d, the most
+-- RBP@k could still grow. ties as for ireval_rbp.
+CREATE OR REPLACE MACRO ireval_rbp_resid(eval_table, k := NULL, p := 0.8, ties := 'rank') AS TABLE
+WITH t AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NULL THEN weight ELSE CAST(0 AS DOUBLE) END AS term
+    FROM (
+    SELECT run_id, query_id, rank, relevance,
+        (CAST(1 AS DOUBLE) - CAST(p AS DOUBLE))
+            * pow(CAST(p AS DOUBLE), CAST(rank AS DOUBLE) - CAST(1 AS DOUBLE)) AS weight
+    FROM query_table(eval_table::VARCHAR)
+    WHERE ties = 'rank' AND rank IS NOT NULL AND (k IS NULL OR rank <= k)
+    UNION ALL
+    SELECT run_id, query_id, rank, relevance,
+        CASE WHEN k IS NULL THEN mean
+            ELSE mean * (CASE WHEN end_pos < CAST(k AS DOUBLE) THEN end_pos
+                ELSE CAST(k AS DOUBLE) END - start_pos) / size END AS weight
+    FROM (
+        SELECT run_id, query_id, rank, relevance, start_pos, end_pos - start_pos AS size,
+            end_pos,
+            (pow(CAST(p AS DOUBLE), start_pos) - pow(CAST(p AS DOUBLE), end_pos))
+                / (end_pos - start_pos) AS mean
+        FROM (
+            SELECT run_id, query_id, rank, relevance,
+                CAST(rank() OVER (PARTITION BY run_id, query_id ORDER BY score DESC) - 1
+                    AS DOUBLE) AS start_pos,
+                CAST(COUNT(*) OVER (PARTITION BY run_id, query_id)
+                    - rank() OVER (PARTITION BY run_id, query_id ORDER BY score ASC) + 1
+                    AS DOUBLE) AS end_pos
+            FROM query_table(eval_table::VARCHAR)
+            WHERE ties = 'average' AND rank IS NOT NULL
+        ) AS tie
+    ) AS tw
+    WHERE k IS NULL OR start_pos < CAST(k AS DOUBLE)
+) AS w
+),
+running AS (
+    SELECT run_id, query_id,
+        SUM(term) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM t
+),
+depth AS (
+    SELECT run_id, query_id, COUNT(*) AS d
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
+    GROUP BY run_id, query_id
+)
+SELECT pa.run_id, pa.query_id,
+    COALESCE(x.total, CAST(0 AS DOUBLE))
+        + pow(CAST(p AS DOUBLE), CAST(COALESCE(dp.d, 0) AS DOUBLE)) AS value
+FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
+LEFT JOIN depth AS dp ON dp.run_id = pa.run_id AND dp.query_id = pa.query_id;
+
+-- ---- cwl.sql
+
+-- INST@k (cwl_eval's INSTCWLMetric(T), T = target): adaptive, C(i) = ((i + T + T_i - 1) / (i + T
+-- + T_i))^2 with T_i = T less the gain of positions 1..i.
+CREATE OR REPLACE MACRO ireval_inst(eval_table, k := 1000, target := 1.0, rel := 1, gains := '') AS TABLE
+WITH seen AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NULL THEN NULL
+            WHEN gains = '' THEN
+                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(0 AS DOUBLE))
+        END AS gain
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND rank <= k
+),
+known AS (
+    SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
+        COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
+        COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
+    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    CROSS JOIN (
+    SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+        + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+    FROM (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d0
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d1
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d2
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d3
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d4
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d5
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d6
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d7
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d8
+    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
+        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
+        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+) AS po
+    LEFT JOIN seen AS s
+        ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
+),
+cells AS (
+    SELECT run_id, query_id, pos, i, g_lo, g_hi,
+        SUM(g_lo) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_lo,
+        SUM(g_hi) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_hi
+    FROM known
+),
+ratios AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        (i + CAST(target AS DOUBLE) + (CAST(target AS DOUBLE) - cg_lo) - CAST(1 AS DOUBLE))
+        / (i + CAST(target AS DOUBLE) + (CAST(target AS DOUBLE) - cg_lo)) AS q_lo,
+        (i + CAST(target AS DOUBLE) + (CAST(target AS DOUBLE) - cg_hi) - CAST(1 AS DOUBLE))
+        / (i + CAST(target AS DOUBLE) + (CAST(target AS DOUBLE) - cg_hi)) AS q_hi
+    FROM cells
+),
+cont AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi, q_lo * q_lo AS c_lo, q_hi * q_hi AS c_hi
+    FROM ratios
+),
+weighted AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CASE WHEN COALESCE(SUM(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+                PARTITION BY run_id, query_id ORDER BY pos
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) > 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE exp(COALESCE(SUM(ln(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN c_lo
+                ELSE CAST(1 AS DOUBLE) END)) OVER (
+                    PARTITION BY run_id, query_id ORDER BY pos
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), CAST(0 AS DOUBLE)))
+        END AS w_lo,
+        CASE WHEN COALESCE(SUM(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+                PARTITION BY run_id, query_id ORDER BY pos
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) > 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE exp(COALESCE(SUM(ln(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN c_hi
+                ELSE CAST(1 AS DOUBLE) END)) OVER (
+                    PARTITION BY run_id, query_id ORDER BY pos
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), CAST(0 AS DOUBLE)))
+        END AS w_hi
+    FROM cont
+)
+SELECT run_id, query_id,
+    SUM(nw_lo * g_lo) AS value,
+    CASE WHEN TRUE THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
+        ELSE SUM(nw_lo * (g_hi - g_lo)) END AS residual,
+    CAST(1 AS DOUBLE) / MAX(CASE WHEN pos = 1 THEN nw_lo END) AS depth
+FROM (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        w_lo / SUM(w_lo) OVER (PARTITION BY run_id, query_id) AS nw_lo,
+        w_hi / SUM(w_hi) OVER (PARTITION BY run_id, query_id) AS nw_hi
+    FROM weighted
+) AS nw
+GROUP BY run_id, query_id;
+
+-- INSQ@k (cwl_eval's INSQCWLMetric(T), T = target): C(i) = ((i + 2T - 1) / (i + 2T))^2.
+CREATE OR REPLACE MACRO ireval_insq(eval_table, k := 1000, target := 1.0, rel := 1, gains := '') AS TABLE
+WITH seen AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NULL THEN NULL
+            WHEN gains = '' THEN
+                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(0 AS DOUBLE))
+        END AS gain
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND rank <= k
+),
+known AS (
+    SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
+        COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
+        COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
+    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    CROSS JOIN (
+    SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+        + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+    FROM (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d0
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d1
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d2
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d3
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d4
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d5
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d6
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d7
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d8
+    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
+        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
+        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+) AS po
+    LEFT JOIN seen AS s
+        ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
+),
+cells AS (
+    SELECT run_id, query_id, pos, i, g_lo, g_hi,
+        SUM(g_lo) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_lo,
+        SUM(g_hi) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_hi
+    FROM known
+),
+ratios AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        (i + CAST(2 AS DOUBLE) * CAST(target AS DOUBLE) - CAST(1 AS DOUBLE))
+        / (i + CAST(2 AS DOUBLE) * CAST(target AS DOUBLE)) AS q
+    FROM cells
+),
+cont AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi, q * q AS c_lo, q * q AS c_hi
+    FROM ratios
+),
+weighted AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CASE WHEN COALESCE(SUM(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+                PARTITION BY run_id, query_id ORDER BY pos
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) > 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE exp(COALESCE(SUM(ln(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN c_lo
+                ELSE CAST(1 AS DOUBLE) END)) OVER (
+                    PARTITION BY run_id, query_id ORDER BY pos
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), CAST(0 AS DOUBLE)))
+        END AS w_lo,
+        CASE WHEN COALESCE(SUM(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+                PARTITION BY run_id, query_id ORDER BY pos
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) > 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE exp(COALESCE(SUM(ln(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN c_hi
+                ELSE CAST(1 AS DOUBLE) END)) OVER (
+                    PARTITION BY run_id, query_id ORDER BY pos
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), CAST(0 AS DOUBLE)))
+        END AS w_hi
+    FROM cont
+)
+SELECT run_id, query_id,
+    SUM(nw_lo * g_lo) AS value,
+    CASE WHEN FALSE THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
+        ELSE SUM(nw_lo * (g_hi - g_lo)) END AS residual,
+    CAST(1 AS DOUBLE) / MAX(CASE WHEN pos = 1 THEN nw_lo END) AS depth
+FROM (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        w_lo / SUM(w_lo) OVER (PARTITION BY run_id, query_id) AS nw_lo,
+        w_hi / SUM(w_hi) OVER (PARTITION BY run_id, query_id) AS nw_hi
+    FROM weighted
+) AS nw
+GROUP BY run_id, query_id;
+
+-- TBG@k (cwl_eval's TBGCWLMetric(halflife)): W(i) proportional to 2^(-(i - 1) / halflife).
+CREATE OR REPLACE MACRO ireval_tbg(eval_table, k := 1000, halflife := 224.0, rel := 1, gains := '') AS TABLE
+WITH seen AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NULL THEN NULL
+            WHEN gains = '' THEN
+                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(0 AS DOUBLE))
+        END AS gain
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND rank <= k
+),
+known AS (
+    SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
+        COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
+        COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
+    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    CROSS JOIN (
+    SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+        + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+    FROM (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d0
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d1
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d2
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d3
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d4
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d5
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d6
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d7
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d8
+    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
+        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
+        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+) AS po
+    LEFT JOIN seen AS s
+        ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
+),
+cells AS (
+    SELECT run_id, query_id, pos, i, g_lo, g_hi,
+        SUM(g_lo) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_lo,
+        SUM(g_hi) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_hi
+    FROM known
+),
+weighted AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        pow(CAST(2 AS DOUBLE), (CAST(0 AS DOUBLE) - (i - CAST(1 AS DOUBLE)))
+            * (CAST(1 AS DOUBLE) / CAST(halflife AS DOUBLE))) AS w_lo,
+        pow(CAST(2 AS DOUBLE), (CAST(0 AS DOUBLE) - (i - CAST(1 AS DOUBLE)))
+            * (CAST(1 AS DOUBLE) / CAST(halflife AS DOUBLE))) AS w_hi
+    FROM cells
+)
+SELECT run_id, query_id,
+    SUM(nw_lo * g_lo) AS value,
+    CASE WHEN FALSE THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
+        ELSE SUM(nw_lo * (g_hi - g_lo)) END AS residual,
+    CAST(1 AS DOUBLE) / MAX(CASE WHEN pos = 1 THEN nw_lo END) AS depth
+FROM (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        w_lo / SUM(w_lo) OVER (PARTITION BY run_id, query_id) AS nw_lo,
+        w_hi / SUM(w_hi) OVER (PARTITION BY run_id, query_id) AS nw_hi
+    FROM weighted
+) AS nw
+GROUP BY run_id, query_id;
+
+-- U@k (cwl_eval's UMeasureCWLMetric(L), L = stop_length): W(i) proportional to max(0, 1 - (i -
+-- 1) / L), and 0 at position k.
+CREATE OR REPLACE MACRO ireval_u(eval_table, k := 1000, stop_length := 1000.0, rel := 1, gains := '') AS TABLE
+WITH seen AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NULL THEN NULL
+            WHEN gains = '' THEN
+                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(0 AS DOUBLE))
+        END AS gain
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND rank <= k
+),
+known AS (
+    SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
+        COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
+        COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
+    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    CROSS JOIN (
+    SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+        + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+    FROM (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d0
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d1
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d2
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d3
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d4
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d5
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d6
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d7
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d8
+    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
+        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
+        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+) AS po
+    LEFT JOIN seen AS s
+        ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
+),
+cells AS (
+    SELECT run_id, query_id, pos, i, g_lo, g_hi,
+        SUM(g_lo) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_lo,
+        SUM(g_hi) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_hi
+    FROM known
+),
+decays AS (
+    SELECT run_id, query_id, pos, i, g_lo, g_hi,
+        CAST(1 AS DOUBLE) - (i - CAST(1 AS DOUBLE))
+            * (CAST(1 AS DOUBLE) / CAST(stop_length AS DOUBLE)) AS decay
+    FROM cells
+),
+weighted AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CASE WHEN i < CAST(k AS DOUBLE) AND decay > CAST(0 AS DOUBLE) THEN decay
+            ELSE CAST(0 AS DOUBLE) END AS w_lo,
+        CASE WHEN i < CAST(k AS DOUBLE) AND decay > CAST(0 AS DOUBLE) THEN decay
+            ELSE CAST(0 AS DOUBLE) END AS w_hi
+    FROM decays
+)
+SELECT run_id, query_id,
+    SUM(nw_lo * g_lo) AS value,
+    CASE WHEN FALSE THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
+        ELSE SUM(nw_lo * (g_hi - g_lo)) END AS residual,
+    CAST(1 AS DOUBLE) / MAX(CASE WHEN pos = 1 THEN nw_lo END) AS depth
+FROM (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        w_lo / SUM(w_lo) OVER (PARTITION BY run_id, query_id) AS nw_lo,
+        w_hi / SUM(w_hi) OVER (PARTITION BY run_id, query_id) AS nw_hi
+    FROM weighted
+) AS nw
+GROUP BY run_id, query_id;
+
+-- BPM@k (cwl_eval's static BPMCWLMetric(T, K), T = target, K = budget): C(i) = 1 while the gain
+-- of positions 1..i is below T and i below K, else 0.
+CREATE OR REPLACE MACRO ireval_bpm(eval_table, k := 1000, target := 1.0, budget := 10.0, rel := 1, gains := '') AS TABLE
+WITH seen AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NULL THEN NULL
+            WHEN gains = '' THEN
+                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(0 AS DOUBLE))
+        END AS gain
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND rank <= k
+),
+known AS (
+    SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
+        COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
+        COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
+    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    CROSS JOIN (
+    SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+        + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+    FROM (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d0
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d1
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d2
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d3
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d4
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d5
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d6
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d7
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d8
+    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
+        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
+        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+) AS po
+    LEFT JOIN seen AS s
+        ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
+),
+cells AS (
+    SELECT run_id, query_id, pos, i, g_lo, g_hi,
+        SUM(g_lo) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_lo,
+        SUM(g_hi) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_hi
+    FROM known
+),
+cont AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CASE WHEN cg_lo < CAST(target AS DOUBLE) AND i < CAST(budget AS DOUBLE)
+            THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END AS c_lo,
+        CASE WHEN cg_hi < CAST(target AS DOUBLE) AND i < CAST(budget AS DOUBLE)
+            THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END AS c_hi
+    FROM cells
+),
+weighted AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CASE WHEN COALESCE(SUM(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+                PARTITION BY run_id, query_id ORDER BY pos
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) > 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE exp(COALESCE(SUM(ln(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN c_lo
+                ELSE CAST(1 AS DOUBLE) END)) OVER (
+                    PARTITION BY run_id, query_id ORDER BY pos
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), CAST(0 AS DOUBLE)))
+        END AS w_lo,
+        CASE WHEN COALESCE(SUM(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+                PARTITION BY run_id, query_id ORDER BY pos
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) > 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE exp(COALESCE(SUM(ln(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN c_hi
+                ELSE CAST(1 AS DOUBLE) END)) OVER (
+                    PARTITION BY run_id, query_id ORDER BY pos
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), CAST(0 AS DOUBLE)))
+        END AS w_hi
+    FROM cont
+)
+SELECT run_id, query_id,
+    SUM(nw_lo * g_lo) AS value,
+    CASE WHEN TRUE THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
+        ELSE SUM(nw_lo * (g_hi - g_lo)) END AS residual,
+    CAST(1 AS DOUBLE) / MAX(CASE WHEN pos = 1 THEN nw_lo END) AS depth
+FROM (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        w_lo / SUM(w_lo) OVER (PARTITION BY run_id, query_id) AS nw_lo,
+        w_hi / SUM(w_hi) OVER (PARTITION BY run_id, query_id) AS nw_hi
+    FROM weighted
+) AS nw
+GROUP BY run_id, query_id;

@@ -2,7 +2,12 @@
 
 -- macro: ireval_p(k, rel := 1)
 -- P@k: relevant documents in the top k over k (missing ranks count as non-relevant).
-SELECT run_id, query_id, CAST(rel_ret_k AS DOUBLE) / CAST({k} AS DOUBLE) AS value
+-- Column residual: the unjudged documents in the top k and the ranks missing before k, each
+-- weighing 1 / k (P@k's user model reads exactly k documents); column depth: k.
+SELECT run_id, query_id, CAST(rel_ret_k AS DOUBLE) / CAST({k} AS DOUBLE) AS value,
+    CAST(unknown_k + ({k} - num_ret_k) AS DOUBLE) * (CAST(1 AS DOUBLE) / CAST({k} AS DOUBLE))
+        AS residual,
+    CAST(1 AS DOUBLE) / (CAST(1 AS DOUBLE) / CAST({k} AS DOUBLE)) AS depth
 FROM {@stats}
 
 -- macro: ireval_recall(k, rel := 1)

@@ -1,16 +1,16 @@
 """The Spark engine (``polars_ireval.spark``): the templates of ``sql/`` rendered as Spark SQL,
 run in local mode, against the Polars engine.
 
-One Spark session serves the whole module (``local[1]``, one shuffle partition, no UI).
-Spark plans are costly on a small machine, so measures are batched a few per query and
-each macro is exercised once per data set (``SPARK_MEASURES``); the DuckDB tests check the
-same templates on the full measure list.
+One Spark session serves the whole suite (``tests.test_sql.spark_session``: ``local[1]``, one
+shuffle partition, no UI). Spark plans are costly on a small machine, so the measures are
+checked in few, large batches: ``tests/test_sql.py::test_engines_equal_polars`` and
+``test_residuals_equal_polars`` run every macro and code path (``SPARK_MEASURES``) on Spark
+as on DuckDB, and the DuckDB tests check the same templates on every measure and parameter.
+This module covers what is Spark's own: Spark inputs, options, byte-wise ties, bad input.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,7 +20,7 @@ import pytest
 import polars_ireval as ir
 import polars_ireval.sql as irsql
 from tests.conftest import TREC_TEST, need_data
-from tests.test_sql import TIE_IDS, _compare, _tie_frames, generated
+from tests.test_sql import SPARK_MEASURES, TIE_IDS, _compare, _tie_frames, generated, spark_session
 
 pyspark = pytest.importorskip(
     "pyspark", reason="pyspark is a test dependency: pip install '.[test]'"
@@ -31,69 +31,10 @@ pytestmark = pytest.mark.filterwarnings(
     "ignore::polars_ireval.evaluate.CoverageWarning", "ignore::FutureWarning"
 )
 
-#: One measure string per SQL macro (and the gain-map / exp-log2 / composite paths).
-SPARK_MEASURES = [
-    "P@5",
-    "R@10",
-    "Success@1",
-    "relative_P@10",
-    "Judged@10",
-    "Unjudged@10",
-    "AP",
-    "Rprec",
-    "Bpref",
-    "infAP",
-    "NumQ",
-    "NumRet",
-    "NumRel",
-    "NumRelRet",
-    "num_nonrel_judged_ret",
-    "nDCG@10",
-    "nDCG(dcg='exp-log2')@10",
-    "ndcg.1=3,2=9",
-    "ndcg_rel",
-    "Rndcg",
-    "G(gains={1:0.5,2:4})",
-    "binG",
-    "RR@5",
-    "SetP",
-    "SetR",
-    "set_relative_P",
-    "SetAP",
-    "SetF(beta=0.5)",
-    "IPrec(rounding='trec_eval10')@0.3",
-    "11pt_avg..25,.5,.75",
-    "Rprec_mult(mult=0.6)",
-    "utility(weights=(1.0,-1.0,0.5,0.25),num_docs=100)",
-    "RBP(gains={1:0.5,2:1})@10",
-    "RBP_resid(p=0.5)@5",
-]
-BATCH = 9
 
-
-def _java() -> bool:
-    home = os.environ.get("JAVA_HOME")
-    return shutil.which("java") is not None or bool(home and os.path.exists(home))
-
-
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def spark() -> Iterator[Any]:
-    if not _java():
-        pytest.skip("Java is not installed: the Spark tests need a JRE (.ci/run installs one)")
-    from pyspark.sql import SparkSession
-
-    session = (
-        SparkSession.builder.master("local[1]")
-        .appName("polars_ireval tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "1")
-        .config("spark.sql.adaptive.enabled", "false")
-        .config("spark.sql.codegen.wholeStage", "false")
-        .config("spark.driver.memory", "2g")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
+    session = spark_session()
     yield session
     session.stop()
 
@@ -105,6 +46,7 @@ def _to_polars(df: Any) -> pl.DataFrame:
 
 
 def test_spark_measures_cover_every_macro() -> None:
+    """SPARK_MEASURES (run on Spark by tests/test_sql.py) calls every measure macro."""
     called = set()
     for m in ir.parse_measures(SPARK_MEASURES):
         s = irsql.spec(m)
@@ -114,20 +56,14 @@ def test_spark_measures_cover_every_macro() -> None:
     assert called == macros - {"ireval_judge", "ireval_check"}
 
 
-@pytest.mark.parametrize("start", range(0, len(SPARK_MEASURES), BATCH))
-def test_spark_equals_polars(spark: Any, start: int) -> None:
-    """Per query, on runs with ties, unjudged documents and missing queries."""
-    run, qrels = generated(0)
-    names = SPARK_MEASURES[start : start + BATCH]
-    got = _to_polars(irspark.evaluate(run, qrels, names, spark=spark, per_query=True))
-    _compare(got, ir.evaluate(run, qrels, names, per_query=True))
-
-
 def test_spark_trec_eval_data(spark: Any) -> None:
     """trec_eval's test collection, relevance level 2, aggregated (means, sums, gmeans)."""
     need_data()
     run, qrels = TREC_TEST / "results.test", TREC_TEST / "qrels.test"
-    names = ["map", "gm_map", "ndcg_cut.10", "num_ret", "P.5", "recip_rank", "bpref", "infAP"]
+    names = [
+        *("map", "gm_map", "ndcg_cut.10", "num_ret", "P.5", "recip_rank", "bpref", "infAP"),
+        *("ERR@20", "INST@10"),
+    ]
     got = _to_polars(irspark.evaluate(run, qrels, names, spark=spark, relevance_level=2))
     _compare(got, ir.evaluate(run, qrels, names, relevance_level=2))
 

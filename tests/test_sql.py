@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import numpy as np
@@ -13,6 +16,10 @@ import pytest
 
 import polars_ireval as ir
 import polars_ireval.sql as irsql
+from polars_ireval.measures.ap import AP_NORMS
+from polars_ireval.measures.dcg import DISCOUNTS, GAINS, NORMS
+from polars_ireval.measures.ndcg import DCG_KINDS
+from polars_ireval.measures.usermodel import MODELS
 from polars_ireval.registry import REGISTRY
 from tests.conftest import CAST, TREC_TEST, need_data
 from tests.test_golden import TREC_EVAL_CASES, _numeric
@@ -86,10 +93,211 @@ MEASURES = [
     "RBP(gains={1:0.5,2:1})",
     "RBP_resid",
     "RBP_resid(p=0.5)@5",
+    "RBP(ties='average')@10",
+    "RBP_resid(ties='average')",
     "map",
     "ndcg_cut.10",
     "recip_rank",
     "bpref",
+    "AP(norm='min')@10",
+    "AP(gains={1:0.5,2:1},discount='log2')",
+    "nDCG(discount='rank')@10",
+    "DCG@10",
+    "DCG(norm='self',gain='exp')@5",
+    "SDCG(max_rel=3)@10",
+    "SP@10",
+    "ERR@20",
+    "Q",
+    "HIT(max_rel=3)@5",
+    "InvSq@10",
+    "INST@10",
+    "INSQ(T=2)",
+    "TBG@20",
+    "U(L=10)@20",
+    "BPM",
+    "ED(measure='INST@10')",
+]
+
+#: Measure strings giving every parameter of every measure a value other than its default
+#: (and every value of the choice parameters in CHOICES); checked by
+#: test_every_parameter_is_exercised, run on every engine by test_parameters_equal_polars.
+PARAMETER_CASES = [
+    # the DCG family: normalisations, gains, every discount
+    "DCG",
+    "DCG(norm='ideal')@10",
+    "DCG(norm='self')@5",
+    "DCG(norm='scaled',max_rel=3)@10",
+    "DCG(gain='exp',gains={0:0,1:1,2:3,3:7})@10",
+    "DCG(discount='log',b=3.0)@10",
+    "DCG(discount='jk',b=2.5)@10",
+    "DCG(discount='none')@10",
+    "DCG(discount='root')@10",
+    "DCG(discount='rank')",
+    "DCG(discount='square')@10",
+    "DCG(discount='click',weights=(0.9,0.5,0.3,0.1))@10",
+    "DCG(norm='scaled',gain='exp',gains={1:2,2:3},discount='custom',weights=(1.0,0.5,0.25),"
+    "max_rel=2)@5",
+    "SDCG@10",
+    "SDCG(max_rel=3,min_rel=1)@10",
+    "SDCG(gain='exp',max_rel=2)@5",
+    "SDCG(gains={1:2,2:5},max_rel=2,discount='log',b=4.0)@10",
+    "SDCG(discount='click',weights=(0.5,0.3,0.2))@5",
+    "nDCG(gain='exp')@10",
+    "nDCG(dcg='exp-log2',discount='rank')@10",
+    "nDCG(discount='jk',b=3.0)@10",
+    "nDCG(discount='custom',weights=(1.0,0.5,0.25))",
+    "nDCG(gains={1:1,2:4},discount='square')@20",
+    # AP's variants and SP
+    "AP(norm='min')",
+    "AP(norm='self')@10",
+    "AP(rel=2,norm='self')",
+    "AP(gains={1:0.5,2:1},norm='min')@5",
+    "AP(discount='none')@10",
+    "AP(discount='jk',b=3.0)@10",
+    "AP(discount='square')",
+    "AP(discount='click',weights=(1.0,0.5,0.25))",
+    "AP(discount='log',b=10.0)@10",
+    "SP",
+    "SP(rel=2)@5",
+    # cascade and utility measures
+    "ERR",
+    "ERR(max_rel=2)@10",
+    "ERR(max_rel=1)",
+    "Q@10",
+    "Q(beta=0)",
+    "Q(beta=2.5,rel=2)@20",
+    "Q(gains={1:3,2:9,3:12})",
+    "HIT",
+    "HIT@3",
+    "HIT(gains={1:0.25,2:0.5,3:1})",
+    "InvSq",
+    "InvSq(max_rel=3)@5",
+    "InvSq(gains={1:0.5,3:1})",
+    # RBP's tie averaging, graded gains
+    "RBP(ties='average')",
+    "RBP(ties='average',p=0.5)@5",
+    "RBP(ties='average',gains={1:0.5,2:1},rel=2)@10",
+    "RBP(rel=2,p=0.95)@20",
+    "RBP_resid(ties='average',p=0.9)@3",
+    # C/W/L user models and their expected depth
+    "INST",
+    "INST(T=0.5,rel=2)",
+    "INST(gains={1:0.5,2:1})@50",
+    "INSQ(T=3)@10",
+    "INSQ(rel=2,gains={2:0.5,3:1})@30",
+    "TBG",
+    "TBG(halflife=2.5)@10",
+    "TBG(rel=2,gains={1:0.3,2:1})@100",
+    "U",
+    "U(L=5)@8",
+    "U(L=20.5,rel=2,gains={1:0.5})@30",
+    "BPM(T=2,K=5)@20",
+    "BPM(K=3.5,rel=2)",
+    "BPM(gains={1:0.5,2:1},T=1.5)@10",
+    "ED(measure='RBP(p=0.95)')",
+    "ED(measure='P@10')",
+    "ED(measure='INST(T=2)@10')",
+    "ED(measure='INSQ')",
+    "ED(measure='TBG(halflife=10)@50')",
+    "ED(measure='U@20')",
+    "ED(measure='BPM(T=2)',rel=2)",
+    "ED(measure='INST',rel=2)",
+    # parameters of the trec_eval measures left at their defaults above
+    "gm_map@10",
+    "11pt_avg(rounding='trec_eval10')",
+    "ndcg_rel(dcg='exp-log2')",
+    "Rndcg(gains={1:2,2:5})",
+    "G(dcg='exp-log2')",
+]
+
+#: Every value of these choice parameters must occur in MEASURES or PARAMETER_CASES.
+CHOICES: dict[tuple[str, str], tuple[object, ...]] = {
+    ("DCG", "norm"): NORMS,
+    ("DCG", "gain"): GAINS,
+    ("DCG", "discount"): DISCOUNTS,
+    ("AP", "norm"): AP_NORMS,
+    ("nDCG", "dcg"): DCG_KINDS,
+    ("nDCG", "gain"): GAINS,
+    ("RBP", "ties"): ("rank", "average"),
+    ("RBP_resid", "ties"): ("rank", "average"),
+    ("IPrec", "rounding"): ("trec_eval9", "trec_eval10"),
+}
+
+#: One measure string per SQL macro and code path, for the Spark engine (Spark plans are
+#: costly on a small machine: it runs these few, batched, and DuckDB runs every case).
+SPARK_MEASURES = [
+    "P@5",
+    "R@10",
+    "Success@1",
+    "relative_P@10",
+    "Judged@10",
+    "Unjudged@10",
+    "AP",
+    "Rprec",
+    "Bpref",
+    "infAP",
+    "NumQ",
+    "NumRet",
+    "NumRel",
+    "NumRelRet",
+    "num_nonrel_judged_ret",
+    "nDCG@10",
+    "nDCG(dcg='exp-log2')@10",
+    "ndcg.1=3,2=9",
+    "ndcg_rel",
+    "Rndcg",
+    "G(gains={1:0.5,2:4})",
+    "binG",
+    "RR@5",
+    "SetP",
+    "SetR",
+    "set_relative_P",
+    "SetAP",
+    "SetF(beta=0.5)",
+    "IPrec(rounding='trec_eval10')@0.3",
+    "11pt_avg..25,.5,.75",
+    "Rprec_mult(mult=0.6)",
+    "utility(weights=(1.0,-1.0,0.5,0.25),num_docs=100)",
+    "RBP(gains={1:0.5,2:1})@10",
+    "RBP_resid(p=0.5)@5",
+    "DCG(norm='self',gain='exp',discount='jk',b=3.0)@10",
+    "SDCG(max_rel=3,min_rel=1,gains={1:1,2:3,3:4},discount='click',weights=(1.0,0.6,0.3))@5",
+    "nDCG(discount='root')@10",
+    "DCG(discount='log',b=3.0,norm='ideal')@10",
+    "AP(norm='min',gains={1:0.5,2:1},discount='square')@10",
+    "SP@10",
+    "Q(beta=0.5,gains={1:3,2:9})@10",
+    "ERR(max_rel=3)@10",
+    "HIT(gains={1:0.5,3:1})@5",
+    "InvSq(max_rel=2)@10",
+    "RBP(ties='average',gains={1:0.5,2:1})@5",
+    "RBP_resid(ties='average')@5",
+    "INST(T=2,gains={1:0.5,2:1})@20",
+    "INSQ@15",
+    "TBG(halflife=3)@10",
+    "U(L=5)@8",
+    "BPM(T=2,K=5)@20",
+    "ED(measure='INST@10')",
+]
+SPARK_BATCH = 18
+
+#: Measures with a residual (and one without), for residuals=True on every engine.
+RESIDUAL_MEASURES = [
+    "P@5",
+    "P(rel=2)@20",
+    "SDCG@10",
+    "SDCG(max_rel=3,min_rel=1,discount='rank')@5",
+    "InvSq",
+    "InvSq(max_rel=3)@5",
+    "RBP",
+    "RBP(p=0.5,gains={1:0.5,2:1})@5",
+    "RBP(ties='average')@10",
+    "INST@20",
+    "INSQ(T=2)",
+    "TBG(halflife=5)@30",
+    "U(L=10)@20",
+    "BPM(T=2)",
+    "AP",
 ]
 
 #: Evaluation options, each checked on every engine.
@@ -159,6 +367,39 @@ def test_measures_cover_sql() -> None:
     assert names == set(irsql.SQL_MEASURES)
 
 
+def test_every_parameter_is_exercised() -> None:
+    """MEASURES and PARAMETER_CASES give every parameter of every registry measure a value
+    other than its default, every choice of CHOICES, and ED every user-model measure.
+    (``rel`` is also set by ``relevance_level``, which the engine tests vary.)"""
+    cases = ir.parse_measures([*MEASURES, *PARAMETER_CASES])
+    missing = []
+    for d in REGISTRY.values():
+        for p in d.params:
+            if p.name == "rel" and any(m.name == d.name for m in cases):
+                continue
+            used = [m.params[p.name] for m in cases if m.name == d.name and p.name in m.params]
+            if not any(p.required or v != p.default for v in used):
+                missing.append(f"{d.name}({p.name}=...)")
+    for (name, param), values in CHOICES.items():
+        used = {
+            m.params.get(param, REGISTRY[name].param(param).default)
+            for m in cases
+            if m.name == name
+        }
+        missing += [f"{name}({param}={v!r})" for v in values if v not in used]
+    inner = {ir.parse_measures(m.params["measure"])[0].name for m in cases if m.name == "ED"}
+    missing += [f"ED(measure={name!r})" for name in sorted(set(MODELS) - inner)]
+    assert not missing, f"add measure strings exercising {missing}"
+
+
+def test_residual_measures_cover_registry() -> None:
+    names = {m.name for m in ir.parse_measures(RESIDUAL_MEASURES)}
+    with_residual = {d.name for d in REGISTRY.values() if d.residual is not None}
+    assert with_residual <= names
+    assert names - with_residual, "keep a measure without a residual (null residual)"
+    assert set(irsql.SQL_RESIDUALS) == with_residual
+
+
 def _compare(got: pl.DataFrame, want: pl.DataFrame, tol: float = 1e-12) -> None:
     assert got.columns == want.columns
     assert got.height == want.height
@@ -167,6 +408,131 @@ def _compare(got: pl.DataFrame, want: pl.DataFrame, tol: float = 1e-12) -> None:
     diff = (got["value"] - want["value"]).abs()
     bad = got.with_columns(want=want["value"], diff=diff).filter(~(pl.col("diff") <= tol))
     assert bad.height == 0, bad
+
+
+# --------------------------------------------------------------------------- every engine
+
+
+def _java() -> bool:
+    home = os.environ.get("JAVA_HOME")
+    return shutil.which("java") is not None or bool(home and os.path.exists(home))
+
+
+def spark_session() -> Any:
+    """The suite's one Spark session (local[1], one shuffle partition, no UI); skips the
+    calling test without pyspark or Java."""
+    pytest.importorskip("pyspark", reason="pyspark is a test dependency: pip install '.[test]'")
+    if not _java():
+        pytest.skip("Java is not installed: the Spark tests need a JRE (.ci/run installs one)")
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[1]")
+        .appName("polars_ireval tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "1")
+        .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.sql.codegen.wholeStage", "false")
+        .config("spark.driver.memory", "2g")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    session = spark_session()
+    yield session
+    session.stop()
+
+
+def _on_engine(engine: str, request: pytest.FixtureRequest, *args: Any, **kw: Any) -> pl.DataFrame:
+    """The engine's ``evaluate(*args, **kw)`` as a Polars frame (Spark: in the suite's
+    session)."""
+    if engine == "duckdb":
+        return irsql.evaluate(*args, **kw)
+    import polars_ireval.spark as irspark
+
+    session = request.getfixturevalue("spark")
+    out = pl.from_arrow(irspark.evaluate(*args, spark=session, **kw).toArrow())
+    assert isinstance(out, pl.DataFrame)
+    return out
+
+
+#: (engine, data set, relevance level, measures): DuckDB runs every parameter case on
+#: generated runs and the shared data; Spark one measure per macro and code path, batched.
+ENGINE_CASES = [
+    pytest.param("duckdb", "generated", 1, PARAMETER_CASES, id="duckdb-generated-l1"),
+    pytest.param("duckdb", "generated", 2, PARAMETER_CASES, id="duckdb-generated-l2"),
+    pytest.param("duckdb", "trec_eval_test", 1, PARAMETER_CASES, id="duckdb-trec_eval_test"),
+    pytest.param("duckdb", "cast2021", 2, PARAMETER_CASES, id="duckdb-cast2021-l2"),
+    *(
+        pytest.param("spark", "generated", 1, SPARK_MEASURES[i : i + SPARK_BATCH], id=f"spark-{i}")
+        for i in range(0, len(SPARK_MEASURES), SPARK_BATCH)
+    ),
+]
+
+
+@pytest.mark.filterwarnings("ignore::polars_ireval.evaluate.CoverageWarning")
+@pytest.mark.parametrize("engine,name,relevance_level,names", ENGINE_CASES)
+def test_engines_equal_polars(
+    engine: str, name: str, relevance_level: int, names: list[str], request: pytest.FixtureRequest
+) -> None:
+    """Every engine equals the Polars one per query, to 1e-12, on runs with ties, unjudged
+    documents, negative grades, queries the qrels lack and judged queries the run lacks
+    (scored as empty rankings: missing='zero')."""
+    run, qrels = _dataset(name)
+    kw = {"per_query": True, "relevance_level": relevance_level, "missing": "zero"}
+    _compare(
+        _on_engine(engine, request, run, qrels, names, **kw), ir.evaluate(run, qrels, names, **kw)
+    )
+
+
+def _compare_residuals(got: pl.DataFrame, want: pl.DataFrame, tol: float = 1e-12) -> None:
+    """value and residual to ``tol``; projected is the engine's own v + r v / (1 - r) (null
+    unless r < 1), within the error that ``tol`` on v and r allows: p = v / (1 - r), so
+    |dp| <= tol (1 / (1 - r) + v / (1 - r)^2), large as r nears 1."""
+    assert got.columns == want.columns
+    assert got.height == want.height
+    keys = [c for c in want.columns if c not in ("value", "residual", "projected")]
+    assert got.select(keys).equals(want.select(keys))
+    for col in ("value", "residual"):
+        assert (got[col].is_null() == want[col].is_null()).all(), col
+        assert ((got[col] - want[col]).abs() <= tol).fill_null(True).all(), col
+    v, r, p = got["value"], got["residual"], got["projected"]
+    own = pl.select(pl.when(r < 1).then(v + r * v / (1 - r))).to_series()
+    assert (p.is_null() == own.is_null()).all()
+    assert ((p - own).abs() <= tol * (1 + own.abs())).fill_null(True).all()
+    rw = want["residual"]
+    near_one = ((r - 1).abs() <= tol) | ((rw - 1).abs() <= tol)
+    assert ((p.is_null() == want["projected"].is_null()) | near_one).fill_null(True).all()
+    bound = tol * (1 / (1 - rw) + want["value"].abs() / (1 - rw) ** 2)
+    assert ((p - want["projected"]).abs() <= bound).fill_null(True).all()
+
+
+RESIDUAL_ENGINES = [
+    pytest.param(engine, per_query, id=f"{engine}-{'per_query' if per_query else 'mean'}")
+    for engine in ("duckdb", "spark")
+    for per_query in (True, False)
+]
+
+
+@pytest.mark.filterwarnings("ignore::polars_ireval.evaluate.CoverageWarning")
+@pytest.mark.parametrize("engine,per_query", RESIDUAL_ENGINES)
+def test_residuals_equal_polars(
+    engine: str, per_query: bool, request: pytest.FixtureRequest
+) -> None:
+    """evaluate(residuals=True) on every engine: the same residual and projected columns
+    (null for a measure without a residual), per query and as means per run."""
+    run, qrels = generated(2)
+    kw = {"per_query": per_query, "residuals": True, "missing": "zero"}
+    got = _on_engine(engine, request, run, qrels, RESIDUAL_MEASURES, **kw)
+    want = ir.evaluate(run, qrels, RESIDUAL_MEASURES, **kw)
+    _compare_residuals(got, want)
+    assert got.filter(pl.col("measure") == "AP")["residual"].is_null().all()
+    assert got["residual"].is_not_null().sum() > 0
 
 
 #: (data set, relevance level) pairs checked per query; each call plans ~70 measures.
@@ -350,9 +716,11 @@ def test_duckdb_cli_reads_the_entry_file(tmp_path: Path) -> None:
 
 
 def test_registry_coverage() -> None:
-    """Every registry measure has SQL, or is listed in PENDING (and only then)."""
+    """Every registry measure has SQL (PENDING, the measures without, is empty) and every
+    residual too."""
     assert set(irsql.SQL_MEASURES) <= set(REGISTRY)
-    assert set(REGISTRY) - set(irsql.SQL_MEASURES) == irsql.PENDING
+    assert set(REGISTRY) - set(irsql.SQL_MEASURES) == irsql.PENDING == frozenset()
+    assert set(irsql.SQL_RESIDUALS) == {n for n, d in REGISTRY.items() if d.residual is not None}
 
 
 def test_measures_without_sql_raise_naming_them(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -366,16 +734,37 @@ def test_measures_without_sql_raise_naming_them(monkeypatch: pytest.MonkeyPatch)
         )
 
 
-def test_parameters_without_sql_raise() -> None:
-    """Options the SQL does not implement are refused, never silently ignored."""
+@pytest.mark.parametrize(
+    "text,error",
+    [
+        ("DCG(norm='scaled')", "needs a cutoff"),
+        ("SDCG(min_rel=2,max_rel=1)@5", "min_rel=2 must be below"),
+        ("DCG(discount='click')@5", "needs weights="),
+        ("nDCG(discount='log',b=1.0)@5", "log base b > 1"),
+        ("AP(weights=(1.0,0.5))", "only used with discount='click'"),
+    ],
+)
+def test_parameters_refused_like_polars(text: str, error: str) -> None:
+    """A parameter value the Polars engine refuses raises the same ParameterError in SQL
+    (spec() builds the Polars expression first), before anything runs."""
     run, qrels = ir.example_path("runs/bm25.run"), ir.example_path("qrels.txt")
-    for text, param in [
-        ("AP(norm='min')@10", "norm='min'"),
-        ("RBP(ties='average')", "ties='average'"),
-        ("nDCG(discount='jk',b=2.0)@10", "discount='jk'"),
-    ]:
-        with pytest.raises(NotImplementedError, match=re.escape(param)):
+    with pytest.raises(ir.ParameterError, match=re.escape(error)) as polars_err:
+        ir.evaluate(run, qrels, [text])
+    with pytest.raises(ir.ParameterError) as sql_err:
+        irsql.evaluate(run, qrels, [text])
+    assert str(sql_err.value) == str(polars_err.value)
+
+
+def test_positions_limit_raises() -> None:
+    """The one thing the SQL cannot express: C/W/L depths (and SDCG cutoffs) beyond the
+    10^9 positions its digit tables generate."""
+    run, qrels = ir.example_path("runs/bm25.run"), ir.example_path("qrels.txt")
+    deep = irsql.MAX_POSITIONS + 1
+    for text in (f"INST@{deep}", f"SDCG@{deep}", f"DCG(norm='scaled')@{deep}"):
+        with pytest.raises(NotImplementedError, match=f"k={deep} is deeper"):
             irsql.evaluate(run, qrels, [text])
+    s = irsql.spec(ir.parse_measures(f"DCG@{deep}")[0])  # no positions: no limit
+    assert isinstance(s, irsql.Call) and s.macro == "ireval_dcg"
 
 
 def test_bad_options_raise() -> None:
@@ -524,6 +913,19 @@ def test_docs_queries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ref_ap = ir.evaluate(runs, "qrels.txt", "AP").sort("run_id")
     assert pq["run_id"].to_list() == ref_ap["run_id"].to_list()
     assert ((pq["map"] - ref_ap["value"]).abs() <= 1e-12).all()
+    inst = results[5]
+    assert isinstance(inst, pl.DataFrame)
+    names = ["INST(T=2)@10", "ED(measure='INST(T=2)@10')"]
+    ref_inst = ir.evaluate(runs, "qrels.txt", names, residuals=True).sort("run_id")
+    value, depth = (ref_inst.filter(pl.col("measure") == n) for n in names)
+    assert inst["run_id"].to_list() == value["run_id"].to_list() == depth["run_id"].to_list()
+    for col, want in [
+        ("inst_10", value["value"]),
+        ("inst_10_residual", value["residual"]),
+        ("expected_depth", depth["value"]),
+    ]:
+        assert ((inst[col] - want).abs() <= 1e-12).all(), col
+    assert len(results) == 6
 
 
 def test_evaluate_engine_duckdb_goes_through_the_macros() -> None:

@@ -30,7 +30,7 @@ shape: (2, 2)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -53,21 +53,19 @@ FILES = (
     "ap.sql",
     "rr.sql",
     "ndcg.sql",
+    "dcg.sql",
     "bpref.sql",
     "iprec.sql",
+    "err.sql",
+    "weighted.sql",
     "rbp.sql",
+    "cwl.sql",
 )
 ENTRY = "ireval.sql"
 _HEADER = (
     "-- ireval.sql: every ireval_ DuckDB macro, generated from the portable templates of the\n"
     "-- family files by `python -m polars_ireval.sql`. Do not edit; a test checks it is up to\n"
     "-- date. Load it with `.read ireval.sql` (DuckDB CLI) or polars_ireval.sql.load(con).\n"
-)
-
-#: Registry measures without SQL yet. A test checks this equals the registry minus SQL_MEASURES.
-PENDING: frozenset[str] = frozenset(
-    {"DCG", "SDCG", "SP", "ERR", "Q", "HIT", "InvSq"}  # issue 4, part 2-4: SQL next session
-    | {"BPM", "INST", "INSQ", "TBG", "U", "ED"}  # C/W/L user models: no SQL yet
 )
 
 INPUT_ORDER = "input_order"
@@ -130,10 +128,13 @@ def table_arg(name: str) -> str:
 
 @dataclass(frozen=True)
 class Call:
-    """One macro applied to the evaluation table with these arguments."""
+    """One macro applied to the evaluation table with these arguments; ``column`` is the
+    output column read as the value (``value``, or ``residual`` / ``depth`` of the macros
+    of measures with a residual or a user model)."""
 
     macro: str
     args: Mapping[str, Any] = field(default_factory=dict)
+    column: str = "value"
 
 
 @dataclass(frozen=True)
@@ -146,21 +147,36 @@ class Mean:
 Spec = Call | Mean
 Builder = Callable[[dict[str, Any], int], Spec]
 
+#: Measure parameters passed to the SQL under another name: a macro parameter named like a
+#: column of the templates (``gain``) or like another parameter up to case (``T``, ``K`` next
+#: to ``k``: DuckDB's names are case-insensitive) would be captured by it.
+RENAMED = {"gain": "gain_type", "T": "target", "K": "budget", "L": "stop_length"}
+#: Parameters that are DOUBLE in SQL (a Python int becomes a float literal).
+_FLOATS = frozenset({"p", "b", "beta", "T", "K", "L", "halflife"})
 
-def _call(macro: str, *names: str) -> Builder:
+
+def _arg(name: str, value: Any) -> Any:
+    if name == "gains":
+        return T.gain_map(value)
+    if name == "weights":
+        return T.weight_map(value)
+    if name in _FLOATS and value is not None:
+        return float(value)
+    return value
+
+
+def _call(macro: str, *names: str, **fixed: Any) -> Builder:
     """A builder passing the measure parameters ``names`` (``rel`` defaults to the
-    evaluation's relevance level; a missing parameter takes the macro's default)."""
+    evaluation's relevance level, ``k`` to NULL; another missing parameter takes the
+    macro's default) and the ``fixed`` macro arguments."""
 
     def build(p: dict[str, Any], rl: int) -> Spec:
-        args = {n: p[n] for n in names if n in p}
+        args = {RENAMED.get(n, n): _arg(n, p[n]) for n in names if n in p}
         if "k" in names:
             args.setdefault("k", None)
         if "rel" in names:
             args["rel"] = p.get("rel", rl)
-        for n in names:
-            if n in ("gains",):
-                args[n] = T.gain_map(p.get(n))
-        return Call(macro, args)
+        return Call(macro, {**args, **fixed})
 
     return build
 
@@ -214,16 +230,55 @@ def _set_f(p: dict[str, Any], rl: int) -> Spec:
     return Call("ireval_set_f", {"beta": float(p.get("beta", 1.0)), "rel": p.get("rel", rl)})
 
 
-def _rbp(macro: str, graded: bool) -> Builder:
-    def build(p: dict[str, Any], rl: int) -> Spec:
-        args: dict[str, Any] = {"k": p.get("k"), "p": float(p.get("p", 0.8))}
-        if graded:
-            args["rel"] = p.get("rel", rl)
-            args["gains"] = T.gain_map(p.get("gains"))
-        return Call(macro, args)
+_DCG_PARAMS = ("k", "gain", "gains", "discount", "b", "weights")
 
-    return build
 
+def _ap(p: dict[str, Any], rl: int) -> Spec:
+    """trec_eval's AP (``ireval_ap``), or a variant (norm, graded gains, another discount),
+    on the branches of polars_ireval.measures.ap.ap."""
+    default = (
+        p.get("norm", "R") == "R"
+        and p.get("gains") is None
+        and p.get("discount", "rank") == "rank"
+        and p.get("weights") is None
+    )
+    if default:
+        return _call("ireval_ap", "k", "rel")(p, rl)
+    return _call("ireval_ap_variant", "k", "rel", "norm", "gains", "discount", "b", "weights")(
+        p, rl
+    )
+
+
+def _ndcg(p: dict[str, Any], rl: int) -> Spec:
+    """trec_eval's nDCG (``ireval_ndcg``), or ``ireval_dcg`` normalised by the ideal DCG for
+    another gain or discount, on the branches of polars_ireval.measures.ndcg.ndcg."""
+    gain, discount = p.get("gain", "linear"), p.get("discount", "log2")
+    if gain == "linear" and discount == "log2" and p.get("weights") is None:
+        return _call("ireval_ndcg", "k", "gains", "dcg")(p, rl)
+    if p.get("dcg", "log2") == "exp-log2":
+        p = {**p, "gain": "exp"}
+    return _call("ireval_dcg", *_DCG_PARAMS, norm="ideal")(p, rl)
+
+
+def _with_rel(m: Measure, rel: int) -> Measure:
+    """``m`` with ``rel`` set when it takes one and its string leaves it out."""
+    if "rel" in {p.name for p in m.defn.params} and "rel" not in m.params:
+        return m.defn.bind({**m.params, "rel": rel}, m.label_)
+    return m
+
+
+def _expected_depth(p: dict[str, Any], rl: int) -> Spec:
+    """ED(measure=...): the ``depth`` column of the user-model measure's macro."""
+    from polars_ireval.parse import parse_measure
+
+    inner = _with_rel(parse_measure(p["measure"]), p.get("rel", rl))
+    s = spec(inner, rl)
+    if not isinstance(s, Call):
+        raise NotImplementedError(f"{inner.label} has no expected depth in SQL")
+    return replace(s, column="depth")
+
+
+_CWL = ("k", "rel", "gains")
 
 #: Registry name -> builds the SQL spec from (parameters, relevance_level).
 SQL_MEASURES: dict[str, Builder] = {
@@ -233,9 +288,10 @@ SQL_MEASURES: dict[str, Builder] = {
     "relative_P": _call("ireval_relative_p", "k", "rel"),
     "Judged": _call("ireval_judged", "k"),
     "Unjudged": _call("ireval_unjudged", "k"),
-    "AP": _call("ireval_ap", "k", "rel"),
+    "AP": _ap,
     "gm_map": _call("ireval_ap", "k", "rel"),
     "Rprec": _call("ireval_rprec", "rel"),
+    "SP": _call("ireval_sp", "k", "rel"),
     "Bpref": _call("ireval_bpref", "rel"),
     "gm_bpref": _call("ireval_bpref", "rel"),
     "infAP": _call("ireval_infap", "rel"),
@@ -244,11 +300,17 @@ SQL_MEASURES: dict[str, Builder] = {
     "NumRel": _call("ireval_num_rel", "rel"),
     "NumRelRet": _call("ireval_num_rel_ret", "rel"),
     "num_nonrel_judged_ret": _call("ireval_num_nonrel_judged_ret", "rel"),
-    "nDCG": _call("ireval_ndcg", "k", "gains", "dcg"),
+    "DCG": _call("ireval_dcg", *_DCG_PARAMS, "norm", "max_rel"),
+    "SDCG": _call("ireval_sdcg", *_DCG_PARAMS, "max_rel", "min_rel"),
+    "nDCG": _ndcg,
     "ndcg_rel": _call("ireval_ndcg_rel", "gains", "dcg"),
     "Rndcg": _call("ireval_rndcg", "gains", "dcg", "rel"),
     "G": _call("ireval_g", "gains", "dcg"),
     "binG": _call("ireval_bing", "rel"),
+    "ERR": _call("ireval_err", "k", "max_rel"),
+    "Q": _call("ireval_q", "k", "beta", "rel", "gains"),
+    "HIT": _call("ireval_hit", "k", "max_rel", "gains"),
+    "InvSq": _call("ireval_invsq", "k", "max_rel", "gains"),
     "RR": _call("ireval_rr", "k", "rel"),
     "SetP": _call("ireval_set_p", "rel"),
     "SetR": _call("ireval_set_r", "rel"),
@@ -259,43 +321,94 @@ SQL_MEASURES: dict[str, Builder] = {
     "11pt_avg": _eleven_point,
     "Rprec_mult": _rprec_mult,
     "utility": _utility,
-    "RBP": _rbp("ireval_rbp", graded=True),
-    "RBP_resid": _rbp("ireval_rbp_resid", graded=False),
+    "RBP": _call("ireval_rbp", "k", "p", "rel", "gains", "ties"),
+    "RBP_resid": _call("ireval_rbp_resid", "k", "p", "ties"),
+    "INST": _call("ireval_inst", *_CWL, "T"),
+    "INSQ": _call("ireval_insq", *_CWL, "T"),
+    "TBG": _call("ireval_tbg", *_CWL, "halflife"),
+    "U": _call("ireval_u", *_CWL, "L"),
+    "BPM": _call("ireval_bpm", *_CWL, "T", "K"),
+    "ED": _expected_depth,
 }
 
 
-#: Measure parameters (added to the registry since) that the SQL does not take: only their
-#: default is accepted; another value raises NotImplementedError naming it.
-DEFAULT_ONLY = {
-    "AP": ("norm", "gains", "discount", "b", "weights"),
-    "nDCG": ("discount", "b", "weights"),
-    "RBP": ("ties",),
-    "RBP_resid": ("ties",),
+def _residual_column(name: str) -> Builder:
+    """The ``residual`` column of the measure's own macro."""
+
+    def build(p: dict[str, Any], rl: int) -> Spec:
+        s = SQL_MEASURES[name](p, rl)
+        assert isinstance(s, Call)
+        return replace(s, column="residual")
+
+    return build
+
+
+#: Registry name -> builds the SQL spec of the measure's residual (``MeasureDef.residual``).
+SQL_RESIDUALS: dict[str, Builder] = {
+    **{
+        name: _residual_column(name)
+        for name in ("P", "SDCG", "InvSq", "INST", "INSQ", "TBG", "U", "BPM")
+    },
+    "RBP": _call("ireval_rbp_resid", "k", "p", "ties"),
 }
+
+#: Registry measures without SQL. A test checks this equals the registry minus SQL_MEASURES.
+PENDING: frozenset[str] = frozenset()
+
+#: The most positions the SQL generates (C/W/L depths, SDCG's sum of weights): 10^9.
+MAX_POSITIONS = 10**9
 
 
 def spec(m: Measure, relevance_level: int = 1) -> Spec:
-    """The macro call(s) computing measure ``m``."""
+    """The macro call(s) computing measure ``m``.
+
+    The parameters are first checked by building the Polars expression, so that a value
+    the Polars engine refuses raises the same :class:`ParameterError` here.
+    """
     build = SQL_MEASURES.get(m.name)
     if build is None:
         raise NotImplementedError(f"{m.name} has no SQL yet")
-    params = m.params
-    defaults = {p.name: p.default for p in m.defn.params}
-    for name in DEFAULT_ONLY.get(m.name, ()):
-        if params.get(name, defaults.get(name)) != defaults.get(name):
-            raise NotImplementedError(f"{m.label}: {name}={params[name]!r} has no SQL yet")
-    if m.name == "nDCG" and params.get("gain", "linear") != "linear":
-        if params["gain"] != "exp" or params.get("dcg", "log2") != "log2":
-            raise NotImplementedError(f"{m.label}: gain={params['gain']!r} has no SQL yet")
-        params = {**params, "dcg": "exp-log2"}
-    return build(params, relevance_level)
+    _check_positions(m)
+    m.expr(relevance_level)
+    return build(_params(m), relevance_level)
+
+
+def _params(m: Measure) -> dict[str, Any]:
+    """The parameters of ``m`` with the declared defaults filled in, except ``rel`` (whose
+    default is the evaluation's relevance level)."""
+    defaults = {p.name: p.default for p in m.defn.params if not p.required and p.name != "rel"}
+    return {**defaults, **m.params}
+
+
+def residual_spec(m: Measure, relevance_level: int = 1) -> Spec | None:
+    """The macro call computing the residual of ``m``; None for measures without one."""
+    if m.defn.residual is None:
+        return None
+    build = SQL_RESIDUALS.get(m.name)
+    if build is None:
+        raise NotImplementedError(f"{m.name} has no residual SQL yet")
+    m.residual_expr(relevance_level)
+    return build(_params(m), relevance_level)
+
+
+def _check_positions(m: Measure) -> None:
+    p = _params(m)
+    k = p.get("k")
+    positional = m.name in ("INST", "INSQ", "TBG", "U", "BPM", "SDCG") or (
+        m.name == "DCG" and p.get("norm") == "scaled"
+    )
+    if positional and isinstance(k, int) and k > MAX_POSITIONS:
+        raise NotImplementedError(
+            f"{m.label}: k={k} is deeper than the {MAX_POSITIONS} positions the SQL generates"
+        )
 
 
 def compose(s: Spec, source: Callable[[Call], str]) -> str:
     """``SELECT run_id, query_id, value`` for spec ``s``; ``source`` renders one call as a
     table expression (a DuckDB macro call, or a parenthesised query for other engines)."""
     if isinstance(s, Call):
-        return f"SELECT m.run_id, m.query_id, m.value FROM {source(s)} AS m"
+        value = "m.value" if s.column == "value" else f"m.{s.column} AS value"
+        return f"SELECT m.run_id, m.query_id, {value} FROM {source(s)} AS m"
     first = "a0"
     joins = [f"{source(s.calls[0])} AS {first}"]
     for i, c in enumerate(s.calls[1:], start=1):
@@ -303,10 +416,31 @@ def compose(s: Spec, source: Callable[[Call], str]) -> str:
             f"JOIN {source(c)} AS a{i} ON a{i}.run_id = {first}.run_id "
             f"AND a{i}.query_id = {first}.query_id"
         )
-    total = " + ".join(["CAST(0 AS DOUBLE)", *(f"a{i}.value" for i in range(len(s.calls)))])
+    total = " + ".join(["CAST(0 AS DOUBLE)", *(f"a{i}.{c.column}" for i, c in enumerate(s.calls))])
     return (
         f"SELECT {first}.run_id, {first}.query_id, ({total}) / "
         f"CAST({len(s.calls)} AS DOUBLE) AS value FROM " + " ".join(joins)
+    )
+
+
+def compose_residual(s: Spec, r: Spec | None, source: Callable[[Call], str]) -> str:
+    """``SELECT run_id, query_id, value, residual`` for the value spec ``s`` and the residual
+    spec ``r`` (residual NULL when ``r`` is None). A residual read from the same macro call
+    as the value comes from that one call."""
+    if r is None:
+        return (
+            "SELECT v.run_id, v.query_id, v.value, CAST(NULL AS DOUBLE) AS residual "
+            f"FROM ({compose(s, source)}) AS v"
+        )
+    if isinstance(s, Call) and isinstance(r, Call) and (s.macro, s.args) == (r.macro, r.args):
+        return (
+            f"SELECT m.run_id, m.query_id, m.{s.column} AS value, m.{r.column} AS residual "
+            f"FROM {source(s)} AS m"
+        )
+    return (
+        "SELECT v.run_id, v.query_id, v.value, r.value AS residual "
+        f"FROM ({compose(s, source)}) AS v LEFT JOIN ({compose(r, source)}) AS r "
+        "ON r.run_id = v.run_id AND r.query_id = v.query_id"
     )
 
 
@@ -376,18 +510,22 @@ def check_relevance_level(relevance_level: Any) -> None:
         raise ParameterError(f"relevance_level={relevance_level!r}: must be an integer grade")
 
 
-def specs(parsed: list[Measure], relevance_level: int) -> list[Spec]:
-    """The spec of every measure; raises NotImplementedError naming all without SQL."""
+def specs(
+    parsed: list[Measure], relevance_level: int, *, residuals: bool = False
+) -> list[tuple[Spec, Spec | None]]:
+    """The spec of every measure and of its residual (None without one, or unless
+    ``residuals``); raises NotImplementedError naming all without SQL."""
     out, missing = [], []
     for m in parsed:
         try:
-            out.append(spec(m, relevance_level))
+            r = residual_spec(m, relevance_level) if residuals else None
+            out.append((spec(m, relevance_level), r))
         except NotImplementedError as e:
             reason = str(e).partition(": ")[2]
             missing.append(f"{m.label} ({reason})" if reason else m.label)
     if missing:
         raise NotImplementedError(
-            f"no SQL yet for measure(s) {', '.join(missing)}; use polars_ireval.evaluate"
+            f"no SQL for measure(s) {', '.join(missing)}; use polars_ireval.evaluate"
         )
     return out
 
@@ -403,27 +541,31 @@ def evaluate(
     max_depth: int | None = None,
     judged_only: bool = False,
     ties: str = "trec_eval",
+    residuals: bool = False,
     con: Any = None,
 ) -> pl.DataFrame:
     """Evaluate runs in DuckDB with the ``ireval_`` macros.
 
     Same inputs, options and output as :func:`polars_ireval.evaluate`: columns
-    ``[run_id,] [query_id,] measure, value``. The inputs are validated as the Polars engine
-    does (duplicates, NaN or null scores, missing columns raise the same errors); the
-    evaluation table is built by ``ireval_judge`` and every measure by its macro, in one
-    query. ``con`` is a DuckDB connection (a new in-memory one by default); the macros
-    are (re)installed into it.
+    ``[run_id,] [query_id,] measure, value`` (and ``residual, projected`` with
+    ``residuals``). The inputs are validated as the Polars engine does (duplicates, NaN or
+    null scores, missing columns raise the same errors); the evaluation table is built by
+    ``ireval_judge`` and every measure by its macro, in one query. ``con`` is a DuckDB
+    connection (a new in-memory one by default); the macros are (re)installed into it.
 
     Raises
     ------
     NotImplementedError
-        Naming every requested measure that has no SQL yet (:data:`PENDING`).
+        Naming every requested measure that has no SQL (a C/W/L depth beyond
+        :data:`MAX_POSITIONS`).
     """
     import duckdb
 
     check_relevance_level(relevance_level)
+    if not isinstance(residuals, bool):
+        raise ParameterError(f"residuals={residuals!r}: must be True or False")
     parsed = parse_measures(measures)
-    all_specs = specs(parsed, relevance_level)
+    all_specs = specs(parsed, relevance_level, residuals=residuals)
     run_df, qrels_df, multi = prepare(run, qrels, ties=ties, missing=missing, max_depth=max_depth)
     con = con if con is not None else duckdb.connect()
     load(con)
@@ -438,41 +580,70 @@ def evaluate(
         "missing": "skip" if missing == "error" else missing,
     }
     judge_args = ", ".join(f"{k} := {T.literal(v)}" for k, v in options.items())
+
+    def source(c: Call) -> str:
+        return macro_call(c, table)
+
     try:
         con.execute(
             f"CREATE OR REPLACE TEMP TABLE {quote_ident(table)} AS SELECT * FROM "
             f"ireval_judge({table_arg(names['run'])}, {table_arg(names['qrels'])}, "
             f"{judge_args})"
         )
-        query = " UNION ALL ".join(
-            f"SELECT q.run_id, q.query_id, {i} AS measure_index, q.value FROM "
-            f"({compose(s, lambda c: macro_call(c, table))}) AS q"
-            for i, s in enumerate(all_specs)
-        )
-        long = _frame(con, query)
+        if residuals:
+            parts = [
+                f"SELECT q.run_id, q.query_id, {i} AS measure_index, q.value, q.residual "
+                f"FROM ({compose_residual(s, r, source)}) AS q"
+                for i, (s, r) in enumerate(all_specs)
+            ]
+        else:
+            parts = [
+                f"SELECT q.run_id, q.query_id, {i} AS measure_index, q.value "
+                f"FROM ({compose(s, source)}) AS q"
+                for i, (s, _) in enumerate(all_specs)
+            ]
+        long = _frame(con, " UNION ALL ".join(parts))
     finally:
         con.execute(f"DROP TABLE IF EXISTS {quote_ident(table)}")
         for name in names.values():
             con.unregister(name)
-    return finish(long, parsed, per_query=per_query, multi=multi)
+    return finish(long, parsed, per_query=per_query, multi=multi, residuals=residuals)
+
+
+def _wide(long: pl.DataFrame, values: str, prefix: str, n: int) -> pl.DataFrame:
+    """``long``'s column ``values`` as one column ``{prefix}{i}`` per measure index i."""
+    keys = [S.RUN_ID, S.QUERY_ID]
+    pivoted = long.pivot(on="measure_index", index=keys, values=values)
+    pivoted = pivoted.rename({c: f"{prefix}{c}" for c in pivoted.columns if c not in keys})
+    cols = [f"{prefix}{i}" for i in range(n)]
+    absent = [pl.lit(None, dtype=pl.Float64).alias(c) for c in cols if c not in pivoted.columns]
+    return pivoted.with_columns(absent).select(*keys, *cols)
 
 
 def finish(
-    long: pl.DataFrame, parsed: list[Measure], *, per_query: bool, multi: bool
+    long: pl.DataFrame,
+    parsed: list[Measure],
+    *,
+    per_query: bool,
+    multi: bool,
+    residuals: bool = False,
 ) -> pl.DataFrame:
-    """From ``run_id, query_id, measure_index, value`` rows to the frame
+    """From ``run_id, query_id, measure_index, value[, residual]`` rows to the frame
     :func:`polars_ireval.evaluate` returns (aggregated unless ``per_query``)."""
+    from polars_ireval.evaluate import PROJECTED, RESIDUAL, projected
+
     keys = [S.RUN_ID, S.QUERY_ID]
     cols = [f"m{i}" for i in range(len(parsed))]
+    rcols = [f"r{i}" for i in range(len(parsed))]
     long = long.with_columns(
         pl.col(keys).cast(pl.String),
         pl.col("measure_index").cast(pl.Int64),
         pl.col("value").cast(pl.Float64),
     )
-    pivoted = long.pivot(on="measure_index", index=keys, values="value")
-    pivoted = pivoted.rename({c: f"m{c}" for c in pivoted.columns if c not in keys})
-    absent = [pl.lit(None, dtype=pl.Float64).alias(c) for c in cols if c not in pivoted.columns]
-    wide = pivoted.with_columns(absent).select(*keys, *cols)
+    wide = _wide(long, "value", "m", len(parsed))
+    if residuals:
+        long = long.with_columns(pl.col(RESIDUAL).cast(pl.Float64))
+        wide = wide.join(_wide(long, RESIDUAL, "r", len(parsed)), on=keys, how="left")
     if not multi:
         wide = wide.drop(S.RUN_ID)
     keys = [k for k in keys if k in wide.columns]
@@ -482,11 +653,18 @@ def finish(
     else:
         run_keys = [k for k in keys if k == S.RUN_ID]
         aggs = [m.aggregate(pl.col(c)).alias(c) for m, c in zip(parsed, cols, strict=True)]
+        if residuals:
+            aggs += [pl.col(r).mean().alias(r) for r in rcols]
         wide = wide.group_by(run_keys).agg(aggs).sort(run_keys) if run_keys else wide.select(aggs)
         index = run_keys
     out = wide.select(*index, *[pl.col(c).cast(pl.Float64) for c in cols]).unpivot(
         index=index, on=cols, variable_name="measure", value_name="value"
     )
+    if residuals:
+        extra = wide.select(pl.col(rcols).cast(pl.Float64)).unpivot(on=rcols, value_name=RESIDUAL)
+        out = pl.concat([out, extra.select(RESIDUAL)], how="horizontal").with_columns(
+            projected(pl.col("value"), pl.col(RESIDUAL)).alias(PROJECTED)
+        )
     labels = [m.label for m in parsed]
     out = out.with_columns(pl.col("measure").replace_strict(cols, labels, return_dtype=pl.String))
     return out.sort(index, maintain_order=True) if index else out
@@ -511,14 +689,17 @@ __all__ = [
     "FILES",
     "PENDING",
     "SQL_MEASURES",
+    "SQL_RESIDUALS",
     "Call",
     "Mean",
     "compose",
+    "compose_residual",
     "evaluate",
     "library",
     "load",
     "measure_sql",
     "quote_ident",
+    "residual_spec",
     "spec",
     "sql_dir",
     "sql_text",

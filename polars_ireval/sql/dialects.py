@@ -42,6 +42,17 @@ SNAPSHOT_MEASURES = [
     "Rndcg",
     "RBP(p=0.8)@10",
     "NumRet",
+    "DCG(norm='self',gain='exp',discount='log',b=3.0)@10",
+    "SDCG(max_rel=3)@10",
+    "AP(norm='min',discount='custom',weights=(1.0,0.5))@10",
+    "SP",
+    "Q",
+    "ERR@20",
+    "HIT@10",
+    "InvSq@10",
+    "RBP(ties='average')@10",
+    "INST@10",
+    "TBG@10",
 ]
 
 

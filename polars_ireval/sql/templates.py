@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -169,6 +169,14 @@ def gain_map(gains: Mapping[int, float] | None) -> str:
     if not gains:
         return ""
     return "," + ",".join(f"{int(k)}={float(v)!r}" for k, v in gains.items()) + ","
+
+
+def weight_map(weights: Sequence[float] | None) -> str:
+    """A weight vector (the weight of ranks 1, 2, ...) as the templates' text form
+    ``,1=w1,2=w2,...,`` ('' for none)."""
+    if not weights:
+        return ""
+    return gain_map({i: float(w) for i, w in enumerate(weights, start=1)})
 
 
 # --------------------------------------------------------------------------- DuckDB

@@ -194,7 +194,15 @@ FROM (
   SELECT
     run_id,
     query_id,
-    SAFE_CAST(rel_ret_k AS FLOAT64) / NULLIF(SAFE_CAST(10 AS FLOAT64), 0) AS value
+    SAFE_CAST(rel_ret_k AS FLOAT64) / NULLIF(SAFE_CAST(10 AS FLOAT64), 0) AS value,
+    SAFE_CAST(unknown_k + (
+      10 - num_ret_k
+    ) AS FLOAT64) * (
+      SAFE_CAST(1 AS FLOAT64) / NULLIF(SAFE_CAST(10 AS FLOAT64), 0)
+    ) AS residual,
+    SAFE_CAST(1 AS FLOAT64) / NULLIF((
+      SAFE_CAST(1 AS FLOAT64) / NULLIF(SAFE_CAST(10 AS FLOAT64), 0)
+    ), 0) AS depth
   FROM (
     SELECT
       run_id,
@@ -216,6 +224,7 @@ FROM (
           ELSE 0
         END
       ) AS unjudged_k,
+      SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
       MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
       SELECT
@@ -276,6 +285,7 @@ FROM (
           ELSE 0
         END
       ) AS unjudged_k,
+      SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
       MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
       SELECT
@@ -362,6 +372,7 @@ FROM (
           ELSE 0
         END
       ) AS unjudged_k,
+      SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
       MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
       SELECT
@@ -622,6 +633,7 @@ FROM (
           ELSE 0
         END
       ) AS unjudged_k,
+      SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
       MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
       SELECT
@@ -703,6 +715,7 @@ FROM (
             ELSE 0
           END
         ) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
       FROM (
         SELECT
@@ -883,6 +896,7 @@ FROM (
           ELSE 0
         END
       ) AS unjudged_k,
+      SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
       MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
       SELECT
@@ -951,6 +965,7 @@ FROM (
             ELSE 0
           END
         ) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
       FROM (
         SELECT
@@ -1152,6 +1167,7 @@ FROM (
             ELSE 0
           END
         ) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
       FROM (
         SELECT
@@ -1273,19 +1289,71 @@ FROM (
           SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
           SAFE_CAST(0 AS FLOAT64)
         )
-      END * (
+      END * weight AS term
+    FROM (
+      SELECT
+        run_id,
+        query_id,
+        rank,
+        relevance,
         (
           SAFE_CAST(1 AS FLOAT64) - SAFE_CAST(SAFE_CAST(0.8 AS FLOAT64) AS FLOAT64)
         ) * POWER(
           SAFE_CAST(SAFE_CAST(0.8 AS FLOAT64) AS FLOAT64),
           SAFE_CAST(rank AS FLOAT64) - SAFE_CAST(1 AS FLOAT64)
+        ) AS weight
+      FROM `evaluation`
+      WHERE
+        'rank' = 'rank' AND NOT rank IS NULL AND (
+          10 IS NULL OR rank <= 10
         )
-      ) AS term
-    FROM `evaluation`
-    WHERE
-      NOT rank IS NULL AND (
-        10 IS NULL OR rank <= 10
-      )
+      UNION ALL
+      SELECT
+        run_id,
+        query_id,
+        rank,
+        relevance,
+        CASE
+          WHEN 10 IS NULL
+          THEN mean
+          ELSE mean * (
+            CASE
+              WHEN end_pos < SAFE_CAST(10 AS FLOAT64)
+              THEN end_pos
+              ELSE SAFE_CAST(10 AS FLOAT64)
+            END - start_pos
+          ) / NULLIF(size, 0)
+        END AS weight
+      FROM (
+        SELECT
+          run_id,
+          query_id,
+          rank,
+          relevance,
+          start_pos,
+          end_pos - start_pos AS size,
+          end_pos,
+          (
+            POWER(SAFE_CAST(SAFE_CAST(0.8 AS FLOAT64) AS FLOAT64), start_pos) - POWER(SAFE_CAST(SAFE_CAST(0.8 AS FLOAT64) AS FLOAT64), end_pos)
+          ) / NULLIF((
+            end_pos - start_pos
+          ), 0) AS mean
+        FROM (
+          SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            SAFE_CAST(RANK() OVER (PARTITION BY run_id, query_id ORDER BY score DESC) - 1 AS FLOAT64) AS start_pos,
+            SAFE_CAST(COUNT(*) OVER (PARTITION BY run_id, query_id) - RANK() OVER (PARTITION BY run_id, query_id ORDER BY score ASC) + 1 AS FLOAT64) AS end_pos
+          FROM `evaluation`
+          WHERE
+            'rank' = 'average' AND NOT rank IS NULL
+        ) AS tie
+      ) AS tw
+      WHERE
+        10 IS NULL OR start_pos < SAFE_CAST(10 AS FLOAT64)
+    ) AS w
   ), running AS (
     SELECT
       run_id,
@@ -1301,7 +1369,15 @@ FROM (
   SELECT
     pa.run_id,
     pa.query_id,
-    COALESCE(x.total, SAFE_CAST(0 AS FLOAT64)) AS value
+    COALESCE(x.total, SAFE_CAST(0 AS FLOAT64)) AS value,
+    SAFE_CAST(1 AS FLOAT64) / NULLIF(
+      (
+        (
+          SAFE_CAST(1 AS FLOAT64) - SAFE_CAST(SAFE_CAST(0.8 AS FLOAT64) AS FLOAT64)
+        ) * POWER(SAFE_CAST(SAFE_CAST(0.8 AS FLOAT64) AS FLOAT64), SAFE_CAST(0 AS FLOAT64))
+      ),
+      0
+    ) AS depth
   FROM (
     SELECT DISTINCT
       run_id,
@@ -1343,6 +1419,7 @@ FROM (
           ELSE 0
         END
       ) AS unjudged_k,
+      SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
       MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
       SELECT
@@ -1366,4 +1443,2862 @@ FROM (
       run_id,
       query_id
   )
+) AS m;
+
+-- measure: DCG(norm='self',gain='exp',discount='log',b=3.0)@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH g AS (
+    SELECT
+      *
+    FROM (
+      SELECT
+        ex.run_id,
+        ex.query_id,
+        ex.rank,
+        ex.relevance,
+        CASE
+          WHEN 'self' = 'scaled'
+          THEN CASE WHEN sc.low <> SAFE_CAST(0 AS FLOAT64) THEN ex.eg - sc.low ELSE ex.eg END
+          ELSE COALESCE(ex.eg, SAFE_CAST(0 AS FLOAT64))
+        END AS gain,
+        sc.top - sc.low AS scale
+      FROM (
+        SELECT
+          run_id,
+          query_id,
+          rank,
+          relevance,
+          CASE
+            WHEN 'exp' = 'exp'
+            THEN POWER(SAFE_CAST(2 AS FLOAT64), mg) - SAFE_CAST(1 AS FLOAT64)
+            ELSE mg
+          END AS eg
+        FROM (
+          SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            COALESCE(
+              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(grade AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              SAFE_CAST(grade AS FLOAT64)
+            ) AS mg
+          FROM (
+            SELECT
+              run_id,
+              query_id,
+              rank,
+              relevance,
+              CASE
+                WHEN 'self' = 'scaled'
+                THEN CASE
+                  WHEN COALESCE(relevance, 0) < 0
+                  THEN 0
+                  WHEN COALESCE(relevance, 0) > 1
+                  THEN 1
+                  ELSE COALESCE(relevance, 0)
+                END
+                WHEN relevance >= 0
+                THEN relevance
+              END AS grade
+            FROM `evaluation`
+          ) AS cl
+        ) AS mp
+      ) AS ex
+      CROSS JOIN (
+        SELECT
+          CASE
+            WHEN 'exp' = 'exp'
+            THEN POWER(SAFE_CAST(2 AS FLOAT64), lo) - SAFE_CAST(1 AS FLOAT64)
+            ELSE lo
+          END AS low,
+          CASE
+            WHEN 'exp' = 'exp'
+            THEN POWER(SAFE_CAST(2 AS FLOAT64), hi) - SAFE_CAST(1 AS FLOAT64)
+            ELSE hi
+          END AS top
+        FROM (
+          SELECT
+            COALESCE(
+              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(lo_grade AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              SAFE_CAST(lo_grade AS FLOAT64)
+            ) AS lo,
+            COALESCE(
+              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(hi_grade AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              SAFE_CAST(hi_grade AS FLOAT64)
+            ) AS hi
+          FROM (
+            SELECT
+              0 AS lo_grade,
+              1 AS hi_grade
+          ) AS e0
+        ) AS ends
+      ) AS sc
+    ) AS g0
+  ), ranked AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(
+        CASE 'log'
+          WHEN 'log2'
+          THEN gain / NULLIF(LOG(SAFE_CAST(rank AS FLOAT64) + SAFE_CAST(1 AS FLOAT64), 2), 0)
+          WHEN 'log'
+          THEN gain / NULLIF(
+            (
+              LN(SAFE_CAST(rank AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(3.0 AS FLOAT64) AS FLOAT64)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN SAFE_CAST(rank AS FLOAT64) < SAFE_CAST(SAFE_CAST(3.0 AS FLOAT64) AS FLOAT64)
+            THEN gain
+            ELSE gain / NULLIF(
+              (
+                LN(SAFE_CAST(rank AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(3.0 AS FLOAT64) AS FLOAT64)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN gain
+          WHEN 'root'
+          THEN gain / NULLIF(SQRT(SAFE_CAST(rank AS FLOAT64)), 0)
+          WHEN 'rank'
+          THEN gain / NULLIF(SAFE_CAST(rank AS FLOAT64), 0)
+          WHEN 'square'
+          THEN gain / NULLIF((
+            SAFE_CAST(rank AS FLOAT64) * SAFE_CAST(rank AS FLOAT64)
+          ), 0)
+          ELSE gain * COALESCE(
+            SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(rank AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+            SAFE_CAST(0 AS FLOAT64)
+          )
+        END
+      ) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM g
+    WHERE
+      NOT rank IS NULL
+      AND (
+        10 IS NULL OR rank <= 10
+      )
+      AND gain <> SAFE_CAST(0 AS FLOAT64)
+  ), best_pos AS (
+    SELECT
+      run_id,
+      query_id,
+      gain,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC) AS pos
+    FROM g
+    WHERE
+      gain > SAFE_CAST(0 AS FLOAT64)
+      AND (
+        'self' = 'ideal'
+        OR (
+          'self' = 'self' AND NOT rank IS NULL AND (
+            10 IS NULL OR rank <= 10
+          )
+        )
+      )
+  ), best_run AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(
+        CASE 'log'
+          WHEN 'log2'
+          THEN gain / NULLIF(LOG(SAFE_CAST(pos AS FLOAT64) + SAFE_CAST(1 AS FLOAT64), 2), 0)
+          WHEN 'log'
+          THEN gain / NULLIF(
+            (
+              LN(SAFE_CAST(pos AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(3.0 AS FLOAT64) AS FLOAT64)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN SAFE_CAST(pos AS FLOAT64) < SAFE_CAST(SAFE_CAST(3.0 AS FLOAT64) AS FLOAT64)
+            THEN gain
+            ELSE gain / NULLIF(
+              (
+                LN(SAFE_CAST(pos AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(3.0 AS FLOAT64) AS FLOAT64)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN gain
+          WHEN 'root'
+          THEN gain / NULLIF(SQRT(SAFE_CAST(pos AS FLOAT64)), 0)
+          WHEN 'rank'
+          THEN gain / NULLIF(SAFE_CAST(pos AS FLOAT64), 0)
+          WHEN 'square'
+          THEN gain / NULLIF((
+            SAFE_CAST(pos AS FLOAT64) * SAFE_CAST(pos AS FLOAT64)
+          ), 0)
+          ELSE gain * COALESCE(
+            SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(pos AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+            SAFE_CAST(0 AS FLOAT64)
+          )
+        END
+      ) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY pos DESC) AS from_end
+    FROM best_pos
+    WHERE
+      10 IS NULL OR pos <= 10
+  ), wsum AS (
+    SELECT
+      SUM(
+        CASE 'log'
+          WHEN 'log2'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(LOG(SAFE_CAST(pos AS FLOAT64) + SAFE_CAST(1 AS FLOAT64), 2), 0)
+          WHEN 'log'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(
+            (
+              LN(SAFE_CAST(pos AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(3.0 AS FLOAT64) AS FLOAT64)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN SAFE_CAST(pos AS FLOAT64) < SAFE_CAST(SAFE_CAST(3.0 AS FLOAT64) AS FLOAT64)
+            THEN SAFE_CAST(1 AS FLOAT64)
+            ELSE SAFE_CAST(1 AS FLOAT64) / NULLIF(
+              (
+                LN(SAFE_CAST(pos AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(3.0 AS FLOAT64) AS FLOAT64)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN SAFE_CAST(1 AS FLOAT64)
+          WHEN 'root'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(SQRT(SAFE_CAST(pos AS FLOAT64)), 0)
+          WHEN 'rank'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(SAFE_CAST(pos AS FLOAT64), 0)
+          WHEN 'square'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF((
+            SAFE_CAST(pos AS FLOAT64) * SAFE_CAST(pos AS FLOAT64)
+          ), 0)
+          ELSE SAFE_CAST(1 AS FLOAT64) * COALESCE(
+            SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(pos AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+            SAFE_CAST(0 AS FLOAT64)
+          )
+        END
+      ) AS total
+    FROM (
+      SELECT
+        d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+      FROM (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d0
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d1
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d2
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d3
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d4
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d5
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d6
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d7
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d8
+      WHERE
+        d0.d < 10
+        AND d1.d * 10 < 10
+        AND d2.d * 100 < 10
+        AND d3.d * 1000 < 10
+        AND d4.d * 10000 < 10
+        AND d5.d * 100000 < 10
+        AND d6.d * 1000000 < 10
+        AND d7.d * 10000000 < 10
+        AND d8.d * 100000000 < 10
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < 10
+    ) AS po
+    WHERE
+      'self' = 'scaled'
+  ), value_of AS (
+    SELECT
+      pa.run_id,
+      pa.query_id,
+      CASE 'self'
+        WHEN 'none'
+        THEN COALESCE(d.total, SAFE_CAST(0 AS FLOAT64))
+        WHEN 'scaled'
+        THEN COALESCE(d.total, SAFE_CAST(0 AS FLOAT64)) * (
+          SAFE_CAST(1 AS FLOAT64) / NULLIF((
+            pa.scale * w.total
+          ), 0)
+        )
+        ELSE CASE
+          WHEN bst.total > SAFE_CAST(0 AS FLOAT64)
+          THEN COALESCE(d.total, SAFE_CAST(0 AS FLOAT64)) / NULLIF(bst.total, 0)
+          ELSE SAFE_CAST(0 AS FLOAT64)
+        END
+      END AS value
+    FROM (
+      SELECT DISTINCT
+        run_id,
+        query_id,
+        scale
+      FROM g
+    ) AS pa
+    CROSS JOIN wsum AS w
+    LEFT JOIN ranked AS d
+      ON d.run_id = pa.run_id AND d.query_id = pa.query_id AND d.from_end = 1
+    LEFT JOIN best_run AS bst
+      ON bst.run_id = pa.run_id AND bst.query_id = pa.query_id AND bst.from_end = 1
+  )
+  SELECT
+    run_id,
+    query_id,
+    value
+  FROM value_of
+) AS m;
+
+-- measure: SDCG(max_rel=3)@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH g AS (
+    SELECT
+      *
+    FROM (
+      SELECT
+        ex.run_id,
+        ex.query_id,
+        ex.rank,
+        ex.relevance,
+        CASE
+          WHEN 'scaled' = 'scaled'
+          THEN CASE WHEN sc.low <> SAFE_CAST(0 AS FLOAT64) THEN ex.eg - sc.low ELSE ex.eg END
+          ELSE COALESCE(ex.eg, SAFE_CAST(0 AS FLOAT64))
+        END AS gain,
+        sc.top - sc.low AS scale
+      FROM (
+        SELECT
+          run_id,
+          query_id,
+          rank,
+          relevance,
+          CASE
+            WHEN 'linear' = 'exp'
+            THEN POWER(SAFE_CAST(2 AS FLOAT64), mg) - SAFE_CAST(1 AS FLOAT64)
+            ELSE mg
+          END AS eg
+        FROM (
+          SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            COALESCE(
+              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(grade AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              SAFE_CAST(grade AS FLOAT64)
+            ) AS mg
+          FROM (
+            SELECT
+              run_id,
+              query_id,
+              rank,
+              relevance,
+              CASE
+                WHEN 'scaled' = 'scaled'
+                THEN CASE
+                  WHEN COALESCE(relevance, 0) < 0
+                  THEN 0
+                  WHEN COALESCE(relevance, 0) > 3
+                  THEN 3
+                  ELSE COALESCE(relevance, 0)
+                END
+                WHEN relevance >= 0
+                THEN relevance
+              END AS grade
+            FROM `evaluation`
+          ) AS cl
+        ) AS mp
+      ) AS ex
+      CROSS JOIN (
+        SELECT
+          CASE
+            WHEN 'linear' = 'exp'
+            THEN POWER(SAFE_CAST(2 AS FLOAT64), lo) - SAFE_CAST(1 AS FLOAT64)
+            ELSE lo
+          END AS low,
+          CASE
+            WHEN 'linear' = 'exp'
+            THEN POWER(SAFE_CAST(2 AS FLOAT64), hi) - SAFE_CAST(1 AS FLOAT64)
+            ELSE hi
+          END AS top
+        FROM (
+          SELECT
+            COALESCE(
+              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(lo_grade AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              SAFE_CAST(lo_grade AS FLOAT64)
+            ) AS lo,
+            COALESCE(
+              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(hi_grade AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              SAFE_CAST(hi_grade AS FLOAT64)
+            ) AS hi
+          FROM (
+            SELECT
+              0 AS lo_grade,
+              3 AS hi_grade
+          ) AS e0
+        ) AS ends
+      ) AS sc
+    ) AS g0
+  ), ranked AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(
+        CASE 'log2'
+          WHEN 'log2'
+          THEN gain / NULLIF(LOG(SAFE_CAST(rank AS FLOAT64) + SAFE_CAST(1 AS FLOAT64), 2), 0)
+          WHEN 'log'
+          THEN gain / NULLIF(
+            (
+              LN(SAFE_CAST(rank AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN SAFE_CAST(rank AS FLOAT64) < SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)
+            THEN gain
+            ELSE gain / NULLIF(
+              (
+                LN(SAFE_CAST(rank AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN gain
+          WHEN 'root'
+          THEN gain / NULLIF(SQRT(SAFE_CAST(rank AS FLOAT64)), 0)
+          WHEN 'rank'
+          THEN gain / NULLIF(SAFE_CAST(rank AS FLOAT64), 0)
+          WHEN 'square'
+          THEN gain / NULLIF((
+            SAFE_CAST(rank AS FLOAT64) * SAFE_CAST(rank AS FLOAT64)
+          ), 0)
+          ELSE gain * COALESCE(
+            SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(rank AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+            SAFE_CAST(0 AS FLOAT64)
+          )
+        END
+      ) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM g
+    WHERE
+      NOT rank IS NULL
+      AND (
+        10 IS NULL OR rank <= 10
+      )
+      AND gain <> SAFE_CAST(0 AS FLOAT64)
+  ), best_pos AS (
+    SELECT
+      run_id,
+      query_id,
+      gain,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC) AS pos
+    FROM g
+    WHERE
+      gain > SAFE_CAST(0 AS FLOAT64)
+      AND (
+        'scaled' = 'ideal'
+        OR (
+          'scaled' = 'self' AND NOT rank IS NULL AND (
+            10 IS NULL OR rank <= 10
+          )
+        )
+      )
+  ), best_run AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(
+        CASE 'log2'
+          WHEN 'log2'
+          THEN gain / NULLIF(LOG(SAFE_CAST(pos AS FLOAT64) + SAFE_CAST(1 AS FLOAT64), 2), 0)
+          WHEN 'log'
+          THEN gain / NULLIF(
+            (
+              LN(SAFE_CAST(pos AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN SAFE_CAST(pos AS FLOAT64) < SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)
+            THEN gain
+            ELSE gain / NULLIF(
+              (
+                LN(SAFE_CAST(pos AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN gain
+          WHEN 'root'
+          THEN gain / NULLIF(SQRT(SAFE_CAST(pos AS FLOAT64)), 0)
+          WHEN 'rank'
+          THEN gain / NULLIF(SAFE_CAST(pos AS FLOAT64), 0)
+          WHEN 'square'
+          THEN gain / NULLIF((
+            SAFE_CAST(pos AS FLOAT64) * SAFE_CAST(pos AS FLOAT64)
+          ), 0)
+          ELSE gain * COALESCE(
+            SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(pos AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+            SAFE_CAST(0 AS FLOAT64)
+          )
+        END
+      ) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY pos DESC) AS from_end
+    FROM best_pos
+    WHERE
+      10 IS NULL OR pos <= 10
+  ), wsum AS (
+    SELECT
+      SUM(
+        CASE 'log2'
+          WHEN 'log2'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(LOG(SAFE_CAST(pos AS FLOAT64) + SAFE_CAST(1 AS FLOAT64), 2), 0)
+          WHEN 'log'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(
+            (
+              LN(SAFE_CAST(pos AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN SAFE_CAST(pos AS FLOAT64) < SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)
+            THEN SAFE_CAST(1 AS FLOAT64)
+            ELSE SAFE_CAST(1 AS FLOAT64) / NULLIF(
+              (
+                LN(SAFE_CAST(pos AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN SAFE_CAST(1 AS FLOAT64)
+          WHEN 'root'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(SQRT(SAFE_CAST(pos AS FLOAT64)), 0)
+          WHEN 'rank'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(SAFE_CAST(pos AS FLOAT64), 0)
+          WHEN 'square'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF((
+            SAFE_CAST(pos AS FLOAT64) * SAFE_CAST(pos AS FLOAT64)
+          ), 0)
+          ELSE SAFE_CAST(1 AS FLOAT64) * COALESCE(
+            SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(pos AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+            SAFE_CAST(0 AS FLOAT64)
+          )
+        END
+      ) AS total
+    FROM (
+      SELECT
+        d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+      FROM (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d0
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d1
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d2
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d3
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d4
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d5
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d6
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d7
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d8
+      WHERE
+        d0.d < 10
+        AND d1.d * 10 < 10
+        AND d2.d * 100 < 10
+        AND d3.d * 1000 < 10
+        AND d4.d * 10000 < 10
+        AND d5.d * 100000 < 10
+        AND d6.d * 1000000 < 10
+        AND d7.d * 10000000 < 10
+        AND d8.d * 100000000 < 10
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < 10
+    ) AS po
+    WHERE
+      'scaled' = 'scaled'
+  ), value_of AS (
+    SELECT
+      pa.run_id,
+      pa.query_id,
+      CASE 'scaled'
+        WHEN 'none'
+        THEN COALESCE(d.total, SAFE_CAST(0 AS FLOAT64))
+        WHEN 'scaled'
+        THEN COALESCE(d.total, SAFE_CAST(0 AS FLOAT64)) * (
+          SAFE_CAST(1 AS FLOAT64) / NULLIF((
+            pa.scale * w.total
+          ), 0)
+        )
+        ELSE CASE
+          WHEN bst.total > SAFE_CAST(0 AS FLOAT64)
+          THEN COALESCE(d.total, SAFE_CAST(0 AS FLOAT64)) / NULLIF(bst.total, 0)
+          ELSE SAFE_CAST(0 AS FLOAT64)
+        END
+      END AS value
+    FROM (
+      SELECT DISTINCT
+        run_id,
+        query_id,
+        scale
+      FROM g
+    ) AS pa
+    CROSS JOIN wsum AS w
+    LEFT JOIN ranked AS d
+      ON d.run_id = pa.run_id AND d.query_id = pa.query_id AND d.from_end = 1
+    LEFT JOIN best_run AS bst
+      ON bst.run_id = pa.run_id AND bst.query_id = pa.query_id AND bst.from_end = 1
+  ), seen AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(
+        CASE 'log2'
+          WHEN 'log2'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(LOG(SAFE_CAST(rank AS FLOAT64) + SAFE_CAST(1 AS FLOAT64), 2), 0)
+          WHEN 'log'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(
+            (
+              LN(SAFE_CAST(rank AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN SAFE_CAST(rank AS FLOAT64) < SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)
+            THEN SAFE_CAST(1 AS FLOAT64)
+            ELSE SAFE_CAST(1 AS FLOAT64) / NULLIF(
+              (
+                LN(SAFE_CAST(rank AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN SAFE_CAST(1 AS FLOAT64)
+          WHEN 'root'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(SQRT(SAFE_CAST(rank AS FLOAT64)), 0)
+          WHEN 'rank'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(SAFE_CAST(rank AS FLOAT64), 0)
+          WHEN 'square'
+          THEN SAFE_CAST(1 AS FLOAT64) / NULLIF((
+            SAFE_CAST(rank AS FLOAT64) * SAFE_CAST(rank AS FLOAT64)
+          ), 0)
+          ELSE SAFE_CAST(1 AS FLOAT64) * COALESCE(
+            SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(rank AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+            SAFE_CAST(0 AS FLOAT64)
+          )
+        END
+      ) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS seen_w,
+      SUM(
+        CASE
+          WHEN relevance IS NULL
+          THEN CASE 'log2'
+            WHEN 'log2'
+            THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(LOG(SAFE_CAST(rank AS FLOAT64) + SAFE_CAST(1 AS FLOAT64), 2), 0)
+            WHEN 'log'
+            THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(
+              (
+                LN(SAFE_CAST(rank AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)), 0)
+              ),
+              0
+            )
+            WHEN 'jk'
+            THEN CASE
+              WHEN SAFE_CAST(rank AS FLOAT64) < SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)
+              THEN SAFE_CAST(1 AS FLOAT64)
+              ELSE SAFE_CAST(1 AS FLOAT64) / NULLIF(
+                (
+                  LN(SAFE_CAST(rank AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)), 0)
+                ),
+                0
+              )
+            END
+            WHEN 'none'
+            THEN SAFE_CAST(1 AS FLOAT64)
+            WHEN 'root'
+            THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(SQRT(SAFE_CAST(rank AS FLOAT64)), 0)
+            WHEN 'rank'
+            THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(SAFE_CAST(rank AS FLOAT64), 0)
+            WHEN 'square'
+            THEN SAFE_CAST(1 AS FLOAT64) / NULLIF((
+              SAFE_CAST(rank AS FLOAT64) * SAFE_CAST(rank AS FLOAT64)
+            ), 0)
+            ELSE SAFE_CAST(1 AS FLOAT64) * COALESCE(
+              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(rank AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              SAFE_CAST(0 AS FLOAT64)
+            )
+          END
+          ELSE SAFE_CAST(0 AS FLOAT64)
+        END
+      ) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS unjudged_w,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM `evaluation`
+    WHERE
+      NOT rank IS NULL AND rank <= 10
+  ), resid AS (
+    SELECT
+      v.run_id,
+      v.query_id,
+      v.value,
+      (
+        COALESCE(s.unjudged_w, SAFE_CAST(0 AS FLOAT64)) + (
+          w.total - COALESCE(s.seen_w, SAFE_CAST(0 AS FLOAT64))
+        )
+      ) * (
+        SAFE_CAST(1 AS FLOAT64) / NULLIF(w.total, 0)
+      ) AS raw
+    FROM value_of AS v
+    CROSS JOIN wsum AS w
+    LEFT JOIN seen AS s
+      ON s.run_id = v.run_id AND s.query_id = v.query_id AND s.from_end = 1
+  )
+  SELECT
+    run_id,
+    query_id,
+    value,
+    CASE WHEN raw < SAFE_CAST(0 AS FLOAT64) THEN SAFE_CAST(0 AS FLOAT64) ELSE raw END AS residual
+  FROM resid
+) AS m;
+
+-- measure: AP(norm='min',discount='custom',weights=(1.0,0.5))@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH graded AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      CASE
+        WHEN relevance IS NULL
+        THEN SAFE_CAST(0 AS FLOAT64)
+        WHEN '' = ''
+        THEN CASE
+          WHEN relevance >= 1
+          THEN SAFE_CAST(1 AS FLOAT64)
+          ELSE SAFE_CAST(0 AS FLOAT64)
+        END
+        ELSE COALESCE(
+          SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+          SAFE_CAST(0 AS FLOAT64)
+        )
+      END AS r
+    FROM `evaluation`
+  ), cum AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      r * SUM(r) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS rc
+    FROM graded
+    WHERE
+      NOT rank IS NULL AND (
+        10 IS NULL OR rank <= 10
+      )
+  ), running AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(
+        CASE 'custom'
+          WHEN 'log2'
+          THEN rc / NULLIF(LOG(SAFE_CAST(rank AS FLOAT64) + SAFE_CAST(1 AS FLOAT64), 2), 0)
+          WHEN 'log'
+          THEN rc / NULLIF(
+            (
+              LN(SAFE_CAST(rank AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN SAFE_CAST(rank AS FLOAT64) < SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)
+            THEN rc
+            ELSE rc / NULLIF(
+              (
+                LN(SAFE_CAST(rank AS FLOAT64)) / NULLIF(LN(SAFE_CAST(SAFE_CAST(2.0 AS FLOAT64) AS FLOAT64)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN rc
+          WHEN 'root'
+          THEN rc / NULLIF(SQRT(SAFE_CAST(rank AS FLOAT64)), 0)
+          WHEN 'rank'
+          THEN rc / NULLIF(SAFE_CAST(rank AS FLOAT64), 0)
+          WHEN 'square'
+          THEN rc / NULLIF((
+            SAFE_CAST(rank AS FLOAT64) * SAFE_CAST(rank AS FLOAT64)
+          ), 0)
+          ELSE rc * COALESCE(
+            SAFE_CAST(NULLIF(
+              REGEXP_EXTRACT(',1=1.0,2=0.5,', ',' || SAFE_CAST(rank AS STRING) || '=([^,]*),'),
+              ''
+            ) AS FLOAT64),
+            SAFE_CAST(0 AS FLOAT64)
+          )
+        END
+      ) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM cum
+  ), counts AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(CASE WHEN r > SAFE_CAST(0 AS FLOAT64) THEN 1 ELSE 0 END) AS n_all,
+      SUM(
+        CASE
+          WHEN r > SAFE_CAST(0 AS FLOAT64)
+          AND NOT rank IS NULL
+          AND (
+            10 IS NULL OR rank <= 10
+          )
+          THEN 1
+          ELSE 0
+        END
+      ) AS n_top
+    FROM graded
+    GROUP BY
+      run_id,
+      query_id
+  ), normed AS (
+    SELECT
+      c.run_id,
+      c.query_id,
+      COALESCE(x.total, SAFE_CAST(0 AS FLOAT64)) AS total,
+      CASE
+        WHEN 'min' = 'self'
+        THEN c.n_top
+        WHEN 'min' = 'min' AND NOT 10 IS NULL AND 10 < c.n_all
+        THEN 10
+        ELSE c.n_all
+      END AS n
+    FROM counts AS c
+    LEFT JOIN running AS x
+      ON x.run_id = c.run_id AND x.query_id = c.query_id AND x.from_end = 1
+  )
+  SELECT
+    run_id,
+    query_id,
+    CASE
+      WHEN n > 0
+      THEN total / NULLIF(SAFE_CAST(n AS FLOAT64), 0)
+      ELSE SAFE_CAST(0 AS FLOAT64)
+    END AS value
+  FROM normed
+) AS m;
+
+-- measure: SP
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH hits AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank) AS i
+    FROM `evaluation`
+    WHERE
+      NOT rank IS NULL
+      AND (
+        NULL IS NULL OR rank <= NULL
+      )
+      AND NOT relevance IS NULL
+      AND relevance >= 1
+  ), running AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(SAFE_CAST(i AS FLOAT64) / NULLIF(SAFE_CAST(rank AS FLOAT64), 0)) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM hits
+  )
+  SELECT
+    pa.run_id,
+    pa.query_id,
+    COALESCE(x.total, SAFE_CAST(0 AS FLOAT64)) AS value
+  FROM (
+    SELECT DISTINCT
+      run_id,
+      query_id
+    FROM `evaluation`
+  ) AS pa
+  LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
+) AS m;
+
+-- measure: Q
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH g AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      relevance,
+      CASE
+        WHEN relevance IS NULL OR relevance < 0
+        THEN SAFE_CAST(0 AS FLOAT64)
+        ELSE COALESCE(
+          SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+          SAFE_CAST(relevance AS FLOAT64)
+        )
+      END AS gain,
+      CASE WHEN NOT relevance IS NULL AND relevance >= 1 THEN 1 ELSE 0 END AS is_rel
+    FROM `evaluation`
+  ), ideal AS (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      SUM(gain) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS cum_gain,
+      COUNT(*) OVER (PARTITION BY run_id, query_id) AS len
+    FROM (
+      SELECT
+        run_id,
+        query_id,
+        gain,
+        ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC) AS pos
+      FROM g
+      WHERE
+        gain > SAFE_CAST(0 AS FLOAT64)
+    ) AS ip
+  ), ilen AS (
+    SELECT DISTINCT
+      run_id,
+      query_id,
+      len
+    FROM ideal
+  ), ranked AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      is_rel,
+      SUM(SAFE_CAST(is_rel AS FLOAT64)) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS found,
+      SUM(gain) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS cum_gain
+    FROM g
+    WHERE
+      NOT rank IS NULL AND (
+        NULL IS NULL OR rank <= NULL
+      )
+  ), terms AS (
+    SELECT
+      r.run_id,
+      r.query_id,
+      r.rank,
+      (
+        r.found + SAFE_CAST(SAFE_CAST(1.0 AS FLOAT64) AS FLOAT64) * r.cum_gain
+      ) / NULLIF(
+        (
+          SAFE_CAST(r.rank AS FLOAT64) + SAFE_CAST(SAFE_CAST(1.0 AS FLOAT64) AS FLOAT64) * COALESCE(i.cum_gain, SAFE_CAST(0 AS FLOAT64))
+        ),
+        0
+      ) AS term
+    FROM ranked AS r
+    LEFT JOIN ilen AS l
+      ON l.run_id = r.run_id AND l.query_id = r.query_id
+    LEFT JOIN ideal AS i
+      ON i.run_id = r.run_id
+      AND i.query_id = r.query_id
+      AND i.pos = CASE WHEN r.rank < l.len THEN r.rank ELSE l.len END
+    WHERE
+      r.is_rel = 1
+  ), running AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(term) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM terms
+  )
+  SELECT
+    s.run_id,
+    s.query_id,
+    CASE
+      WHEN s.num_rel > 0
+      THEN COALESCE(x.total, SAFE_CAST(0 AS FLOAT64)) / NULLIF(SAFE_CAST(s.num_rel AS FLOAT64), 0)
+      ELSE SAFE_CAST(0 AS FLOAT64)
+    END AS value
+  FROM (
+    SELECT
+      run_id,
+      query_id,
+      SUM(is_ret) AS num_ret,
+      SUM(is_ret_k) AS num_ret_k,
+      SUM(is_rel) AS num_rel,
+      SUM(is_ret * is_rel) AS rel_ret,
+      SUM(is_ret_k * is_rel) AS rel_ret_k,
+      SUM(is_nonrel) AS num_nonrel,
+      SUM(is_ret * is_nonrel) AS nonrel_ret,
+      SUM(CASE WHEN is_ret_k = 1 AND NOT relevance IS NULL THEN 1 ELSE 0 END) AS judged_k,
+      SUM(
+        CASE
+          WHEN is_ret_k = 1 AND (
+            relevance IS NULL OR relevance < 0
+          )
+          THEN 1
+          ELSE 0
+        END
+      ) AS unjudged_k,
+      SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
+      MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+      SELECT
+        run_id,
+        query_id,
+        rank,
+        relevance,
+        CASE WHEN NOT rank IS NULL THEN 1 ELSE 0 END AS is_ret,
+        CASE WHEN NOT rank IS NULL AND (
+          NULL IS NULL OR rank <= NULL
+        ) THEN 1 ELSE 0 END AS is_ret_k,
+        CASE WHEN NOT relevance IS NULL AND relevance >= 1 THEN 1 ELSE 0 END AS is_rel,
+        CASE
+          WHEN NOT relevance IS NULL AND relevance >= 0 AND relevance < 1
+          THEN 1
+          ELSE 0
+        END AS is_nonrel
+      FROM `evaluation`
+    ) AS f
+    GROUP BY
+      run_id,
+      query_id
+  ) AS s
+  LEFT JOIN running AS x
+    ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1
+) AS m;
+
+-- measure: ERR@20
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH stops AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      (
+        POWER(
+          SAFE_CAST(2 AS FLOAT64),
+          SAFE_CAST(CASE
+            WHEN relevance IS NULL OR relevance < 0
+            THEN 0
+            WHEN relevance > 4
+            THEN 4
+            ELSE relevance
+          END AS FLOAT64)
+        ) - SAFE_CAST(1 AS FLOAT64)
+      ) * (
+        SAFE_CAST(1 AS FLOAT64) / NULLIF(POWER(SAFE_CAST(2 AS FLOAT64), SAFE_CAST(4 AS FLOAT64)), 0)
+      ) AS stop
+    FROM `evaluation`
+    WHERE
+      NOT rank IS NULL AND (
+        20 IS NULL OR rank <= 20
+      )
+  ), reached AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      stop,
+      EXP(
+        COALESCE(
+          SUM(LN(SAFE_CAST(1 AS FLOAT64) - stop)) OVER (
+            PARTITION BY run_id, query_id
+            ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+          ),
+          SAFE_CAST(0 AS FLOAT64)
+        )
+      ) AS reach
+    FROM stops
+  ), running AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(stop * reach / NULLIF(SAFE_CAST(rank AS FLOAT64), 0)) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM reached
+  )
+  SELECT
+    pa.run_id,
+    pa.query_id,
+    COALESCE(x.total, SAFE_CAST(0 AS FLOAT64)) AS value
+  FROM (
+    SELECT DISTINCT
+      run_id,
+      query_id
+    FROM `evaluation`
+  ) AS pa
+  LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
+) AS m;
+
+-- measure: HIT@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  SELECT
+    run_id,
+    query_id,
+    COALESCE(
+      MAX(
+        CASE
+          WHEN NOT rank IS NULL AND (
+            10 IS NULL OR rank <= 10
+          )
+          THEN CASE
+            WHEN relevance IS NULL
+            THEN SAFE_CAST(0 AS FLOAT64)
+            WHEN '' = ''
+            THEN SAFE_CAST(CASE WHEN relevance < 0 THEN 0 WHEN relevance > 1 THEN 1 ELSE relevance END AS FLOAT64) / NULLIF(SAFE_CAST(1 AS FLOAT64), 0)
+            ELSE COALESCE(
+              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              SAFE_CAST(0 AS FLOAT64)
+            )
+          END
+        END
+      ),
+      SAFE_CAST(0 AS FLOAT64)
+    ) AS value
+  FROM `evaluation`
+  GROUP BY
+    run_id,
+    query_id
+) AS m;
+
+-- measure: InvSq@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH t AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      CASE
+        WHEN relevance IS NULL
+        THEN SAFE_CAST(0 AS FLOAT64)
+        WHEN '' = ''
+        THEN SAFE_CAST(CASE WHEN relevance < 0 THEN 0 WHEN relevance > 1 THEN 1 ELSE relevance END AS FLOAT64) / NULLIF(SAFE_CAST(1 AS FLOAT64), 0)
+        ELSE COALESCE(
+          SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+          SAFE_CAST(0 AS FLOAT64)
+        )
+      END / NULLIF(
+        (
+          SAFE_CAST(rank AS FLOAT64) * (
+            SAFE_CAST(rank AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)
+          )
+        ),
+        0
+      ) AS term,
+      CASE
+        WHEN relevance IS NULL
+        THEN SAFE_CAST(1 AS FLOAT64) / NULLIF(
+          (
+            SAFE_CAST(rank AS FLOAT64) * (
+              SAFE_CAST(rank AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)
+            )
+          ),
+          0
+        )
+        ELSE SAFE_CAST(0 AS FLOAT64)
+      END AS unjudged
+    FROM `evaluation`
+    WHERE
+      NOT rank IS NULL AND (
+        10 IS NULL OR rank <= 10
+      )
+  ), running AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(term) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      SUM(unjudged) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS unjudged_w,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank ASC) AS depth,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM t
+  )
+  SELECT
+    pa.run_id,
+    pa.query_id,
+    COALESCE(x.total, SAFE_CAST(0 AS FLOAT64)) AS value,
+    COALESCE(x.unjudged_w, SAFE_CAST(0 AS FLOAT64)) + (
+      SAFE_CAST(1 AS FLOAT64) / NULLIF((
+        SAFE_CAST(COALESCE(x.depth, 0) AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)
+      ), 0) - CASE
+        WHEN 10 IS NULL
+        THEN SAFE_CAST(0 AS FLOAT64)
+        ELSE SAFE_CAST(1 AS FLOAT64) / NULLIF((
+          SAFE_CAST(10 AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)
+        ), 0)
+      END
+    ) AS residual
+  FROM (
+    SELECT DISTINCT
+      run_id,
+      query_id
+    FROM `evaluation`
+  ) AS pa
+  LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
+) AS m;
+
+-- measure: RBP(ties='average')@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH t AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      CASE
+        WHEN relevance IS NULL
+        THEN SAFE_CAST(0 AS FLOAT64)
+        WHEN '' = ''
+        THEN CASE
+          WHEN relevance >= 1
+          THEN SAFE_CAST(1 AS FLOAT64)
+          ELSE SAFE_CAST(0 AS FLOAT64)
+        END
+        ELSE COALESCE(
+          SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+          SAFE_CAST(0 AS FLOAT64)
+        )
+      END * weight AS term
+    FROM (
+      SELECT
+        run_id,
+        query_id,
+        rank,
+        relevance,
+        (
+          SAFE_CAST(1 AS FLOAT64) - SAFE_CAST(SAFE_CAST(0.8 AS FLOAT64) AS FLOAT64)
+        ) * POWER(
+          SAFE_CAST(SAFE_CAST(0.8 AS FLOAT64) AS FLOAT64),
+          SAFE_CAST(rank AS FLOAT64) - SAFE_CAST(1 AS FLOAT64)
+        ) AS weight
+      FROM `evaluation`
+      WHERE
+        'average' = 'rank' AND NOT rank IS NULL AND (
+          10 IS NULL OR rank <= 10
+        )
+      UNION ALL
+      SELECT
+        run_id,
+        query_id,
+        rank,
+        relevance,
+        CASE
+          WHEN 10 IS NULL
+          THEN mean
+          ELSE mean * (
+            CASE
+              WHEN end_pos < SAFE_CAST(10 AS FLOAT64)
+              THEN end_pos
+              ELSE SAFE_CAST(10 AS FLOAT64)
+            END - start_pos
+          ) / NULLIF(size, 0)
+        END AS weight
+      FROM (
+        SELECT
+          run_id,
+          query_id,
+          rank,
+          relevance,
+          start_pos,
+          end_pos - start_pos AS size,
+          end_pos,
+          (
+            POWER(SAFE_CAST(SAFE_CAST(0.8 AS FLOAT64) AS FLOAT64), start_pos) - POWER(SAFE_CAST(SAFE_CAST(0.8 AS FLOAT64) AS FLOAT64), end_pos)
+          ) / NULLIF((
+            end_pos - start_pos
+          ), 0) AS mean
+        FROM (
+          SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            SAFE_CAST(RANK() OVER (PARTITION BY run_id, query_id ORDER BY score DESC) - 1 AS FLOAT64) AS start_pos,
+            SAFE_CAST(COUNT(*) OVER (PARTITION BY run_id, query_id) - RANK() OVER (PARTITION BY run_id, query_id ORDER BY score ASC) + 1 AS FLOAT64) AS end_pos
+          FROM `evaluation`
+          WHERE
+            'average' = 'average' AND NOT rank IS NULL
+        ) AS tie
+      ) AS tw
+      WHERE
+        10 IS NULL OR start_pos < SAFE_CAST(10 AS FLOAT64)
+    ) AS w
+  ), running AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(term) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM t
+  )
+  SELECT
+    pa.run_id,
+    pa.query_id,
+    COALESCE(x.total, SAFE_CAST(0 AS FLOAT64)) AS value,
+    SAFE_CAST(1 AS FLOAT64) / NULLIF(
+      (
+        (
+          SAFE_CAST(1 AS FLOAT64) - SAFE_CAST(SAFE_CAST(0.8 AS FLOAT64) AS FLOAT64)
+        ) * POWER(SAFE_CAST(SAFE_CAST(0.8 AS FLOAT64) AS FLOAT64), SAFE_CAST(0 AS FLOAT64))
+      ),
+      0
+    ) AS depth
+  FROM (
+    SELECT DISTINCT
+      run_id,
+      query_id
+    FROM `evaluation`
+  ) AS pa
+  LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
+) AS m;
+
+-- measure: INST@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH seen AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      CASE
+        WHEN relevance IS NULL
+        THEN NULL
+        WHEN '' = ''
+        THEN CASE
+          WHEN relevance >= 1
+          THEN SAFE_CAST(1 AS FLOAT64)
+          ELSE SAFE_CAST(0 AS FLOAT64)
+        END
+        ELSE COALESCE(
+          SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+          SAFE_CAST(0 AS FLOAT64)
+        )
+      END AS gain
+    FROM `evaluation`
+    WHERE
+      NOT rank IS NULL AND rank <= 10
+  ), known AS (
+    SELECT
+      pa.run_id,
+      pa.query_id,
+      po.pos,
+      SAFE_CAST(po.pos AS FLOAT64) AS i,
+      COALESCE(s.gain, SAFE_CAST(0 AS FLOAT64)) AS g_lo,
+      COALESCE(s.gain, SAFE_CAST(1 AS FLOAT64)) AS g_hi
+    FROM (
+      SELECT DISTINCT
+        run_id,
+        query_id
+      FROM `evaluation`
+    ) AS pa
+    CROSS JOIN (
+      SELECT
+        d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+      FROM (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d0
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d1
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d2
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d3
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d4
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d5
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d6
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d7
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d8
+      WHERE
+        d0.d < 10
+        AND d1.d * 10 < 10
+        AND d2.d * 100 < 10
+        AND d3.d * 1000 < 10
+        AND d4.d * 10000 < 10
+        AND d5.d * 100000 < 10
+        AND d6.d * 1000000 < 10
+        AND d7.d * 10000000 < 10
+        AND d8.d * 100000000 < 10
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < 10
+    ) AS po
+    LEFT JOIN seen AS s
+      ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
+  ), cells AS (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      i,
+      g_lo,
+      g_hi,
+      SUM(g_lo) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS cg_lo,
+      SUM(g_hi) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS cg_hi
+    FROM known
+  ), ratios AS (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      g_lo,
+      g_hi,
+      (
+        i + SAFE_CAST(SAFE_CAST(1.0 AS FLOAT64) AS FLOAT64) + (
+          SAFE_CAST(SAFE_CAST(1.0 AS FLOAT64) AS FLOAT64) - cg_lo
+        ) - SAFE_CAST(1 AS FLOAT64)
+      ) / NULLIF(
+        (
+          i + SAFE_CAST(SAFE_CAST(1.0 AS FLOAT64) AS FLOAT64) + (
+            SAFE_CAST(SAFE_CAST(1.0 AS FLOAT64) AS FLOAT64) - cg_lo
+          )
+        ),
+        0
+      ) AS q_lo,
+      (
+        i + SAFE_CAST(SAFE_CAST(1.0 AS FLOAT64) AS FLOAT64) + (
+          SAFE_CAST(SAFE_CAST(1.0 AS FLOAT64) AS FLOAT64) - cg_hi
+        ) - SAFE_CAST(1 AS FLOAT64)
+      ) / NULLIF(
+        (
+          i + SAFE_CAST(SAFE_CAST(1.0 AS FLOAT64) AS FLOAT64) + (
+            SAFE_CAST(SAFE_CAST(1.0 AS FLOAT64) AS FLOAT64) - cg_hi
+          )
+        ),
+        0
+      ) AS q_hi
+    FROM cells
+  ), cont AS (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      g_lo,
+      g_hi,
+      q_lo * q_lo AS c_lo,
+      q_hi * q_hi AS c_hi
+    FROM ratios
+  ), weighted AS (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      g_lo,
+      g_hi,
+      CASE
+        WHEN COALESCE(
+          SUM(CASE WHEN c_lo > SAFE_CAST(0 AS FLOAT64) THEN 0 ELSE 1 END) OVER (
+            PARTITION BY run_id, query_id
+            ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+          ),
+          0
+        ) > 0
+        THEN SAFE_CAST(0 AS FLOAT64)
+        ELSE EXP(
+          COALESCE(
+            SUM(
+              LN(
+                CASE WHEN c_lo > SAFE_CAST(0 AS FLOAT64) THEN c_lo ELSE SAFE_CAST(1 AS FLOAT64) END
+              )
+            ) OVER (
+              PARTITION BY run_id, query_id
+              ORDER BY pos
+              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+            ),
+            SAFE_CAST(0 AS FLOAT64)
+          )
+        )
+      END AS w_lo,
+      CASE
+        WHEN COALESCE(
+          SUM(CASE WHEN c_hi > SAFE_CAST(0 AS FLOAT64) THEN 0 ELSE 1 END) OVER (
+            PARTITION BY run_id, query_id
+            ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+          ),
+          0
+        ) > 0
+        THEN SAFE_CAST(0 AS FLOAT64)
+        ELSE EXP(
+          COALESCE(
+            SUM(
+              LN(
+                CASE WHEN c_hi > SAFE_CAST(0 AS FLOAT64) THEN c_hi ELSE SAFE_CAST(1 AS FLOAT64) END
+              )
+            ) OVER (
+              PARTITION BY run_id, query_id
+              ORDER BY pos
+              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+            ),
+            SAFE_CAST(0 AS FLOAT64)
+          )
+        )
+      END AS w_hi
+    FROM cont
+  )
+  SELECT
+    run_id,
+    query_id,
+    SUM(nw_lo * g_lo) AS value,
+    CASE
+      WHEN TRUE
+      THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
+      ELSE SUM(nw_lo * (
+        g_hi - g_lo
+      ))
+    END AS residual,
+    SAFE_CAST(1 AS FLOAT64) / NULLIF(MAX(CASE WHEN pos = 1 THEN nw_lo END), 0) AS depth
+  FROM (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      g_lo,
+      g_hi,
+      w_lo / NULLIF(SUM(w_lo) OVER (PARTITION BY run_id, query_id), 0) AS nw_lo,
+      w_hi / NULLIF(SUM(w_hi) OVER (PARTITION BY run_id, query_id), 0) AS nw_hi
+    FROM weighted
+  ) AS nw
+  GROUP BY
+    run_id,
+    query_id
+) AS m;
+
+-- measure: TBG@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH seen AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      CASE
+        WHEN relevance IS NULL
+        THEN NULL
+        WHEN '' = ''
+        THEN CASE
+          WHEN relevance >= 1
+          THEN SAFE_CAST(1 AS FLOAT64)
+          ELSE SAFE_CAST(0 AS FLOAT64)
+        END
+        ELSE COALESCE(
+          SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+          SAFE_CAST(0 AS FLOAT64)
+        )
+      END AS gain
+    FROM `evaluation`
+    WHERE
+      NOT rank IS NULL AND rank <= 10
+  ), known AS (
+    SELECT
+      pa.run_id,
+      pa.query_id,
+      po.pos,
+      SAFE_CAST(po.pos AS FLOAT64) AS i,
+      COALESCE(s.gain, SAFE_CAST(0 AS FLOAT64)) AS g_lo,
+      COALESCE(s.gain, SAFE_CAST(1 AS FLOAT64)) AS g_hi
+    FROM (
+      SELECT DISTINCT
+        run_id,
+        query_id
+      FROM `evaluation`
+    ) AS pa
+    CROSS JOIN (
+      SELECT
+        d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+      FROM (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d0
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d1
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d2
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d3
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d4
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d5
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d6
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d7
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d8
+      WHERE
+        d0.d < 10
+        AND d1.d * 10 < 10
+        AND d2.d * 100 < 10
+        AND d3.d * 1000 < 10
+        AND d4.d * 10000 < 10
+        AND d5.d * 100000 < 10
+        AND d6.d * 1000000 < 10
+        AND d7.d * 10000000 < 10
+        AND d8.d * 100000000 < 10
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < 10
+    ) AS po
+    LEFT JOIN seen AS s
+      ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
+  ), cells AS (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      i,
+      g_lo,
+      g_hi,
+      SUM(g_lo) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS cg_lo,
+      SUM(g_hi) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS cg_hi
+    FROM known
+  ), weighted AS (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      g_lo,
+      g_hi,
+      POWER(
+        SAFE_CAST(2 AS FLOAT64),
+        (
+          SAFE_CAST(0 AS FLOAT64) - (
+            i - SAFE_CAST(1 AS FLOAT64)
+          )
+        ) * (
+          SAFE_CAST(1 AS FLOAT64) / NULLIF(SAFE_CAST(SAFE_CAST(224.0 AS FLOAT64) AS FLOAT64), 0)
+        )
+      ) AS w_lo,
+      POWER(
+        SAFE_CAST(2 AS FLOAT64),
+        (
+          SAFE_CAST(0 AS FLOAT64) - (
+            i - SAFE_CAST(1 AS FLOAT64)
+          )
+        ) * (
+          SAFE_CAST(1 AS FLOAT64) / NULLIF(SAFE_CAST(SAFE_CAST(224.0 AS FLOAT64) AS FLOAT64), 0)
+        )
+      ) AS w_hi
+    FROM cells
+  )
+  SELECT
+    run_id,
+    query_id,
+    SUM(nw_lo * g_lo) AS value,
+    CASE
+      WHEN FALSE
+      THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
+      ELSE SUM(nw_lo * (
+        g_hi - g_lo
+      ))
+    END AS residual,
+    SAFE_CAST(1 AS FLOAT64) / NULLIF(MAX(CASE WHEN pos = 1 THEN nw_lo END), 0) AS depth
+  FROM (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      g_lo,
+      g_hi,
+      w_lo / NULLIF(SUM(w_lo) OVER (PARTITION BY run_id, query_id), 0) AS nw_lo,
+      w_hi / NULLIF(SUM(w_hi) OVER (PARTITION BY run_id, query_id), 0) AS nw_hi
+    FROM weighted
+  ) AS nw
+  GROUP BY
+    run_id,
+    query_id
 ) AS m;

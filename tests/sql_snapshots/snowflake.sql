@@ -197,7 +197,15 @@ FROM (
   SELECT
     run_id,
     query_id,
-    CAST(rel_ret_k AS DOUBLE) / NULLIF(CAST(10 AS DOUBLE), 0) AS value
+    CAST(rel_ret_k AS DOUBLE) / NULLIF(CAST(10 AS DOUBLE), 0) AS value,
+    CAST(unknown_k + (
+      10 - num_ret_k
+    ) AS DOUBLE) * (
+      CAST(1 AS DOUBLE) / NULLIF(CAST(10 AS DOUBLE), 0)
+    ) AS residual,
+    CAST(1 AS DOUBLE) / NULLIF((
+      CAST(1 AS DOUBLE) / NULLIF(CAST(10 AS DOUBLE), 0)
+    ), 0) AS depth
   FROM (
     SELECT
       run_id,
@@ -219,6 +227,7 @@ FROM (
           ELSE 0
         END
       ) AS unjudged_k,
+      SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
       MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
       SELECT
@@ -279,6 +288,7 @@ FROM (
           ELSE 0
         END
       ) AS unjudged_k,
+      SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
       MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
       SELECT
@@ -365,6 +375,7 @@ FROM (
           ELSE 0
         END
       ) AS unjudged_k,
+      SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
       MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
       SELECT
@@ -627,6 +638,7 @@ FROM (
           ELSE 0
         END
       ) AS unjudged_k,
+      SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
       MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
       SELECT
@@ -708,6 +720,7 @@ FROM (
             ELSE 0
           END
         ) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
       FROM (
         SELECT
@@ -888,6 +901,7 @@ FROM (
           ELSE 0
         END
       ) AS unjudged_k,
+      SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
       MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
       SELECT
@@ -956,6 +970,7 @@ FROM (
             ELSE 0
           END
         ) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
       FROM (
         SELECT
@@ -1158,6 +1173,7 @@ FROM (
             ELSE 0
           END
         ) AS unjudged_k,
+        SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
         MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
       FROM (
         SELECT
@@ -1278,16 +1294,64 @@ FROM (
           ) AS DOUBLE),
           CAST(0 AS DOUBLE)
         )
-      END * (
+      END * weight AS term
+    FROM (
+      SELECT
+        run_id,
+        query_id,
+        rank,
+        relevance,
         (
           CAST(1 AS DOUBLE) - CAST(CAST(0.8 AS DOUBLE) AS DOUBLE)
-        ) * POWER(CAST(CAST(0.8 AS DOUBLE) AS DOUBLE), CAST(rank AS DOUBLE) - CAST(1 AS DOUBLE))
-      ) AS term
-    FROM "evaluation"
-    WHERE
-      NOT rank IS NULL AND (
-        10 IS NULL OR rank <= 10
-      )
+        ) * POWER(CAST(CAST(0.8 AS DOUBLE) AS DOUBLE), CAST(rank AS DOUBLE) - CAST(1 AS DOUBLE)) AS weight
+      FROM "evaluation"
+      WHERE
+        'rank' = 'rank' AND NOT rank IS NULL AND (
+          10 IS NULL OR rank <= 10
+        )
+      UNION ALL
+      SELECT
+        run_id,
+        query_id,
+        rank,
+        relevance,
+        CASE
+          WHEN 10 IS NULL
+          THEN mean
+          ELSE mean * (
+            CASE WHEN end_pos < CAST(10 AS DOUBLE) THEN end_pos ELSE CAST(10 AS DOUBLE) END - start_pos
+          ) / NULLIF(size, 0)
+        END AS weight
+      FROM (
+        SELECT
+          run_id,
+          query_id,
+          rank,
+          relevance,
+          start_pos,
+          end_pos - start_pos AS size,
+          end_pos,
+          (
+            POWER(CAST(CAST(0.8 AS DOUBLE) AS DOUBLE), start_pos) - POWER(CAST(CAST(0.8 AS DOUBLE) AS DOUBLE), end_pos)
+          ) / NULLIF((
+            end_pos - start_pos
+          ), 0) AS mean
+        FROM (
+          SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CAST(RANK() OVER (PARTITION BY run_id, query_id ORDER BY score DESC NULLS LAST) - 1 AS DOUBLE) AS start_pos,
+            CAST(COUNT(*) OVER (PARTITION BY run_id, query_id) - RANK() OVER (PARTITION BY run_id, query_id ORDER BY score ASC NULLS FIRST) + 1 AS DOUBLE) AS end_pos
+          FROM "evaluation"
+          WHERE
+            'rank' = 'average' AND NOT rank IS NULL
+        ) AS tie
+      ) AS tw
+      WHERE
+        10 IS NULL OR start_pos < CAST(10 AS DOUBLE)
+    ) AS w
   ), running AS (
     SELECT
       run_id,
@@ -1303,7 +1367,15 @@ FROM (
   SELECT
     pa.run_id,
     pa.query_id,
-    COALESCE(x.total, CAST(0 AS DOUBLE)) AS value
+    COALESCE(x.total, CAST(0 AS DOUBLE)) AS value,
+    CAST(1 AS DOUBLE) / NULLIF(
+      (
+        (
+          CAST(1 AS DOUBLE) - CAST(CAST(0.8 AS DOUBLE) AS DOUBLE)
+        ) * POWER(CAST(CAST(0.8 AS DOUBLE) AS DOUBLE), CAST(0 AS DOUBLE))
+      ),
+      0
+    ) AS depth
   FROM (
     SELECT DISTINCT
       run_id,
@@ -1345,6 +1417,7 @@ FROM (
           ELSE 0
         END
       ) AS unjudged_k,
+      SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
       MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
     FROM (
       SELECT
@@ -1368,4 +1441,2848 @@ FROM (
       run_id,
       query_id
   )
+) AS m;
+
+-- measure: DCG(norm='self',gain='exp',discount='log',b=3.0)@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH g AS (
+    SELECT
+      *
+    FROM (
+      SELECT
+        ex.run_id,
+        ex.query_id,
+        ex.rank,
+        ex.relevance,
+        CASE
+          WHEN 'self' = 'scaled'
+          THEN CASE WHEN sc.low <> CAST(0 AS DOUBLE) THEN ex.eg - sc.low ELSE ex.eg END
+          ELSE COALESCE(ex.eg, CAST(0 AS DOUBLE))
+        END AS gain,
+        sc.top - sc.low AS scale
+      FROM (
+        SELECT
+          run_id,
+          query_id,
+          rank,
+          relevance,
+          CASE
+            WHEN 'exp' = 'exp'
+            THEN POWER(CAST(2 AS DOUBLE), mg) - CAST(1 AS DOUBLE)
+            ELSE mg
+          END AS eg
+        FROM (
+          SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            COALESCE(
+              TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(grade AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
+              CAST(grade AS DOUBLE)
+            ) AS mg
+          FROM (
+            SELECT
+              run_id,
+              query_id,
+              rank,
+              relevance,
+              CASE
+                WHEN 'self' = 'scaled'
+                THEN CASE
+                  WHEN COALESCE(relevance, 0) < 0
+                  THEN 0
+                  WHEN COALESCE(relevance, 0) > 1
+                  THEN 1
+                  ELSE COALESCE(relevance, 0)
+                END
+                WHEN relevance >= 0
+                THEN relevance
+              END AS grade
+            FROM "evaluation"
+          ) AS cl
+        ) AS mp
+      ) AS ex
+      CROSS JOIN (
+        SELECT
+          CASE
+            WHEN 'exp' = 'exp'
+            THEN POWER(CAST(2 AS DOUBLE), lo) - CAST(1 AS DOUBLE)
+            ELSE lo
+          END AS low,
+          CASE
+            WHEN 'exp' = 'exp'
+            THEN POWER(CAST(2 AS DOUBLE), hi) - CAST(1 AS DOUBLE)
+            ELSE hi
+          END AS top
+        FROM (
+          SELECT
+            COALESCE(
+              TRY_CAST(NULLIF(
+                REGEXP_SUBSTR('', ',' || CAST(lo_grade AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
+                ''
+              ) AS DOUBLE),
+              CAST(lo_grade AS DOUBLE)
+            ) AS lo,
+            COALESCE(
+              TRY_CAST(NULLIF(
+                REGEXP_SUBSTR('', ',' || CAST(hi_grade AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
+                ''
+              ) AS DOUBLE),
+              CAST(hi_grade AS DOUBLE)
+            ) AS hi
+          FROM (
+            SELECT
+              0 AS lo_grade,
+              1 AS hi_grade
+          ) AS e0
+        ) AS ends
+      ) AS sc
+    ) AS g0
+  ), ranked AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(
+        CASE 'log'
+          WHEN 'log2'
+          THEN gain / NULLIF(LOG(2, CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)), 0)
+          WHEN 'log'
+          THEN gain / NULLIF(
+            (
+              LN(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / NULLIF(LN(CAST(CAST(3.0 AS DOUBLE) AS DOUBLE)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN CAST(rank AS DOUBLE) < CAST(CAST(3.0 AS DOUBLE) AS DOUBLE)
+            THEN gain
+            ELSE gain / NULLIF(
+              (
+                LN(CAST(rank AS DOUBLE)) / NULLIF(LN(CAST(CAST(3.0 AS DOUBLE) AS DOUBLE)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN gain
+          WHEN 'root'
+          THEN gain / NULLIF(SQRT(CAST(rank AS DOUBLE)), 0)
+          WHEN 'rank'
+          THEN gain / NULLIF(CAST(rank AS DOUBLE), 0)
+          WHEN 'square'
+          THEN gain / NULLIF((
+            CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE)
+          ), 0)
+          ELSE gain * COALESCE(
+            TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(rank AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
+            CAST(0 AS DOUBLE)
+          )
+        END
+      ) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC NULLS LAST) AS from_end
+    FROM g
+    WHERE
+      NOT rank IS NULL AND (
+        10 IS NULL OR rank <= 10
+      ) AND gain <> CAST(0 AS DOUBLE)
+  ), best_pos AS (
+    SELECT
+      run_id,
+      query_id,
+      gain,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC NULLS LAST) AS pos
+    FROM g
+    WHERE
+      gain > CAST(0 AS DOUBLE)
+      AND (
+        'self' = 'ideal'
+        OR (
+          'self' = 'self' AND NOT rank IS NULL AND (
+            10 IS NULL OR rank <= 10
+          )
+        )
+      )
+  ), best_run AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(
+        CASE 'log'
+          WHEN 'log2'
+          THEN gain / NULLIF(LOG(2, CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)), 0)
+          WHEN 'log'
+          THEN gain / NULLIF(
+            (
+              LN(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / NULLIF(LN(CAST(CAST(3.0 AS DOUBLE) AS DOUBLE)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN CAST(pos AS DOUBLE) < CAST(CAST(3.0 AS DOUBLE) AS DOUBLE)
+            THEN gain
+            ELSE gain / NULLIF(
+              (
+                LN(CAST(pos AS DOUBLE)) / NULLIF(LN(CAST(CAST(3.0 AS DOUBLE) AS DOUBLE)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN gain
+          WHEN 'root'
+          THEN gain / NULLIF(SQRT(CAST(pos AS DOUBLE)), 0)
+          WHEN 'rank'
+          THEN gain / NULLIF(CAST(pos AS DOUBLE), 0)
+          WHEN 'square'
+          THEN gain / NULLIF((
+            CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE)
+          ), 0)
+          ELSE gain * COALESCE(
+            TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(pos AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
+            CAST(0 AS DOUBLE)
+          )
+        END
+      ) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY pos DESC NULLS LAST) AS from_end
+    FROM best_pos
+    WHERE
+      10 IS NULL OR pos <= 10
+  ), wsum AS (
+    SELECT
+      SUM(
+        CASE 'log'
+          WHEN 'log2'
+          THEN CAST(1 AS DOUBLE) / NULLIF(LOG(2, CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)), 0)
+          WHEN 'log'
+          THEN CAST(1 AS DOUBLE) / NULLIF(
+            (
+              LN(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / NULLIF(LN(CAST(CAST(3.0 AS DOUBLE) AS DOUBLE)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN CAST(pos AS DOUBLE) < CAST(CAST(3.0 AS DOUBLE) AS DOUBLE)
+            THEN CAST(1 AS DOUBLE)
+            ELSE CAST(1 AS DOUBLE) / NULLIF(
+              (
+                LN(CAST(pos AS DOUBLE)) / NULLIF(LN(CAST(CAST(3.0 AS DOUBLE) AS DOUBLE)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN CAST(1 AS DOUBLE)
+          WHEN 'root'
+          THEN CAST(1 AS DOUBLE) / NULLIF(SQRT(CAST(pos AS DOUBLE)), 0)
+          WHEN 'rank'
+          THEN CAST(1 AS DOUBLE) / NULLIF(CAST(pos AS DOUBLE), 0)
+          WHEN 'square'
+          THEN CAST(1 AS DOUBLE) / NULLIF((
+            CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE)
+          ), 0)
+          ELSE CAST(1 AS DOUBLE) * COALESCE(
+            TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(pos AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
+            CAST(0 AS DOUBLE)
+          )
+        END
+      ) AS total
+    FROM (
+      SELECT
+        d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+      FROM (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d0
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d1
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d2
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d3
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d4
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d5
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d6
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d7
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d8
+      WHERE
+        d0.d < 10
+        AND d1.d * 10 < 10
+        AND d2.d * 100 < 10
+        AND d3.d * 1000 < 10
+        AND d4.d * 10000 < 10
+        AND d5.d * 100000 < 10
+        AND d6.d * 1000000 < 10
+        AND d7.d * 10000000 < 10
+        AND d8.d * 100000000 < 10
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < 10
+    ) AS po
+    WHERE
+      'self' = 'scaled'
+  ), value_of AS (
+    SELECT
+      pa.run_id,
+      pa.query_id,
+      CASE 'self'
+        WHEN 'none'
+        THEN COALESCE(d.total, CAST(0 AS DOUBLE))
+        WHEN 'scaled'
+        THEN COALESCE(d.total, CAST(0 AS DOUBLE)) * (
+          CAST(1 AS DOUBLE) / NULLIF((
+            pa.scale * w.total
+          ), 0)
+        )
+        ELSE CASE
+          WHEN bst.total > CAST(0 AS DOUBLE)
+          THEN COALESCE(d.total, CAST(0 AS DOUBLE)) / NULLIF(bst.total, 0)
+          ELSE CAST(0 AS DOUBLE)
+        END
+      END AS value
+    FROM (
+      SELECT DISTINCT
+        run_id,
+        query_id,
+        scale
+      FROM g
+    ) AS pa
+    CROSS JOIN wsum AS w
+    LEFT JOIN ranked AS d
+      ON d.run_id = pa.run_id AND d.query_id = pa.query_id AND d.from_end = 1
+    LEFT JOIN best_run AS bst
+      ON bst.run_id = pa.run_id AND bst.query_id = pa.query_id AND bst.from_end = 1
+  )
+  SELECT
+    run_id,
+    query_id,
+    value
+  FROM value_of
+) AS m;
+
+-- measure: SDCG(max_rel=3)@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH g AS (
+    SELECT
+      *
+    FROM (
+      SELECT
+        ex.run_id,
+        ex.query_id,
+        ex.rank,
+        ex.relevance,
+        CASE
+          WHEN 'scaled' = 'scaled'
+          THEN CASE WHEN sc.low <> CAST(0 AS DOUBLE) THEN ex.eg - sc.low ELSE ex.eg END
+          ELSE COALESCE(ex.eg, CAST(0 AS DOUBLE))
+        END AS gain,
+        sc.top - sc.low AS scale
+      FROM (
+        SELECT
+          run_id,
+          query_id,
+          rank,
+          relevance,
+          CASE
+            WHEN 'linear' = 'exp'
+            THEN POWER(CAST(2 AS DOUBLE), mg) - CAST(1 AS DOUBLE)
+            ELSE mg
+          END AS eg
+        FROM (
+          SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            COALESCE(
+              TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(grade AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
+              CAST(grade AS DOUBLE)
+            ) AS mg
+          FROM (
+            SELECT
+              run_id,
+              query_id,
+              rank,
+              relevance,
+              CASE
+                WHEN 'scaled' = 'scaled'
+                THEN CASE
+                  WHEN COALESCE(relevance, 0) < 0
+                  THEN 0
+                  WHEN COALESCE(relevance, 0) > 3
+                  THEN 3
+                  ELSE COALESCE(relevance, 0)
+                END
+                WHEN relevance >= 0
+                THEN relevance
+              END AS grade
+            FROM "evaluation"
+          ) AS cl
+        ) AS mp
+      ) AS ex
+      CROSS JOIN (
+        SELECT
+          CASE
+            WHEN 'linear' = 'exp'
+            THEN POWER(CAST(2 AS DOUBLE), lo) - CAST(1 AS DOUBLE)
+            ELSE lo
+          END AS low,
+          CASE
+            WHEN 'linear' = 'exp'
+            THEN POWER(CAST(2 AS DOUBLE), hi) - CAST(1 AS DOUBLE)
+            ELSE hi
+          END AS top
+        FROM (
+          SELECT
+            COALESCE(
+              TRY_CAST(NULLIF(
+                REGEXP_SUBSTR('', ',' || CAST(lo_grade AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
+                ''
+              ) AS DOUBLE),
+              CAST(lo_grade AS DOUBLE)
+            ) AS lo,
+            COALESCE(
+              TRY_CAST(NULLIF(
+                REGEXP_SUBSTR('', ',' || CAST(hi_grade AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
+                ''
+              ) AS DOUBLE),
+              CAST(hi_grade AS DOUBLE)
+            ) AS hi
+          FROM (
+            SELECT
+              0 AS lo_grade,
+              3 AS hi_grade
+          ) AS e0
+        ) AS ends
+      ) AS sc
+    ) AS g0
+  ), ranked AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(
+        CASE 'log2'
+          WHEN 'log2'
+          THEN gain / NULLIF(LOG(2, CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)), 0)
+          WHEN 'log'
+          THEN gain / NULLIF(
+            (
+              LN(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / NULLIF(LN(CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN CAST(rank AS DOUBLE) < CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)
+            THEN gain
+            ELSE gain / NULLIF(
+              (
+                LN(CAST(rank AS DOUBLE)) / NULLIF(LN(CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN gain
+          WHEN 'root'
+          THEN gain / NULLIF(SQRT(CAST(rank AS DOUBLE)), 0)
+          WHEN 'rank'
+          THEN gain / NULLIF(CAST(rank AS DOUBLE), 0)
+          WHEN 'square'
+          THEN gain / NULLIF((
+            CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE)
+          ), 0)
+          ELSE gain * COALESCE(
+            TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(rank AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
+            CAST(0 AS DOUBLE)
+          )
+        END
+      ) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC NULLS LAST) AS from_end
+    FROM g
+    WHERE
+      NOT rank IS NULL AND (
+        10 IS NULL OR rank <= 10
+      ) AND gain <> CAST(0 AS DOUBLE)
+  ), best_pos AS (
+    SELECT
+      run_id,
+      query_id,
+      gain,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC NULLS LAST) AS pos
+    FROM g
+    WHERE
+      gain > CAST(0 AS DOUBLE)
+      AND (
+        'scaled' = 'ideal'
+        OR (
+          'scaled' = 'self' AND NOT rank IS NULL AND (
+            10 IS NULL OR rank <= 10
+          )
+        )
+      )
+  ), best_run AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(
+        CASE 'log2'
+          WHEN 'log2'
+          THEN gain / NULLIF(LOG(2, CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)), 0)
+          WHEN 'log'
+          THEN gain / NULLIF(
+            (
+              LN(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / NULLIF(LN(CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN CAST(pos AS DOUBLE) < CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)
+            THEN gain
+            ELSE gain / NULLIF(
+              (
+                LN(CAST(pos AS DOUBLE)) / NULLIF(LN(CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN gain
+          WHEN 'root'
+          THEN gain / NULLIF(SQRT(CAST(pos AS DOUBLE)), 0)
+          WHEN 'rank'
+          THEN gain / NULLIF(CAST(pos AS DOUBLE), 0)
+          WHEN 'square'
+          THEN gain / NULLIF((
+            CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE)
+          ), 0)
+          ELSE gain * COALESCE(
+            TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(pos AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
+            CAST(0 AS DOUBLE)
+          )
+        END
+      ) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY pos DESC NULLS LAST) AS from_end
+    FROM best_pos
+    WHERE
+      10 IS NULL OR pos <= 10
+  ), wsum AS (
+    SELECT
+      SUM(
+        CASE 'log2'
+          WHEN 'log2'
+          THEN CAST(1 AS DOUBLE) / NULLIF(LOG(2, CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)), 0)
+          WHEN 'log'
+          THEN CAST(1 AS DOUBLE) / NULLIF(
+            (
+              LN(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / NULLIF(LN(CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN CAST(pos AS DOUBLE) < CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)
+            THEN CAST(1 AS DOUBLE)
+            ELSE CAST(1 AS DOUBLE) / NULLIF(
+              (
+                LN(CAST(pos AS DOUBLE)) / NULLIF(LN(CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN CAST(1 AS DOUBLE)
+          WHEN 'root'
+          THEN CAST(1 AS DOUBLE) / NULLIF(SQRT(CAST(pos AS DOUBLE)), 0)
+          WHEN 'rank'
+          THEN CAST(1 AS DOUBLE) / NULLIF(CAST(pos AS DOUBLE), 0)
+          WHEN 'square'
+          THEN CAST(1 AS DOUBLE) / NULLIF((
+            CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE)
+          ), 0)
+          ELSE CAST(1 AS DOUBLE) * COALESCE(
+            TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(pos AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
+            CAST(0 AS DOUBLE)
+          )
+        END
+      ) AS total
+    FROM (
+      SELECT
+        d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+      FROM (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d0
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d1
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d2
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d3
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d4
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d5
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d6
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d7
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d8
+      WHERE
+        d0.d < 10
+        AND d1.d * 10 < 10
+        AND d2.d * 100 < 10
+        AND d3.d * 1000 < 10
+        AND d4.d * 10000 < 10
+        AND d5.d * 100000 < 10
+        AND d6.d * 1000000 < 10
+        AND d7.d * 10000000 < 10
+        AND d8.d * 100000000 < 10
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < 10
+    ) AS po
+    WHERE
+      'scaled' = 'scaled'
+  ), value_of AS (
+    SELECT
+      pa.run_id,
+      pa.query_id,
+      CASE 'scaled'
+        WHEN 'none'
+        THEN COALESCE(d.total, CAST(0 AS DOUBLE))
+        WHEN 'scaled'
+        THEN COALESCE(d.total, CAST(0 AS DOUBLE)) * (
+          CAST(1 AS DOUBLE) / NULLIF((
+            pa.scale * w.total
+          ), 0)
+        )
+        ELSE CASE
+          WHEN bst.total > CAST(0 AS DOUBLE)
+          THEN COALESCE(d.total, CAST(0 AS DOUBLE)) / NULLIF(bst.total, 0)
+          ELSE CAST(0 AS DOUBLE)
+        END
+      END AS value
+    FROM (
+      SELECT DISTINCT
+        run_id,
+        query_id,
+        scale
+      FROM g
+    ) AS pa
+    CROSS JOIN wsum AS w
+    LEFT JOIN ranked AS d
+      ON d.run_id = pa.run_id AND d.query_id = pa.query_id AND d.from_end = 1
+    LEFT JOIN best_run AS bst
+      ON bst.run_id = pa.run_id AND bst.query_id = pa.query_id AND bst.from_end = 1
+  ), seen AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(
+        CASE 'log2'
+          WHEN 'log2'
+          THEN CAST(1 AS DOUBLE) / NULLIF(LOG(2, CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)), 0)
+          WHEN 'log'
+          THEN CAST(1 AS DOUBLE) / NULLIF(
+            (
+              LN(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / NULLIF(LN(CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN CAST(rank AS DOUBLE) < CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)
+            THEN CAST(1 AS DOUBLE)
+            ELSE CAST(1 AS DOUBLE) / NULLIF(
+              (
+                LN(CAST(rank AS DOUBLE)) / NULLIF(LN(CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN CAST(1 AS DOUBLE)
+          WHEN 'root'
+          THEN CAST(1 AS DOUBLE) / NULLIF(SQRT(CAST(rank AS DOUBLE)), 0)
+          WHEN 'rank'
+          THEN CAST(1 AS DOUBLE) / NULLIF(CAST(rank AS DOUBLE), 0)
+          WHEN 'square'
+          THEN CAST(1 AS DOUBLE) / NULLIF((
+            CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE)
+          ), 0)
+          ELSE CAST(1 AS DOUBLE) * COALESCE(
+            TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(rank AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
+            CAST(0 AS DOUBLE)
+          )
+        END
+      ) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS seen_w,
+      SUM(
+        CASE
+          WHEN relevance IS NULL
+          THEN CASE 'log2'
+            WHEN 'log2'
+            THEN CAST(1 AS DOUBLE) / NULLIF(LOG(2, CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)), 0)
+            WHEN 'log'
+            THEN CAST(1 AS DOUBLE) / NULLIF(
+              (
+                LN(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / NULLIF(LN(CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)), 0)
+              ),
+              0
+            )
+            WHEN 'jk'
+            THEN CASE
+              WHEN CAST(rank AS DOUBLE) < CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)
+              THEN CAST(1 AS DOUBLE)
+              ELSE CAST(1 AS DOUBLE) / NULLIF(
+                (
+                  LN(CAST(rank AS DOUBLE)) / NULLIF(LN(CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)), 0)
+                ),
+                0
+              )
+            END
+            WHEN 'none'
+            THEN CAST(1 AS DOUBLE)
+            WHEN 'root'
+            THEN CAST(1 AS DOUBLE) / NULLIF(SQRT(CAST(rank AS DOUBLE)), 0)
+            WHEN 'rank'
+            THEN CAST(1 AS DOUBLE) / NULLIF(CAST(rank AS DOUBLE), 0)
+            WHEN 'square'
+            THEN CAST(1 AS DOUBLE) / NULLIF((
+              CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE)
+            ), 0)
+            ELSE CAST(1 AS DOUBLE) * COALESCE(
+              TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(rank AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
+              CAST(0 AS DOUBLE)
+            )
+          END
+          ELSE CAST(0 AS DOUBLE)
+        END
+      ) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS unjudged_w,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC NULLS LAST) AS from_end
+    FROM "evaluation"
+    WHERE
+      NOT rank IS NULL AND rank <= 10
+  ), resid AS (
+    SELECT
+      v.run_id,
+      v.query_id,
+      v.value,
+      (
+        COALESCE(s.unjudged_w, CAST(0 AS DOUBLE)) + (
+          w.total - COALESCE(s.seen_w, CAST(0 AS DOUBLE))
+        )
+      ) * (
+        CAST(1 AS DOUBLE) / NULLIF(w.total, 0)
+      ) AS raw
+    FROM value_of AS v
+    CROSS JOIN wsum AS w
+    LEFT JOIN seen AS s
+      ON s.run_id = v.run_id AND s.query_id = v.query_id AND s.from_end = 1
+  )
+  SELECT
+    run_id,
+    query_id,
+    value,
+    CASE WHEN raw < CAST(0 AS DOUBLE) THEN CAST(0 AS DOUBLE) ELSE raw END AS residual
+  FROM resid
+) AS m;
+
+-- measure: AP(norm='min',discount='custom',weights=(1.0,0.5))@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH graded AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      CASE
+        WHEN relevance IS NULL
+        THEN CAST(0 AS DOUBLE)
+        WHEN '' = ''
+        THEN CASE WHEN relevance >= 1 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+        ELSE COALESCE(
+          TRY_CAST(NULLIF(
+            REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
+            ''
+          ) AS DOUBLE),
+          CAST(0 AS DOUBLE)
+        )
+      END AS r
+    FROM "evaluation"
+  ), cum AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      r * SUM(r) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS rc
+    FROM graded
+    WHERE
+      NOT rank IS NULL AND (
+        10 IS NULL OR rank <= 10
+      )
+  ), running AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(
+        CASE 'custom'
+          WHEN 'log2'
+          THEN rc / NULLIF(LOG(2, CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)), 0)
+          WHEN 'log'
+          THEN rc / NULLIF(
+            (
+              LN(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / NULLIF(LN(CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)), 0)
+            ),
+            0
+          )
+          WHEN 'jk'
+          THEN CASE
+            WHEN CAST(rank AS DOUBLE) < CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)
+            THEN rc
+            ELSE rc / NULLIF(
+              (
+                LN(CAST(rank AS DOUBLE)) / NULLIF(LN(CAST(CAST(2.0 AS DOUBLE) AS DOUBLE)), 0)
+              ),
+              0
+            )
+          END
+          WHEN 'none'
+          THEN rc
+          WHEN 'root'
+          THEN rc / NULLIF(SQRT(CAST(rank AS DOUBLE)), 0)
+          WHEN 'rank'
+          THEN rc / NULLIF(CAST(rank AS DOUBLE), 0)
+          WHEN 'square'
+          THEN rc / NULLIF((
+            CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE)
+          ), 0)
+          ELSE rc * COALESCE(
+            TRY_CAST(NULLIF(
+              REGEXP_SUBSTR(',1=1.0,2=0.5,', ',' || CAST(rank AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
+              ''
+            ) AS DOUBLE),
+            CAST(0 AS DOUBLE)
+          )
+        END
+      ) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC NULLS LAST) AS from_end
+    FROM cum
+  ), counts AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(CASE WHEN r > CAST(0 AS DOUBLE) THEN 1 ELSE 0 END) AS n_all,
+      SUM(
+        CASE
+          WHEN r > CAST(0 AS DOUBLE) AND NOT rank IS NULL AND (
+            10 IS NULL OR rank <= 10
+          )
+          THEN 1
+          ELSE 0
+        END
+      ) AS n_top
+    FROM graded
+    GROUP BY
+      run_id,
+      query_id
+  ), normed AS (
+    SELECT
+      c.run_id,
+      c.query_id,
+      COALESCE(x.total, CAST(0 AS DOUBLE)) AS total,
+      CASE
+        WHEN 'min' = 'self'
+        THEN c.n_top
+        WHEN 'min' = 'min' AND NOT 10 IS NULL AND 10 < c.n_all
+        THEN 10
+        ELSE c.n_all
+      END AS n
+    FROM counts AS c
+    LEFT JOIN running AS x
+      ON x.run_id = c.run_id AND x.query_id = c.query_id AND x.from_end = 1
+  )
+  SELECT
+    run_id,
+    query_id,
+    CASE WHEN n > 0 THEN total / NULLIF(CAST(n AS DOUBLE), 0) ELSE CAST(0 AS DOUBLE) END AS value
+  FROM normed
+) AS m;
+
+-- measure: SP
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH hits AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank NULLS FIRST) AS i
+    FROM "evaluation"
+    WHERE
+      NOT rank IS NULL
+      AND (
+        NULL IS NULL OR rank <= NULL
+      )
+      AND NOT relevance IS NULL
+      AND relevance >= 1
+  ), running AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(CAST(i AS DOUBLE) / NULLIF(CAST(rank AS DOUBLE), 0)) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC NULLS LAST) AS from_end
+    FROM hits
+  )
+  SELECT
+    pa.run_id,
+    pa.query_id,
+    COALESCE(x.total, CAST(0 AS DOUBLE)) AS value
+  FROM (
+    SELECT DISTINCT
+      run_id,
+      query_id
+    FROM "evaluation"
+  ) AS pa
+  LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
+) AS m;
+
+-- measure: Q
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH g AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      relevance,
+      CASE
+        WHEN relevance IS NULL OR relevance < 0
+        THEN CAST(0 AS DOUBLE)
+        ELSE COALESCE(
+          TRY_CAST(NULLIF(
+            REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
+            ''
+          ) AS DOUBLE),
+          CAST(relevance AS DOUBLE)
+        )
+      END AS gain,
+      CASE WHEN NOT relevance IS NULL AND relevance >= 1 THEN 1 ELSE 0 END AS is_rel
+    FROM "evaluation"
+  ), ideal AS (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      SUM(gain) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS cum_gain,
+      COUNT(*) OVER (PARTITION BY run_id, query_id) AS len
+    FROM (
+      SELECT
+        run_id,
+        query_id,
+        gain,
+        ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC NULLS LAST) AS pos
+      FROM g
+      WHERE
+        gain > CAST(0 AS DOUBLE)
+    ) AS ip
+  ), ilen AS (
+    SELECT DISTINCT
+      run_id,
+      query_id,
+      len
+    FROM ideal
+  ), ranked AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      is_rel,
+      SUM(CAST(is_rel AS DOUBLE)) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS found,
+      SUM(gain) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS cum_gain
+    FROM g
+    WHERE
+      NOT rank IS NULL AND (
+        NULL IS NULL OR rank <= NULL
+      )
+  ), terms AS (
+    SELECT
+      r.run_id,
+      r.query_id,
+      r.rank,
+      (
+        r.found + CAST(CAST(1.0 AS DOUBLE) AS DOUBLE) * r.cum_gain
+      ) / NULLIF(
+        (
+          CAST(r.rank AS DOUBLE) + CAST(CAST(1.0 AS DOUBLE) AS DOUBLE) * COALESCE(i.cum_gain, CAST(0 AS DOUBLE))
+        ),
+        0
+      ) AS term
+    FROM ranked AS r
+    LEFT JOIN ilen AS l
+      ON l.run_id = r.run_id AND l.query_id = r.query_id
+    LEFT JOIN ideal AS i
+      ON i.run_id = r.run_id
+      AND i.query_id = r.query_id
+      AND i.pos = CASE WHEN r.rank < l.len THEN r.rank ELSE l.len END
+    WHERE
+      r.is_rel = 1
+  ), running AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(term) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC NULLS LAST) AS from_end
+    FROM terms
+  )
+  SELECT
+    s.run_id,
+    s.query_id,
+    CASE
+      WHEN s.num_rel > 0
+      THEN COALESCE(x.total, CAST(0 AS DOUBLE)) / NULLIF(CAST(s.num_rel AS DOUBLE), 0)
+      ELSE CAST(0 AS DOUBLE)
+    END AS value
+  FROM (
+    SELECT
+      run_id,
+      query_id,
+      SUM(is_ret) AS num_ret,
+      SUM(is_ret_k) AS num_ret_k,
+      SUM(is_rel) AS num_rel,
+      SUM(is_ret * is_rel) AS rel_ret,
+      SUM(is_ret_k * is_rel) AS rel_ret_k,
+      SUM(is_nonrel) AS num_nonrel,
+      SUM(is_ret * is_nonrel) AS nonrel_ret,
+      SUM(CASE WHEN is_ret_k = 1 AND NOT relevance IS NULL THEN 1 ELSE 0 END) AS judged_k,
+      SUM(
+        CASE
+          WHEN is_ret_k = 1 AND (
+            relevance IS NULL OR relevance < 0
+          )
+          THEN 1
+          ELSE 0
+        END
+      ) AS unjudged_k,
+      SUM(CASE WHEN is_ret_k = 1 AND relevance IS NULL THEN 1 ELSE 0 END) AS unknown_k,
+      MIN(CASE WHEN is_ret_k = 1 AND is_rel = 1 THEN rank END) AS first_rel_k
+    FROM (
+      SELECT
+        run_id,
+        query_id,
+        rank,
+        relevance,
+        CASE WHEN NOT rank IS NULL THEN 1 ELSE 0 END AS is_ret,
+        CASE WHEN NOT rank IS NULL AND (
+          NULL IS NULL OR rank <= NULL
+        ) THEN 1 ELSE 0 END AS is_ret_k,
+        CASE WHEN NOT relevance IS NULL AND relevance >= 1 THEN 1 ELSE 0 END AS is_rel,
+        CASE
+          WHEN NOT relevance IS NULL AND relevance >= 0 AND relevance < 1
+          THEN 1
+          ELSE 0
+        END AS is_nonrel
+      FROM "evaluation"
+    ) AS f
+    GROUP BY
+      run_id,
+      query_id
+  ) AS s
+  LEFT JOIN running AS x
+    ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1
+) AS m;
+
+-- measure: ERR@20
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH stops AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      (
+        POWER(
+          CAST(2 AS DOUBLE),
+          CAST(CASE
+            WHEN relevance IS NULL OR relevance < 0
+            THEN 0
+            WHEN relevance > 4
+            THEN 4
+            ELSE relevance
+          END AS DOUBLE)
+        ) - CAST(1 AS DOUBLE)
+      ) * (
+        CAST(1 AS DOUBLE) / NULLIF(POWER(CAST(2 AS DOUBLE), CAST(4 AS DOUBLE)), 0)
+      ) AS stop
+    FROM "evaluation"
+    WHERE
+      NOT rank IS NULL AND (
+        20 IS NULL OR rank <= 20
+      )
+  ), reached AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      stop,
+      EXP(
+        COALESCE(
+          SUM(LN(CAST(1 AS DOUBLE) - stop)) OVER (
+            PARTITION BY run_id, query_id
+            ORDER BY rank NULLS FIRST
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+          ),
+          CAST(0 AS DOUBLE)
+        )
+      ) AS reach
+    FROM stops
+  ), running AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(stop * reach / NULLIF(CAST(rank AS DOUBLE), 0)) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC NULLS LAST) AS from_end
+    FROM reached
+  )
+  SELECT
+    pa.run_id,
+    pa.query_id,
+    COALESCE(x.total, CAST(0 AS DOUBLE)) AS value
+  FROM (
+    SELECT DISTINCT
+      run_id,
+      query_id
+    FROM "evaluation"
+  ) AS pa
+  LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
+) AS m;
+
+-- measure: HIT@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  SELECT
+    run_id,
+    query_id,
+    COALESCE(
+      MAX(
+        CASE
+          WHEN NOT rank IS NULL AND (
+            10 IS NULL OR rank <= 10
+          )
+          THEN CASE
+            WHEN relevance IS NULL
+            THEN CAST(0 AS DOUBLE)
+            WHEN '' = ''
+            THEN CAST(CASE WHEN relevance < 0 THEN 0 WHEN relevance > 1 THEN 1 ELSE relevance END AS DOUBLE) / NULLIF(CAST(1 AS DOUBLE), 0)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
+                ''
+              ) AS DOUBLE),
+              CAST(0 AS DOUBLE)
+            )
+          END
+        END
+      ),
+      CAST(0 AS DOUBLE)
+    ) AS value
+  FROM "evaluation"
+  GROUP BY
+    run_id,
+    query_id
+) AS m;
+
+-- measure: InvSq@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH t AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      CASE
+        WHEN relevance IS NULL
+        THEN CAST(0 AS DOUBLE)
+        WHEN '' = ''
+        THEN CAST(CASE WHEN relevance < 0 THEN 0 WHEN relevance > 1 THEN 1 ELSE relevance END AS DOUBLE) / NULLIF(CAST(1 AS DOUBLE), 0)
+        ELSE COALESCE(
+          TRY_CAST(NULLIF(
+            REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
+            ''
+          ) AS DOUBLE),
+          CAST(0 AS DOUBLE)
+        )
+      END / NULLIF((
+        CAST(rank AS DOUBLE) * (
+          CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)
+        )
+      ), 0) AS term,
+      CASE
+        WHEN relevance IS NULL
+        THEN CAST(1 AS DOUBLE) / NULLIF((
+          CAST(rank AS DOUBLE) * (
+            CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)
+          )
+        ), 0)
+        ELSE CAST(0 AS DOUBLE)
+      END AS unjudged
+    FROM "evaluation"
+    WHERE
+      NOT rank IS NULL AND (
+        10 IS NULL OR rank <= 10
+      )
+  ), running AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(term) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      SUM(unjudged) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS unjudged_w,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank ASC NULLS FIRST) AS depth,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC NULLS LAST) AS from_end
+    FROM t
+  )
+  SELECT
+    pa.run_id,
+    pa.query_id,
+    COALESCE(x.total, CAST(0 AS DOUBLE)) AS value,
+    COALESCE(x.unjudged_w, CAST(0 AS DOUBLE)) + (
+      CAST(1 AS DOUBLE) / NULLIF((
+        CAST(COALESCE(x.depth, 0) AS DOUBLE) + CAST(1 AS DOUBLE)
+      ), 0) - CASE
+        WHEN 10 IS NULL
+        THEN CAST(0 AS DOUBLE)
+        ELSE CAST(1 AS DOUBLE) / NULLIF((
+          CAST(10 AS DOUBLE) + CAST(1 AS DOUBLE)
+        ), 0)
+      END
+    ) AS residual
+  FROM (
+    SELECT DISTINCT
+      run_id,
+      query_id
+    FROM "evaluation"
+  ) AS pa
+  LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
+) AS m;
+
+-- measure: RBP(ties='average')@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH t AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      CASE
+        WHEN relevance IS NULL
+        THEN CAST(0 AS DOUBLE)
+        WHEN '' = ''
+        THEN CASE WHEN relevance >= 1 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+        ELSE COALESCE(
+          TRY_CAST(NULLIF(
+            REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
+            ''
+          ) AS DOUBLE),
+          CAST(0 AS DOUBLE)
+        )
+      END * weight AS term
+    FROM (
+      SELECT
+        run_id,
+        query_id,
+        rank,
+        relevance,
+        (
+          CAST(1 AS DOUBLE) - CAST(CAST(0.8 AS DOUBLE) AS DOUBLE)
+        ) * POWER(CAST(CAST(0.8 AS DOUBLE) AS DOUBLE), CAST(rank AS DOUBLE) - CAST(1 AS DOUBLE)) AS weight
+      FROM "evaluation"
+      WHERE
+        'average' = 'rank' AND NOT rank IS NULL AND (
+          10 IS NULL OR rank <= 10
+        )
+      UNION ALL
+      SELECT
+        run_id,
+        query_id,
+        rank,
+        relevance,
+        CASE
+          WHEN 10 IS NULL
+          THEN mean
+          ELSE mean * (
+            CASE WHEN end_pos < CAST(10 AS DOUBLE) THEN end_pos ELSE CAST(10 AS DOUBLE) END - start_pos
+          ) / NULLIF(size, 0)
+        END AS weight
+      FROM (
+        SELECT
+          run_id,
+          query_id,
+          rank,
+          relevance,
+          start_pos,
+          end_pos - start_pos AS size,
+          end_pos,
+          (
+            POWER(CAST(CAST(0.8 AS DOUBLE) AS DOUBLE), start_pos) - POWER(CAST(CAST(0.8 AS DOUBLE) AS DOUBLE), end_pos)
+          ) / NULLIF((
+            end_pos - start_pos
+          ), 0) AS mean
+        FROM (
+          SELECT
+            run_id,
+            query_id,
+            rank,
+            relevance,
+            CAST(RANK() OVER (PARTITION BY run_id, query_id ORDER BY score DESC NULLS LAST) - 1 AS DOUBLE) AS start_pos,
+            CAST(COUNT(*) OVER (PARTITION BY run_id, query_id) - RANK() OVER (PARTITION BY run_id, query_id ORDER BY score ASC NULLS FIRST) + 1 AS DOUBLE) AS end_pos
+          FROM "evaluation"
+          WHERE
+            'average' = 'average' AND NOT rank IS NULL
+        ) AS tie
+      ) AS tw
+      WHERE
+        10 IS NULL OR start_pos < CAST(10 AS DOUBLE)
+    ) AS w
+  ), running AS (
+    SELECT
+      run_id,
+      query_id,
+      SUM(term) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY rank NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS total,
+      ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC NULLS LAST) AS from_end
+    FROM t
+  )
+  SELECT
+    pa.run_id,
+    pa.query_id,
+    COALESCE(x.total, CAST(0 AS DOUBLE)) AS value,
+    CAST(1 AS DOUBLE) / NULLIF(
+      (
+        (
+          CAST(1 AS DOUBLE) - CAST(CAST(0.8 AS DOUBLE) AS DOUBLE)
+        ) * POWER(CAST(CAST(0.8 AS DOUBLE) AS DOUBLE), CAST(0 AS DOUBLE))
+      ),
+      0
+    ) AS depth
+  FROM (
+    SELECT DISTINCT
+      run_id,
+      query_id
+    FROM "evaluation"
+  ) AS pa
+  LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
+) AS m;
+
+-- measure: INST@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH seen AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      CASE
+        WHEN relevance IS NULL
+        THEN NULL
+        WHEN '' = ''
+        THEN CASE WHEN relevance >= 1 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+        ELSE COALESCE(
+          TRY_CAST(NULLIF(
+            REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
+            ''
+          ) AS DOUBLE),
+          CAST(0 AS DOUBLE)
+        )
+      END AS gain
+    FROM "evaluation"
+    WHERE
+      NOT rank IS NULL AND rank <= 10
+  ), known AS (
+    SELECT
+      pa.run_id,
+      pa.query_id,
+      po.pos,
+      CAST(po.pos AS DOUBLE) AS i,
+      COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
+      COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
+    FROM (
+      SELECT DISTINCT
+        run_id,
+        query_id
+      FROM "evaluation"
+    ) AS pa
+    CROSS JOIN (
+      SELECT
+        d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+      FROM (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d0
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d1
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d2
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d3
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d4
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d5
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d6
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d7
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d8
+      WHERE
+        d0.d < 10
+        AND d1.d * 10 < 10
+        AND d2.d * 100 < 10
+        AND d3.d * 1000 < 10
+        AND d4.d * 10000 < 10
+        AND d5.d * 100000 < 10
+        AND d6.d * 1000000 < 10
+        AND d7.d * 10000000 < 10
+        AND d8.d * 100000000 < 10
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < 10
+    ) AS po
+    LEFT JOIN seen AS s
+      ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
+  ), cells AS (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      i,
+      g_lo,
+      g_hi,
+      SUM(g_lo) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS cg_lo,
+      SUM(g_hi) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS cg_hi
+    FROM known
+  ), ratios AS (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      g_lo,
+      g_hi,
+      (
+        i + CAST(CAST(1.0 AS DOUBLE) AS DOUBLE) + (
+          CAST(CAST(1.0 AS DOUBLE) AS DOUBLE) - cg_lo
+        ) - CAST(1 AS DOUBLE)
+      ) / NULLIF(
+        (
+          i + CAST(CAST(1.0 AS DOUBLE) AS DOUBLE) + (
+            CAST(CAST(1.0 AS DOUBLE) AS DOUBLE) - cg_lo
+          )
+        ),
+        0
+      ) AS q_lo,
+      (
+        i + CAST(CAST(1.0 AS DOUBLE) AS DOUBLE) + (
+          CAST(CAST(1.0 AS DOUBLE) AS DOUBLE) - cg_hi
+        ) - CAST(1 AS DOUBLE)
+      ) / NULLIF(
+        (
+          i + CAST(CAST(1.0 AS DOUBLE) AS DOUBLE) + (
+            CAST(CAST(1.0 AS DOUBLE) AS DOUBLE) - cg_hi
+          )
+        ),
+        0
+      ) AS q_hi
+    FROM cells
+  ), cont AS (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      g_lo,
+      g_hi,
+      q_lo * q_lo AS c_lo,
+      q_hi * q_hi AS c_hi
+    FROM ratios
+  ), weighted AS (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      g_lo,
+      g_hi,
+      CASE
+        WHEN COALESCE(
+          SUM(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+            PARTITION BY run_id, query_id
+            ORDER BY pos NULLS FIRST
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+          ),
+          0
+        ) > 0
+        THEN CAST(0 AS DOUBLE)
+        ELSE EXP(
+          COALESCE(
+            SUM(LN(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN c_lo ELSE CAST(1 AS DOUBLE) END)) OVER (
+              PARTITION BY run_id, query_id
+              ORDER BY pos NULLS FIRST
+              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+            ),
+            CAST(0 AS DOUBLE)
+          )
+        )
+      END AS w_lo,
+      CASE
+        WHEN COALESCE(
+          SUM(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+            PARTITION BY run_id, query_id
+            ORDER BY pos NULLS FIRST
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+          ),
+          0
+        ) > 0
+        THEN CAST(0 AS DOUBLE)
+        ELSE EXP(
+          COALESCE(
+            SUM(LN(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN c_hi ELSE CAST(1 AS DOUBLE) END)) OVER (
+              PARTITION BY run_id, query_id
+              ORDER BY pos NULLS FIRST
+              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+            ),
+            CAST(0 AS DOUBLE)
+          )
+        )
+      END AS w_hi
+    FROM cont
+  )
+  SELECT
+    run_id,
+    query_id,
+    SUM(nw_lo * g_lo) AS value,
+    CASE
+      WHEN TRUE
+      THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
+      ELSE SUM(nw_lo * (
+        g_hi - g_lo
+      ))
+    END AS residual,
+    CAST(1 AS DOUBLE) / NULLIF(MAX(CASE WHEN pos = 1 THEN nw_lo END), 0) AS depth
+  FROM (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      g_lo,
+      g_hi,
+      w_lo / NULLIF(SUM(w_lo) OVER (PARTITION BY run_id, query_id), 0) AS nw_lo,
+      w_hi / NULLIF(SUM(w_hi) OVER (PARTITION BY run_id, query_id), 0) AS nw_hi
+    FROM weighted
+  ) AS nw
+  GROUP BY
+    run_id,
+    query_id
+) AS m;
+
+-- measure: TBG@10
+SELECT
+  m.run_id,
+  m.query_id,
+  m.value
+FROM (
+  WITH seen AS (
+    SELECT
+      run_id,
+      query_id,
+      rank,
+      CASE
+        WHEN relevance IS NULL
+        THEN NULL
+        WHEN '' = ''
+        THEN CASE WHEN relevance >= 1 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+        ELSE COALESCE(
+          TRY_CAST(NULLIF(
+            REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
+            ''
+          ) AS DOUBLE),
+          CAST(0 AS DOUBLE)
+        )
+      END AS gain
+    FROM "evaluation"
+    WHERE
+      NOT rank IS NULL AND rank <= 10
+  ), known AS (
+    SELECT
+      pa.run_id,
+      pa.query_id,
+      po.pos,
+      CAST(po.pos AS DOUBLE) AS i,
+      COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
+      COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
+    FROM (
+      SELECT DISTINCT
+        run_id,
+        query_id
+      FROM "evaluation"
+    ) AS pa
+    CROSS JOIN (
+      SELECT
+        d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+      FROM (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d0
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d1
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d2
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d3
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d4
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d5
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d6
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d7
+      CROSS JOIN (
+        SELECT
+          0 AS d
+        UNION ALL
+        SELECT
+          1 AS d
+        UNION ALL
+        SELECT
+          2 AS d
+        UNION ALL
+        SELECT
+          3 AS d
+        UNION ALL
+        SELECT
+          4 AS d
+        UNION ALL
+        SELECT
+          5 AS d
+        UNION ALL
+        SELECT
+          6 AS d
+        UNION ALL
+        SELECT
+          7 AS d
+        UNION ALL
+        SELECT
+          8 AS d
+        UNION ALL
+        SELECT
+          9 AS d
+      ) AS d8
+      WHERE
+        d0.d < 10
+        AND d1.d * 10 < 10
+        AND d2.d * 100 < 10
+        AND d3.d * 1000 < 10
+        AND d4.d * 10000 < 10
+        AND d5.d * 100000 < 10
+        AND d6.d * 1000000 < 10
+        AND d7.d * 10000000 < 10
+        AND d8.d * 100000000 < 10
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000 + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < 10
+    ) AS po
+    LEFT JOIN seen AS s
+      ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
+  ), cells AS (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      i,
+      g_lo,
+      g_hi,
+      SUM(g_lo) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS cg_lo,
+      SUM(g_hi) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS cg_hi
+    FROM known
+  ), weighted AS (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      g_lo,
+      g_hi,
+      POWER(
+        CAST(2 AS DOUBLE),
+        (
+          CAST(0 AS DOUBLE) - (
+            i - CAST(1 AS DOUBLE)
+          )
+        ) * (
+          CAST(1 AS DOUBLE) / NULLIF(CAST(CAST(224.0 AS DOUBLE) AS DOUBLE), 0)
+        )
+      ) AS w_lo,
+      POWER(
+        CAST(2 AS DOUBLE),
+        (
+          CAST(0 AS DOUBLE) - (
+            i - CAST(1 AS DOUBLE)
+          )
+        ) * (
+          CAST(1 AS DOUBLE) / NULLIF(CAST(CAST(224.0 AS DOUBLE) AS DOUBLE), 0)
+        )
+      ) AS w_hi
+    FROM cells
+  )
+  SELECT
+    run_id,
+    query_id,
+    SUM(nw_lo * g_lo) AS value,
+    CASE
+      WHEN FALSE
+      THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
+      ELSE SUM(nw_lo * (
+        g_hi - g_lo
+      ))
+    END AS residual,
+    CAST(1 AS DOUBLE) / NULLIF(MAX(CASE WHEN pos = 1 THEN nw_lo END), 0) AS depth
+  FROM (
+    SELECT
+      run_id,
+      query_id,
+      pos,
+      g_lo,
+      g_hi,
+      w_lo / NULLIF(SUM(w_lo) OVER (PARTITION BY run_id, query_id), 0) AS nw_lo,
+      w_hi / NULLIF(SUM(w_hi) OVER (PARTITION BY run_id, query_id), 0) AS nw_hi
+    FROM weighted
+  ) AS nw
+  GROUP BY
+    run_id,
+    query_id
 ) AS m;

@@ -1,0 +1,60 @@
+-- Utility measures over graded relevance in [0, 1] (Moffat, AIRS 2013): HIT and the
+-- inverse-squares weighted precision. The utility of a judged document is its grade's value
+-- in the map `gains` (grades not listed: 0), else its grade clipped to [0, max_rel] over
+-- max_rel; unjudged documents have utility 0.
+
+-- fragment: utility(max_rel := 1, gains := '')
+-- Each row's utility in [0, 1], as polars_ireval.measures.weighted.unit_utility.
+CASE WHEN relevance IS NULL THEN CAST(0 AS DOUBLE)
+    WHEN {gains} = '' THEN CAST(CASE WHEN relevance < 0 THEN 0
+        WHEN relevance > {max_rel} THEN {max_rel} ELSE relevance END AS DOUBLE)
+        / CAST({max_rel} AS DOUBLE)
+    ELSE COALESCE({@gain_of}, CAST(0 AS DOUBLE))
+END
+
+-- macro: ireval_hit(k := NULL, max_rel := 1, gains := '')
+-- HIT@k: the best utility in the top k (0 for none).
+SELECT run_id, query_id,
+    COALESCE(MAX(CASE WHEN rank IS NOT NULL AND ({k} IS NULL OR rank <= {k})
+        THEN {@utility} END), CAST(0 AS DOUBLE)) AS value
+FROM {eval_table}
+GROUP BY run_id, query_id
+
+-- macro: ireval_invsq(k := NULL, max_rel := 1, gains := '')
+-- InvSq@k: the sum over the top k ranks i of utility / (i (i + 1)), in rank order. Column
+-- residual: the weight 1 / (i (i + 1)) of the unjudged documents in the top d = min(k,
+-- retrieved), in rank order, plus that of the ranks past d, 1 / (d + 1) - 1 / (k + 1)
+-- (1 / (d + 1) without k).
+WITH t AS (
+    SELECT run_id, query_id, rank,
+        {@utility} / (CAST(rank AS DOUBLE) * (CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)))
+            AS term,
+        CASE WHEN relevance IS NULL THEN CAST(1 AS DOUBLE)
+            / (CAST(rank AS DOUBLE) * (CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)))
+            ELSE CAST(0 AS DOUBLE) END AS unjudged
+    FROM {eval_table}
+    WHERE rank IS NOT NULL AND ({k} IS NULL OR rank <= {k})
+),
+running AS (
+    SELECT run_id, query_id,
+        SUM(term) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        SUM(unjudged) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS unjudged_w,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank ASC) AS depth,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM t
+)
+SELECT pa.run_id, pa.query_id, COALESCE(x.total, CAST(0 AS DOUBLE)) AS value,
+    COALESCE(x.unjudged_w, CAST(0 AS DOUBLE))
+        + (CAST(1 AS DOUBLE) / (CAST(COALESCE(x.depth, 0) AS DOUBLE) + CAST(1 AS DOUBLE))
+            - CASE WHEN {k} IS NULL THEN CAST(0 AS DOUBLE)
+                ELSE CAST(1 AS DOUBLE) / (CAST({k} AS DOUBLE) + CAST(1 AS DOUBLE)) END)
+        AS residual
+FROM {@pairs} AS pa
+LEFT JOIN running AS x
+    ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
