@@ -128,8 +128,22 @@ def evaluate(
         raise ParameterError(f"relevance_level={relevance_level!r}: must be an integer grade")
     if not isinstance(residuals, bool):
         raise ParameterError(f"residuals={residuals!r}: must be True or False")
-    if residuals and engine != "polars":
-        raise ParameterError("residuals=True is computed by engine='polars' only (for now)")
+    if residuals and engine == "duckdb":
+        from polars_ireval import sql
+
+        return sql.evaluate(
+            run, qrels, measures, per_query=per_query, relevance_level=relevance_level,
+            missing=missing, max_depth=max_depth, judged_only=judged_only, ties=ties,
+            residuals=True,
+        )  # fmt: skip
+    if residuals and engine == "spark":
+        from polars_ireval import spark
+
+        return spark.evaluate(
+            run, qrels, measures, per_query=per_query, relevance_level=relevance_level,
+            missing=missing, max_depth=max_depth, judged_only=judged_only, ties=ties,
+            residuals=True,
+        )  # fmt: skip
     if engine == "duckdb":
         from polars_ireval import sql
 

@@ -449,14 +449,13 @@ def spark() -> Iterator[Any]:
 
 
 def _on_engine(engine: str, request: pytest.FixtureRequest, *args: Any, **kw: Any) -> pl.DataFrame:
-    """The engine's ``evaluate(*args, **kw)`` as a Polars frame (Spark: in the suite's
-    session)."""
-    if engine == "duckdb":
-        return irsql.evaluate(*args, **kw)
-    import polars_ireval.spark as irspark
-
-    session = request.getfixturevalue("spark")
-    out = pl.from_arrow(irspark.evaluate(*args, spark=session, **kw).toArrow())
+    """``polars_ireval.evaluate(*args, engine=engine, **kw)`` as a Polars frame (Spark: in
+    the suite's session, which the ``spark`` fixture makes the active one)."""
+    if engine == "spark":
+        request.getfixturevalue("spark")
+    out = ir.evaluate(*args, engine=engine, **kw)  # type: ignore[arg-type]
+    if engine == "spark":
+        out = pl.from_arrow(out.toArrow())
     assert isinstance(out, pl.DataFrame)
     return out
 
