@@ -40,6 +40,7 @@ INPUT_RANK = "input_rank"
 _POS, _TIE, _TIED, _GROUP = "__pos", "__tie", "__tied", "__group"
 _JUDGED = "__judged"
 _NEW = "__new"
+_QROW = "__qrow"
 _BLOCK = "__block"
 
 
@@ -173,10 +174,16 @@ def judge_and_rankings(
         pairs = pairs.join(blocks, on=keys, how="left")
     # Every judged document of every evaluated ranking, with its rank when retrieved: one
     # join of the (few) candidate rows with the judgments of the evaluated rankings.
-    judgments = pairs.join(qrels_lf, on=S.QUERY_ID)
-    retrieved = candidates.select(*link, S.DOC_ID, S.SCORE, S.RANK)
+    # Each judgment is numbered (its qrels row), so that the candidates are looked up in
+    # the small qrels once, and the judgments of the evaluated rankings then find their
+    # ranks by (ranking, number): integers, not doc id strings.
+    numbered = qrels_lf.with_row_index(_QROW)
+    found = candidates.join(
+        numbered.select(S.QUERY_ID, S.DOC_ID, _QROW), on=[S.QUERY_ID, S.DOC_ID], how="inner"
+    ).select(*link, _QROW, S.SCORE, S.RANK)
+    judgments = pairs.join(numbered, on=S.QUERY_ID)
     columns = [*keys, S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE]
-    parts = [judgments.join(retrieved, on=[*link, S.DOC_ID], how="left").select(columns)]
+    parts = [judgments.join(found, on=[*link, _QROW], how="left").select(columns)]
     if unjudged:
         relevance_type = qrels_lf.collect_schema()[S.RELEVANCE]
         none = pl.lit(None, dtype=relevance_type).alias(S.RELEVANCE)
