@@ -84,7 +84,7 @@ def render() -> str:
         sql = (
             "not yet (Polars engine only)"
             if d.name in PENDING
-            else "DuckDB and Spark (a parameter value they lack raises NotImplementedError)"
+            else "DuckDB and Spark, every parameter (`sql/`; see docs/sql.md)"
         )
         out += ["", f"Residual (`residuals=True`): {residual}. SQL engines: {sql}."]
         out += ["", f"Unjudged retrieved documents: {_unjudged(d)}."]

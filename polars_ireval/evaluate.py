@@ -80,15 +80,16 @@ def evaluate(
         (see :mod:`polars_ireval.spark`, whose ``evaluate`` takes ``spark=session``;
         returns a Spark DataFrame).
     residuals
-        Add the columns ``residual`` and ``projected`` (Polars engine). The residual is how
+        Add the columns ``residual`` and ``projected`` (every engine). The residual is how
         much the value could still grow if every unjudged document in the evaluated ranks,
         and every rank between the end of the ranking and the measure's depth, had the
         maximum gain (Moffat and Zobel's RBP residual; cwl_eval's ``ResEU``): the true
         value lies in [value, value + residual]. ``projected`` is Moffat and Zobel's
         extrapolation value + residual * value / (1 - residual) (the unjudged weight
         relevant at the rate of the judged weight; null when residual = 1). Both are null
-        for measures without a residual; those with one are RBP, P and the C/W/L measures
-        (INST, INSQ, TBG, U, BPM), and any measure declared with a ``residual`` (see
+        for measures without a residual; those with one are RBP, P, SDCG, InvSq and the
+        C/W/L measures (INST, INSQ, TBG, U, BPM), and any measure declared with a
+        ``residual`` (see
         :mod:`polars_ireval.measures.usermodel`). Aggregated rows carry the mean residual
         and the projection of the aggregated value and residual.
 

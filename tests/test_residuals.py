@@ -108,8 +108,21 @@ def test_bad_options():
     run, qrels = _example()
     with pytest.raises(ParameterError, match="residuals"):
         ir.evaluate(run, qrels, ["RBP"], residuals="yes")  # type: ignore[arg-type]
-    with pytest.raises(ParameterError, match="residuals"):
-        ir.evaluate(run, qrels, ["P@5"], residuals=True, engine="duckdb")
+    with pytest.raises(ParameterError, match="engine"):
+        ir.evaluate(run, qrels, ["P@5"], residuals=True, engine="nope")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("measure", [*WITH_RESIDUAL, "INSQ", "TBG", "U", "INST", "BPM"])
+def test_a_query_without_ranking_is_all_residual(measure: str) -> None:
+    """A judged query the run lacks (missing='zero'): nothing is known, so the residual is
+    exactly 1 (weights normalized by one division) and the projection undefined, at the
+    default depth 1000 too, where a sum of 1000 normalized weights is not exactly 1."""
+    run, qrels = _example()
+    qrels = pl.concat(
+        [qrels, pl.DataFrame({"query_id": ["q9"], "doc_id": ["x"], "relevance": [1]})]
+    )
+    got = _eval(run, qrels, [measure], missing="zero")
+    assert got["q9", measure] == (0.0, 1.0, None)
 
 
 def test_extended_evaluation_deeper_than_the_ranking():

@@ -162,19 +162,28 @@ class UserModel:
             i=i, gain=g, cum_gain=g.cum_sum(), cost=i * 0.0 + 1.0, cum_cost=i, n=self.depth
         )
 
-    def weights(self, gain: pl.Expr, *, best: bool = False) -> pl.Expr:
-        """W(1..n), normalized to sum to 1 over the n positions (worst or best case)."""
+    def _raw_weights(self, gain: pl.Expr, best: bool) -> pl.Expr:
+        """W(1..n) before normalization (worst or best case)."""
         pos = self._position(gain, best)
         if self.weight is not None:
-            w = self.weight(pos).cast(pl.Float64)
-        else:
-            assert self.continuation is not None
-            c = self.continuation(pos).cast(pl.Float64)
-            w = c.shift(1, fill_value=1.0).cum_prod()
+            return self.weight(pos).cast(pl.Float64)
+        assert self.continuation is not None
+        c = self.continuation(pos).cast(pl.Float64)
+        return c.shift(1, fill_value=1.0).cum_prod()
+
+    def weights(self, gain: pl.Expr, *, best: bool = False) -> pl.Expr:
+        """W(1..n), normalized to sum to 1 over the n positions (worst or best case)."""
+        w = self._raw_weights(gain, best)
         return w / w.sum()
 
+    def _weighted_mean(self, gain: pl.Expr, best: bool, values: pl.Expr) -> pl.Expr:
+        """Σ W(i) v_i as Σ w_i v_i / Σ w_i: one division, so that v = 1 at every position
+        gives exactly 1 (the residual of an empty ranking), and 0 <= v <= 1 never more."""
+        w = self._raw_weights(gain, best)
+        return (w * values).sum() / w.sum()
+
     def _utility(self, gain: pl.Expr, best: bool) -> pl.Expr:
-        return (self.weights(gain, best=best) * self._gains(gain, best)).sum()
+        return self._weighted_mean(gain, best, self._gains(gain, best))
 
     # -- the measurements ----------------------------------------------------------------
 
@@ -195,7 +204,7 @@ class UserModel:
             return unjudged + self.tail(retrieved(self.cutoff).sum().cast(pl.Float64))
         if not self.adaptive:
             unknown = self._gains(gain, best=True) - self._gains(gain, best=False)
-            return (self.weights(gain) * unknown).sum()
+            return self._weighted_mean(gain, False, unknown)
         return self._utility(gain, best=True) - self._utility(gain, best=False)
 
     def expected_depth(self, gain: pl.Expr) -> pl.Expr:
