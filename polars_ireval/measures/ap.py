@@ -173,43 +173,109 @@ def _ap(k: int | None, rel: int) -> pl.Expr:
     "gm_map",
     unjudged=False,
     aggregate="gmean",
-    cite="Robertson, On GMAP, CIKM 2006",
+    cite="Robertson, On GMAP: and other transformations, CIKM 2006; Voorhees, Overview of "
+    "the TREC 2004 Robust Retrieval Track, TREC 2004",
     trec=[TrecName("gm_map")],
     checks=_CHECKS,
 )
 def gm_map(*, k: int | None = None, rel: int = 1) -> pl.Expr:
     """GMAP: AP per query, aggregated by the geometric mean over queries.
 
-    Values below 1e-5 count as 1e-5 in the geometric mean (trec_eval's ``MIN_GEO_MEAN``).
+    GMAP = exp((1/|Q|) Σ_q ln max(AP_q, 1e-5)): the per-query value is AP (see AP; with
+    ``k``, AP@k as trec_eval's ``map_cut``), only the aggregate changes. Values below
+    1e-5 count as 1e-5 in the geometric mean (trec_eval's ``MIN_GEO_MEAN``), so a query
+    with AP = 0 (R = 0, an empty ranking, no relevant document retrieved) pulls the mean
+    down hard but does not zero it. The mean of logs rewards a system that is consistent
+    across topics over one that does very well on some and very badly on others: raising
+    a poor topic from 0.01 to 0.02 counts as much as a good one from 0.4 to 0.8. The TREC
+    2004 Robust track introduced it for that reason, following Robertson.
+
+    Per query (``per_query=True``) the value is the plain AP; trec_eval prints gm_map only
+    in its summary and pytrec_eval returns ln(max(AP, 1e-5)) per query (docs/compat.md).
+    Under ``missing="zero"`` (trec_eval ``-c``) a judged query missing from the run
+    counts as AP = 0, that is as 1e-5. Documents with equal scores are ranked as
+    trec_eval ranks them (doc id descending). ir_measures and ranx have no GMAP.
 
     Parameters
     ----------
     k
-        Cutoff rank (default: the whole ranking).
+        Cutoff rank (default: the whole ranking, trec_eval's ``gm_map``).
     rel
-        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
+        1 unless set; trec_eval ``-l``).
 
     See Also
     --------
-    trec_eval ``gm_map``.
+    trec_eval ``gm_map``; SQL ``ireval_ap`` (per query; take exp(avg(ln(greatest(value,
+    1e-5))))); AP, gm_bpref.
+
+    Examples
+    --------
+    AP 1 and 0.25 average to MAP 0.625 but GMAP sqrt(1 · 0.25) = 0.5; AP 1 and 0 give
+    MAP 0.5 and GMAP sqrt(1 · 1e-5).
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": ["q1"] * 4 + ["q2"] * 4, "doc_id": list("abcdabcd"),
+    ...                     "score": [4.0, 3.0, 2.0, 1.0] * 2})
+    >>> qrels = pl.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["a", "d"], "relevance": 1})
+    >>> ir.evaluate(run, qrels, ["AP", "gm_map"])["value"].to_list()
+    [0.625, 0.5]
+    >>> qrels = pl.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["a", "x"], "relevance": 1})
+    >>> ir.evaluate(run, qrels, ["AP", "gm_map"])["value"].to_list()
+    [0.5, 0.003162277660168379]
     """
     return _ap(k, rel)
 
 
-@measure("Rprec", unjudged=False, trec=[TrecName("Rprec")], checks={"rel": integer})
+@measure(
+    "Rprec",
+    unjudged=False,
+    cite="Buckley and Voorhees, Retrieval System Evaluation, ch. 3 of TREC: Experiment and "
+    "Evaluation in Information Retrieval (Voorhees and Harman, eds.), MIT Press, 2005",
+    trec=[TrecName("Rprec")],
+    checks={"rel": integer},
+)
 def rprec(*, rel: int = 1) -> pl.Expr:
     """R-precision: precision at rank R, where R is the number of relevant documents.
 
-    0 for a query with no relevant document.
+    Rprec = (1/R) Σ_{i <= R} b_i = P@R = R@R: at rank R precision equals recall, so
+    R-precision is also the recall there and the break-even point of the two. Every query
+    is measured at the same relative point of its ranking, which makes it average better
+    than P@k, and a perfect ranking scores 1 (seed 003). It needs R, so it is not local
+    to a fixed depth (seed 004's RPrec).
+
+    0 when R = 0 (trec_eval; seed 004 leaves it undefined) and for an empty ranking. A
+    ranking shorter than R counts its missing ranks as non-relevant (the denominator is
+    R). R counts the documents judged with a grade >= ``rel``; unjudged documents and
+    negative grades are not relevant. Documents with equal scores are ranked as
+    trec_eval ranks them (doc id descending), which decides which of them fall inside
+    rank R. trec_eval, ir_measures and ranx (``r-precision``) agree.
 
     Parameters
     ----------
     rel
-        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
+        1 unless set; trec_eval ``-l``).
 
     See Also
     --------
-    trec_eval ``Rprec``; ir_measures ``Rprec``.
+    trec_eval ``Rprec``; ir_measures ``Rprec``; ranx ``r-precision``; SQL ``ireval_rprec``;
+    Rprec_mult (precision at multiples of R), P, R.
+
+    Examples
+    --------
+    Seed 003: with 8 relevant documents a perfect system can reach only P@20 = 0.4, but
+    R-precision adjusts to R. Here 6 of the top 8 are relevant, so R-precision, and the
+    recall at rank 8, are 6/8:
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> docs = [f"d{i}" for i in range(1, 11)]
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": docs,
+    ...                     "score": [10.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": docs,
+    ...                       "relevance": [1, 1, 1, 1, 1, 1, 0, 0, 1, 1]})
+    >>> ir.evaluate(run, qrels, ["Rprec", "R@8", "P@20"])["value"].to_list()
+    [0.75, 0.75, 0.4]
     """
     r = num_rel(rel)
     return ratio(rel_ret(rel, r), r)

@@ -49,14 +49,47 @@ def bpref(*, rel: int = 1) -> pl.Expr:
     N the number judged non-relevant for the query; a term is 1 when n_d = 0. Unjudged
     documents, and documents with a negative grade, are ignored. 0 when R = 0.
 
+    Binary preference: every relevant document should come before every judged
+    non-relevant one, and bpref is the fraction of those preferences (against at most R
+    non-relevant documents) that the ranking keeps. Only judged documents enter it, so
+    it was designed to stay stable when judgments are incomplete (Buckley and Voorhees),
+    unlike AP, which takes unjudged documents as non-relevant. Relevant documents not
+    retrieved contribute 0.
+
+    As trec_eval: 0 for an empty ranking; when N = 0 every term is 1 (no division by
+    min(N, R) = 0), so bpref is the recall R_ret/R; negative grades (pooled but unjudged)
+    are neither relevant nor non-relevant and count in neither R nor N. Documents with
+    equal scores are ranked as trec_eval ranks them (doc id descending). pytrec_eval and
+    ir_measures agree; ranx's ``bpref`` counts every judgment below ``rel``, negative
+    grades included, as non-relevant (so it gives 0.5 where trec_eval gives 1 for query
+    q2 below).
+
     Parameters
     ----------
     rel
-        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
+        1 unless set; trec_eval ``-l``).
 
     See Also
     --------
-    trec_eval ``bpref``; ir_measures ``Bpref``.
+    trec_eval ``bpref``; ir_measures ``Bpref``, ``BPref``; ranx ``bpref``; SQL
+    ``ireval_bpref``; gm_bpref, infAP.
+
+    Examples
+    --------
+    q1: judged non-relevant n1 above a and n1, n2 above b (R = N = 2), so
+    bpref = ((1 − 1/2) + (1 − 2/2))/2 = 0.25. q2: the unjudged x and the pooled but unjudged
+    n (grade -1) are ignored, so bpref = 1 while AP takes both as non-relevant.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": ["q1"] * 4 + ["q2"] * 4,
+    ...                     "doc_id": ["n1", "a", "n2", "b", "x", "a", "n", "b"],
+    ...                     "score": [4.0, 3.0, 2.0, 1.0] * 2})
+    >>> qrels = pl.DataFrame({"query_id": ["q1"] * 4 + ["q2"] * 3,
+    ...                       "doc_id": ["n1", "a", "n2", "b", "a", "n", "b"],
+    ...                       "relevance": [0, 1, 0, 1, 1, -1, 1]})
+    >>> ir.evaluate(run, qrels, ["Bpref", "AP"], per_query=True)["value"].to_list()
+    [0.25, 0.5, 1.0, 0.5]
     """
     return _bpref(rel)
 
@@ -65,6 +98,8 @@ def bpref(*, rel: int = 1) -> pl.Expr:
     "gm_bpref",
     unjudged=False,
     aggregate="gmean",
+    cite="Buckley and Voorhees, Retrieval evaluation with incomplete information, SIGIR 2004 "
+    "(bpref); Robertson, On GMAP: and other transformations, CIKM 2006 (geometric mean)",
     trec=[TrecName("gm_bpref")],
     cutoff=None,
     checks={"rel": integer},
@@ -72,14 +107,39 @@ def bpref(*, rel: int = 1) -> pl.Expr:
 def gm_bpref(*, rel: int = 1) -> pl.Expr:
     """bpref per query, aggregated by the geometric mean (floor 1e-5, as trec_eval).
 
+    gm_bpref = exp((1/|Q|) Σ_q ln max(bpref_q, 1e-5)): bpref's per-query value (see
+    Bpref) with gm_map's aggregate, which rewards consistency across topics over very
+    good and very bad ones. A query with bpref = 0 (R = 0, an empty ranking, no relevant
+    document retrieved) counts as 1e-5 (trec_eval's ``MIN_GEO_MEAN``).
+
+    Per query (``per_query=True``) the value is the plain bpref; trec_eval prints
+    gm_bpref only in its summary and pytrec_eval returns ln(max(bpref, 1e-5)) per query
+    (docs/compat.md). Negative grades, ties and unjudged documents are handled as by
+    Bpref. ir_measures and ranx have no gm_bpref.
+
     Parameters
     ----------
     rel
-        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
+        1 unless set; trec_eval ``-l``).
 
     See Also
     --------
-    trec_eval ``gm_bpref``.
+    trec_eval ``gm_bpref``; SQL ``ireval_bpref`` (per query); Bpref, gm_map.
+
+    Examples
+    --------
+    Bpref's example: bpref 0.25 and 1 average to 0.625, their geometric mean is 0.5.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": ["q1"] * 4 + ["q2"] * 4,
+    ...                     "doc_id": ["n1", "a", "n2", "b", "x", "a", "n", "b"],
+    ...                     "score": [4.0, 3.0, 2.0, 1.0] * 2})
+    >>> qrels = pl.DataFrame({"query_id": ["q1"] * 4 + ["q2"] * 3,
+    ...                       "doc_id": ["n1", "a", "n2", "b", "a", "n", "b"],
+    ...                       "relevance": [0, 1, 0, 1, 1, -1, 1]})
+    >>> ir.evaluate(run, qrels, ["Bpref", "gm_bpref"])["value"].to_list()
+    [0.625, 0.5]
     """
     return _bpref(rel)
 
@@ -103,14 +163,44 @@ def inf_ap(*, rel: int = 1) -> pl.Expr:
     contributes 1. The sum is divided by R (0 when R = 0); ε = 1e-5. With complete
     judgments infAP equals AP (up to ε).
 
+    The qrels judge a random sample of the pool: a negative grade marks a pooled
+    document left unjudged. The precision above a relevant document is estimated from
+    the judged documents above it, which stand in for the unjudged pooled ones in the
+    same proportion; documents outside the pool (not in the qrels) count as
+    non-relevant, as in AP. Relevant documents not retrieved contribute 0.
+
+    As trec_eval: 0 for an empty ranking and when R = 0; the sum is divided by R, the
+    number of documents judged relevant in the sample. Documents with equal scores are
+    ranked as trec_eval ranks them (doc id descending). pytrec_eval and ir_measures (through pytrec_eval) agree; ranx has no
+    infAP.
+
     Parameters
     ----------
     rel
-        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
+        1 unless set; trec_eval ``-l``).
 
     See Also
     --------
-    trec_eval ``infAP``; ir_measures ``infAP``.
+    trec_eval ``infAP``; ir_measures ``infAP``; SQL ``ireval_infap``; AP, Bpref.
+
+    Examples
+    --------
+    q1 is fully judged: infAP = AP = 0.5, up to ε. In q2, a (rank 2) has nothing pooled
+    above it: 1/2; above b (rank 4) the pool holds a (relevant) and n (grade -1,
+    unjudged), so its precision is estimated as 1/4 + (3/4) · (2/3) · 1 = 3/4, and
+    infAP = (1/2 + 3/4)/2 = 0.625 where AP, counting x and n as non-relevant, is 0.5.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": ["q1"] * 4 + ["q2"] * 4,
+    ...                     "doc_id": ["n1", "a", "n2", "b", "x", "a", "n", "b"],
+    ...                     "score": [4.0, 3.0, 2.0, 1.0] * 2})
+    >>> qrels = pl.DataFrame({"query_id": ["q1"] * 4 + ["q2"] * 3,
+    ...                       "doc_id": ["n1", "a", "n2", "b", "a", "n", "b"],
+    ...                       "relevance": [0, 1, 0, 1, 1, -1, 1]})
+    >>> out = ir.evaluate(run, qrels, ["infAP", "AP"], per_query=True)
+    >>> [round(v, 6) for v in out["value"]]
+    [0.500003, 0.5, 0.624998, 0.5]
     """
     rel_ranks = relevant_ranks(rel).sort()
     pooled = RANK.filter(retrieved() & REL.is_not_null()).sort()
