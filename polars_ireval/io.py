@@ -50,6 +50,8 @@ _FILE = "__file"
 # Frames returned by validate_run/validate_qrels, so that evaluate() does not check them twice.
 # Keyed by id(); the weak reference tells a live frame from a recycled id.
 _VALIDATED: dict[int, weakref.ref[pl.DataFrame]] = {}
+# Rankings of the run frames validate_run returned, found while checking them (see layout).
+_LAYOUT: dict[int, tuple[pl.DataFrame, pl.Series | None]] = {}
 
 _ALIASES = {
     "qid": S.QUERY_ID,
@@ -243,8 +245,38 @@ def validate_run(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame:
             f"(query {row[S.QUERY_ID]!r}) is not finite; every score must be a finite number"
         )
     keys = [c for c in (S.RUN_ID, S.QUERY_ID) if c in frame.columns] + [S.DOC_ID]
-    _check_duplicates(frame, keys, source, "run")
-    return _mark(frame.select(*keys[:-1], S.DOC_ID, S.SCORE, *_extra(frame, [*keys, S.SCORE])))
+    present, new = rankings(frame, keys[:-1])
+    # When each ranking is one block of rows, a duplicate lies within a block: hash the
+    # block number with the doc id instead of hashing every key column.
+    block = None if new is None else (new.cum_sum() - 1).cast(pl.UInt64)
+    _check_duplicates(frame, keys, source, "run", block=block)
+    out = frame.select(*keys[:-1], S.DOC_ID, S.SCORE, *_extra(frame, [*keys, S.SCORE]))
+    _mark(out)
+    key = id(out)
+    _LAYOUT[key] = (present, new)
+    weakref.finalize(out, _LAYOUT.pop, key, None)
+    return out
+
+
+def new_ranking(keys: Sequence[str]) -> pl.Expr:
+    """True on the first row of each block of consecutive rows with the same ``keys``."""
+    changed = [pl.col(k).ne_missing(pl.col(k).shift()) for k in keys]
+    return pl.any_horizontal(changed).fill_null(True)
+
+
+def rankings(frame: pl.DataFrame, keys: Sequence[str]) -> tuple[pl.DataFrame, pl.Series | None]:
+    """The distinct rankings (``keys``) of a run frame, and, when each ranking's rows are
+    contiguous (as in TREC files), the mask of the rows that start one (else None).
+
+    Known without a pass over the rows for a frame :func:`validate_run` returned.
+    """
+    if is_validated(frame) and id(frame) in _LAYOUT:
+        return _LAYOUT[id(frame)]
+    new = frame.select(new_ranking(keys)).to_series()
+    starts = frame.filter(new).select(keys)
+    if starts.is_duplicated().any():
+        return frame.select(keys).unique(), None
+    return starts, new
 
 
 def validate_qrels(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame:
@@ -652,10 +684,23 @@ def _check_nulls(frame: pl.DataFrame, cols: Sequence[str], source: str, kind: st
             raise err(f"{_where(row, source)}: {kind} has a null {col}; every row needs one")
 
 
-def _check_duplicates(frame: pl.DataFrame, keys: Sequence[str], source: str, kind: str) -> None:
-    # Fast screen: distinct hashes of the key columns. Equal counts prove there is no
-    # duplicate; otherwise (a duplicate, or a rare hash collision) check exactly.
-    hashed = pl.reduce(lambda a, b: a ^ b, [pl.col(k).hash(i) for i, k in enumerate(keys)])
+def _check_duplicates(
+    frame: pl.DataFrame,
+    keys: Sequence[str],
+    source: str,
+    kind: str,
+    *,
+    block: pl.Series | None = None,
+) -> None:
+    # Fast screen: distinct hashes of the key columns (or of the block number and the last
+    # key, when ``block`` numbers the blocks that hold every row of equal leading keys).
+    # Equal counts prove there is no duplicate; otherwise (a duplicate, or a rare hash
+    # collision) check exactly.
+    if block is None:
+        parts = [pl.col(k).hash(i) for i, k in enumerate(keys)]
+    else:
+        parts = [pl.col(keys[-1]).hash(0), pl.lit(block) * 0x9E3779B97F4A7C15]
+    hashed = pl.reduce(lambda a, b: a ^ b, parts)
     if frame.select(hashed.n_unique()).item() == frame.height:
         return
     dup = frame.filter(pl.struct(keys).is_duplicated())

@@ -286,20 +286,8 @@ def _is_canonical_qrels(frame: pl.DataFrame) -> bool:
     return io.is_validated(frame)
 
 
-def _new_ranking(keys: list[str]) -> pl.Expr:
-    """True on the first row of each block of consecutive rows with the same keys."""
-    changed = [pl.col(k).ne_missing(pl.col(k).shift()) for k in keys]
-    return pl.any_horizontal(changed).fill_null(True)
-
-
-def _rankings(run: pl.DataFrame, keys: list[str]) -> tuple[pl.DataFrame, pl.Series | None]:
-    """The distinct rankings ``keys`` of ``run``, and, when each ranking's rows are
-    contiguous (as in TREC files), the mask of the rows that start one (else None)."""
-    new = run.select(_new_ranking(keys)).to_series()
-    starts = run.filter(new).select(keys)
-    if starts.is_duplicated().any():
-        return run.select(keys).unique(), None
-    return starts, new
+_new_ranking = io.new_ranking
+_rankings = io.rankings
 
 
 def _prepare_eager(
