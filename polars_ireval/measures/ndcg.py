@@ -222,6 +222,8 @@ def ndcg(
 @measure(
     "ndcg_rel",
     unjudged=False,
+    cite="Järvelin and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS "
+    "2002 (nDCG); trec_eval 9.0 (NIST), experimental measure ndcg_rel",
     trec=[TrecName("ndcg_rel", "gains", (), "whole", convert=trec_gains)],
     cutoff=None,
     checks=_GAIN_CHECKS,
@@ -231,16 +233,49 @@ def ndcg_rel(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
     document with a positive gain (a relevant document not retrieved contributes the nDCG
     of the whole ranking).
 
+    ndcg_rel = (1/L) Σ_{d : gain(d) > 0} nDCG@rank(d), where L is the number of judged
+    documents with a positive gain (the length of the ideal ranking), nDCG@i = DCG@i /
+    IDCG@i with DCG@i = Σ_{j <= i} gain_j / log2(j + 1) as in nDCG, and an unretrieved d
+    takes nDCG at the end of the ranking. nDCG@k falls while the ideal ranking still has
+    gain to add and rises again after, so its value depends on where it is read;
+    averaging it at the relevant documents, as AP averages precision, evens this out
+    (trec_eval's rationale; an experimental measure there).
+
+    Gains follow nDCG: the grade, or ``gains[grade]`` for a mapped grade (trec_eval's
+    ``ndcg_rel.1=3,2=9``); mapped gains may be 0 or negative, and "relevant" means a
+    positive gain, whatever ``relevance_level``. Unjudged documents and negative grades
+    gain 0. 0 for an empty ranking and when no judged document has a positive gain.
+    Documents with equal scores are ranked as trec_eval ranks them (doc id descending).
+    Not in ir_measures or ranx.
+
     Parameters
     ----------
     dcg
-        ``"log2"`` (default) or ``"exp-log2"``; see :func:`ndcg`.
+        ``"log2"`` (default): gain = grade, as trec_eval; ``"exp-log2"``: gain =
+        2^grade − 1; see :func:`ndcg`.
     gains
-        Gain per grade; see :func:`ndcg`.
+        Gain per grade, e.g. ``{1: 3.0, 2: 9.0}``; grades not listed gain their grade
+        (default: none, every grade gains itself); see :func:`ndcg`.
 
     See Also
     --------
-    trec_eval ``ndcg_rel``.
+    trec_eval ``ndcg_rel``, ``ndcg_rel.1=3,2=9``; SQL ``ireval_ndcg_rel``; nDCG, Rndcg, AP.
+
+    Examples
+    --------
+    Grades 2, 0, 1 at ranks 1 to 3 and a grade-1 document d not retrieved: the ideal
+    gains are 2, 1, 1. nDCG is 1 at rank 1 (a), and at rank 3 (c) it is
+    (2 + 1/2) / (2 + 1/log2 3 + 1/2) ≈ 0.7985, which d takes as well:
+    ndcg_rel = (1 + 2 · 0.7985)/3.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c"],
+    ...                     "score": [3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "d"],
+    ...                       "relevance": [2, 0, 1, 1]})
+    >>> out = ir.evaluate(run, qrels, ["ndcg_rel", "nDCG@1", "nDCG@3"])
+    >>> [round(v, 4) for v in out["value"]]
+    [0.8657, 1.0, 0.7985]
     """
     g = _gain(gains, dcg)
     ranked, ideal = _Ranked(g), _Ideal(g)
@@ -256,6 +291,8 @@ def ndcg_rel(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
 
 @measure(
     "Rndcg",
+    cite="Järvelin and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS "
+    "2002 (nDCG); trec_eval 9.0 (NIST), experimental measure Rndcg",
     trec=[TrecName("Rndcg", "gains", (), "whole", convert=trec_gains)],
     cutoff=None,
     checks={"rel": integer, **_GAIN_CHECKS},
@@ -268,18 +305,53 @@ def rndcg(*, dcg: str = "log2", gains: Gains = None, rel: int = 1) -> pl.Expr:
     the end of the ranking, add DCG@retrieved / ideal DCG as well; average the terms.
     0 when the query has no relevant document (grade >= ``rel``).
 
+    With R_1 < R_2 < ... the R-levels (the number of judged documents with the highest
+    gain, with the two highest, ...) and n the number retrieved, Rndcg = mean of
+    nDCG@R_j over the levels, plus nDCG@n when n > L + 1 for L the length of the ideal
+    ranking (trec_eval's implied last level at the end of the ranking, unjudged documents
+    gaining 0). Like ndcg_rel it reads nDCG at points that are comparable across queries
+    rather than at one fixed k (an experimental measure in trec_eval). With 5 documents
+    of gain 3, 3 of gain 2 and 10 of gain 1, the levels are 5, 8 and 18.
+
+    Gains follow nDCG: the grade, or ``gains[grade]`` (trec_eval's ``Rndcg.1=3,2=9``;
+    mapped gains may be 0 or negative). ``rel`` only decides when the value is 0: R
+    counts grades >= ``rel``, while the levels come from the gains. 0 for an empty
+    ranking. Depends on the number of documents retrieved, unjudged ones included.
+    Documents with equal scores are ranked as trec_eval ranks them (doc id descending).
+    Not in ir_measures or ranx.
+
     Parameters
     ----------
     dcg
-        ``"log2"`` (default) or ``"exp-log2"``; see :func:`ndcg`.
+        ``"log2"`` (default): gain = grade, as trec_eval; ``"exp-log2"``: gain =
+        2^grade − 1; see :func:`ndcg`.
     gains
-        Gain per grade; see :func:`ndcg`.
+        Gain per grade, e.g. ``{1: 3.0, 2: 9.0}``; grades not listed gain their grade
+        (default: none); see :func:`ndcg`.
     rel
-        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+        Minimum grade counted as relevant, only for the R = 0 test (default: the
+        evaluation's ``relevance_level``, 1 unless set; trec_eval ``-l``).
 
     See Also
     --------
-    trec_eval ``Rndcg``.
+    trec_eval ``Rndcg``, ``Rndcg.1=3,2=9``; SQL ``ireval_rndcg``; nDCG, ndcg_rel.
+
+    Examples
+    --------
+    Grades 2, 0, 1, 0, 2 at ranks 1 to 5: the ideal gains are 2, 2, 1 (levels 2 and 3,
+    L = 3), and 5 > L + 1 documents are retrieved, so Rndcg is the mean of nDCG@2,
+    nDCG@3 and nDCG@5. The top 4 alone (4 = L + 1) average nDCG@2 and nDCG@3 only.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": list("abcde"),
+    ...                     "score": [5.0, 4.0, 3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": list("abcde"),
+    ...                       "relevance": [2, 0, 1, 0, 2]})
+    >>> out = ir.evaluate(run, qrels, ["Rndcg", "nDCG@2", "nDCG@3", "nDCG@5"])
+    >>> [round(v, 4) for v in out["value"]]
+    [0.716, 0.6131, 0.6646, 0.8702]
+    >>> round(ir.evaluate(run.head(4), qrels, "Rndcg")["value"][0], 4)
+    0.6389
     """
     g = _gain(gains, dcg)
     ranked, ideal = _Ranked(g), _Ideal(g)
@@ -296,6 +368,8 @@ def rndcg(*, dcg: str = "log2", gains: Gains = None, rel: int = 1) -> pl.Expr:
 @measure(
     "G",
     unjudged=False,
+    cite="trec_eval 9.0 (NIST), experimental measure G (2008), after AP and nDCG (Järvelin "
+    "and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS 2002)",
     trec=[TrecName("G", "gains", (), "whole", convert=trec_gains)],
     cutoff=None,
     checks=_GAIN_CHECKS,
@@ -307,16 +381,46 @@ def g_measure(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
     S_i the cumulated gain of the ranking and C_i the cumulated ideal gain (each ideal
     position counting at least 1); the sum is divided by the total ideal gain.
 
+    G = (Σ_i g_i / log2(2 + C_i − S_i)) / Σ ideal gains, with S_i counting the document
+    at rank i itself. Unlike nDCG's discount by rank, a document's discount depends on
+    the documents above it: when those already carry almost as much gain as the ideal
+    ranking's first i, the document is nearly as well placed as it could be and keeps
+    nearly all its gain, which is how G mixes AP's view with DCG's. A ranking that
+    follows the ideal scores 1 when every positive gain is at least 1 (as grades are);
+    on grades 0 and 1, G is binG.
+
+    Gains follow nDCG: the grade, or ``gains[grade]`` (trec_eval's ``G.1=3,2=9``; mapped
+    gains may be 0 or negative); unjudged documents and negative grades gain 0. It does
+    not use ``relevance_level``. 0 for an empty ranking and when no judged document has
+    a positive gain. Documents with equal scores are ranked as trec_eval ranks them (doc
+    id descending). An experimental measure of trec_eval (2008); not in ir_measures or
+    ranx.
+
     Parameters
     ----------
     dcg
-        ``"log2"`` (default) or ``"exp-log2"``; see :func:`ndcg`.
+        ``"log2"`` (default): gain = grade, as trec_eval; ``"exp-log2"``: gain =
+        2^grade − 1; see :func:`ndcg`.
     gains
-        Gain per grade; see :func:`ndcg`.
+        Gain per grade, e.g. ``{1: 3.0, 2: 9.0}``; grades not listed gain their grade
+        (default: none); see :func:`ndcg`.
 
     See Also
     --------
-    trec_eval ``G``.
+    trec_eval ``G``, ``G.1=3,2=9``; SQL ``ireval_g``; binG, nDCG.
+
+    Examples
+    --------
+    Grades 1, 3, 0, 2 at ranks 1 to 4: the ideal gains are 3, 2, 1, so C = 3, 5, 6, 7
+    and S = 1, 4, 4, 6, and G = (1/log2 4 + 3/log2 3 + 2/log2 3)/6.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": list("abcd"),
+    ...                     "score": [4.0, 3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": list("abcd"),
+    ...                       "relevance": [1, 3, 0, 2]})
+    >>> round(ir.evaluate(run, qrels, "G")["value"][0], 4)
+    0.6091
     """
     g = _gain(gains, dcg)
     ranked, ideal = _Ranked(g), _Ideal(g)
@@ -328,19 +432,52 @@ def g_measure(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
     return ratio(ordered_sum(terms, ranked.rank), ordered_sum(ideal.gain, ideal.position))
 
 
-@measure("binG", unjudged=False, trec=[TrecName("binG")], cutoff=None, checks={"rel": integer})
+@measure(
+    "binG",
+    unjudged=False,
+    cite="trec_eval 9.0 (NIST), experimental measure binG (2008)",
+    trec=[TrecName("binG")],
+    cutoff=None,
+    checks={"rel": integer},
+)
 def bin_g(*, rel: int = 1) -> pl.Expr:
     """trec_eval's binG: G with binary gains, Σ over relevant retrieved documents of
     1 / log2(2 + non-relevant documents ranked above it), divided by R.
 
+    binG = (1/R) Σ_{relevant retrieved d} 1 / log2(2 + m_d), where m_d counts every
+    document above d that is not relevant, judged or not. A relevant document preceded
+    only by relevant ones counts fully, whatever its rank; each non-relevant document
+    above it discounts it logarithmically (G's mix of AP and DCG, on binary gains). A
+    perfect ranking scores 1; relevant documents not retrieved add 0.
+
+    0 for an empty ranking and when R = 0. Unjudged documents and negative grades count
+    as non-relevant (they take part in m_d) and negative grades do not count in R.
+    Documents with equal scores are ranked as trec_eval ranks them (doc id descending).
+    An experimental measure of trec_eval (2008); not in ir_measures or ranx.
+
     Parameters
     ----------
     rel
-        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
+        1 unless set; trec_eval ``-l``).
 
     See Also
     --------
-    trec_eval ``binG``.
+    trec_eval ``binG``; SQL ``ireval_bing``; G, AP.
+
+    Examples
+    --------
+    Relevant at ranks 2 and 4 with R = 3: one non-relevant document is above the first,
+    two above the second, so binG = (1/log2 3 + 1/log2 4)/3, and G on these binary grades
+    is the same.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": list("abcd"),
+    ...                     "score": [4.0, 3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "d", "x"],
+    ...                       "relevance": [0, 1, 1, 1]})
+    >>> [round(v, 4) for v in ir.evaluate(run, qrels, ["binG", "G"])["value"]]
+    [0.377, 0.377]
     """
     ranks = relevant_ranks(rel).sort()
     above = ranks.cast(pl.Float64) - ranks.cum_count().cast(pl.Float64)
