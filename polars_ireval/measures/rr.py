@@ -12,7 +12,8 @@ from polars_ireval.registry import TrecName, integer, measure, positive_int
     "RR",
     unjudged=False,
     aliases=["MRR"],
-    cite="Voorhees, The TREC-8 Question Answering Track Report, 1999",
+    cite="Kantor and Voorhees, The TREC-5 confusion track: comparing retrieval methods for "
+    "scanned text, Information Retrieval 2(2/3), 2000",
     trec=[TrecName("recip_rank")],
     checks={"k": positive_int, "rel": integer},
 )
@@ -21,16 +22,52 @@ def rr(*, k: int | None = None, rel: int = 1) -> pl.Expr:
 
     Averaged over queries this is MRR.
 
+    RR@k = 1 / min{i <= k : b_i = 1}, 0 when the top ``k`` hold no relevant document; MRR
+    = (1/|Q|) Σ_q RR_q (seed 003, eq. 9). The user reads down to the first relevant
+    document and stops, so the measure suits tasks with one right answer (a known item,
+    a factoid question) or a user who wants only one. Seed 004: bounded, monotone in k,
+    realizable and complete (0 without a relevant document), but neither convergent nor
+    top-weighted ("01000" and "01100" both score 1/2). Once a relevant document is found
+    further judgments below it cannot change the score (seed 000: low volatility).
+
+    0 for an empty ranking and when R = 0. Unjudged documents and negative grades are not
+    relevant. Documents with equal scores are ranked as trec_eval ranks them (doc id
+    descending); a tie at the first relevant rank decides the value, and some
+    ir_measures providers for ``RR@k`` break ties by doc id ascending (docs/compat.md).
+    trec_eval's ``recip_rank`` has no cutoff; ranx's ``mrr@k`` and ir_measures'
+    ``RR@k`` do.
+
     Parameters
     ----------
     k
         Cutoff rank: a first relevant document below ``k`` gives 0 (default: none).
     rel
-        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
+        1 unless set; trec_eval ``-l``).
 
     See Also
     --------
-    trec_eval ``recip_rank``; ir_measures ``RR``, ``RR@10``.
+    trec_eval ``recip_rank``; ir_measures ``RR``, ``RR@10``, ``MRR``; ranx ``mrr``,
+    ``mrr@10``; SQL ``ireval_rr``; Success, ERR.
+
+    Examples
+    --------
+    Seed 003: three queries whose correct answer is at rank 3 (cat), 2 (torus) and 1
+    (virus) give MRR = (1/3 + 1/2 + 1)/3 = 11/18 ≈ 0.61.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": ["cat"] * 3 + ["torus"] * 3 + ["virus"] * 3,
+    ...                     "doc_id": ["catten", "cati", "cats", "torii", "tori", "toruses",
+    ...                                "viruses", "virii", "viri"],
+    ...                     "score": [3.0, 2.0, 1.0] * 3})
+    >>> qrels = pl.DataFrame({"query_id": ["cat", "torus", "virus"],
+    ...                       "doc_id": ["cats", "tori", "viruses"], "relevance": 1})
+    >>> ir.evaluate(run, qrels, "RR", per_query=True)["value"].to_list()
+    [0.3333333333333333, 0.5, 1.0]
+    >>> round(ir.evaluate(run, qrels, "MRR")["value"][0], 4)
+    0.6111
+    >>> ir.evaluate(run, qrels, "RR@2")["value"].to_list()
+    [0.5]
     """
     first = relevant_ranks(rel, k).min()
     return pl.when(first.is_not_null()).then(1.0 / first.cast(pl.Float64)).otherwise(0.0)
