@@ -10,55 +10,155 @@ from polars_ireval.registry import TrecName, integer, measure, non_negative, tre
 _CHECKS = {"rel": integer}
 
 
-@measure("SetP", trec=[TrecName("set_P")], checks=_CHECKS)
+@measure(
+    "SetP",
+    cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7",
+    trec=[TrecName("set_P")],
+    checks=_CHECKS,
+)
 def set_precision(*, rel: int = 1) -> pl.Expr:
     """Set precision: relevant retrieved over retrieved (0 for an empty ranking).
+
+    SetP = r/n = TP/(TP + FP) (seed 003, eqs. 1 and 3), with r the relevant documents
+    retrieved and n all documents retrieved, unjudged ones included (they count as false
+    positives). The ranking is taken as a set: order and ties do not matter, except where
+    ``max_depth`` (trec_eval ``-M``) cuts the ranking inside a tie. Unlike P@k it divides by
+    n, not by a fixed k: ``P@50`` fills a ranking shorter than 50 with non-relevant
+    documents, ``SetP`` with ``max_depth=50`` does not (trec_eval's note on
+    ``-M 50 -m set_P``).
+
+    0 for an empty ranking and when R = 0. Negative grades are not relevant. trec_eval,
+    ir_measures and ranx (``precision`` without a cutoff) agree.
 
     Parameters
     ----------
     rel
-        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
+        1 unless set; trec_eval ``-l``).
 
     See Also
     --------
-    trec_eval ``set_P``; ir_measures ``SetP``.
+    trec_eval ``set_P``; ir_measures ``SetP``; ranx ``precision``; SQL ``ireval_set_p``;
+    P, SetR, SetF.
+
+    Examples
+    --------
+    4 documents retrieved, 2 of them relevant (TP = 2, FP = 2), 1 relevant document
+    missed (FN = 1), so R = 3. P@10 divides the same 2 by 10.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": list("abcd"),
+    ...                     "score": [4.0, 3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "x"],
+    ...                       "relevance": [1, 0, 1, 1]})
+    >>> ir.evaluate(run, qrels, ["SetP", "P@10"])["value"].to_list()
+    [0.5, 0.2]
     """
     return ratio(rel_ret(rel), retrieved().sum())
 
 
-@measure("SetR", unjudged=False, trec=[TrecName("set_recall")], checks=_CHECKS)
+@measure(
+    "SetR",
+    unjudged=False,
+    cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7",
+    trec=[TrecName("set_recall")],
+    checks=_CHECKS,
+)
 def set_recall(*, rel: int = 1) -> pl.Expr:
     """Set recall: relevant retrieved over relevant (0 when R = 0).
+
+    SetR = r/R = TP/(TP + FN) (seed 003, eqs. 2 and 4): the share of the query's relevant
+    documents that the run retrieved at any rank, R@k with k the whole ranking. The ranking
+    is taken as a set: order and ties do not matter, except where ``max_depth`` (trec_eval
+    ``-M``) cuts the ranking inside a tie.
+
+    0 for an empty ranking and when R = 0. Unjudged documents and negative grades are
+    not relevant and do not count in R. trec_eval, ir_measures and ranx (``recall``
+    without a cutoff) agree.
 
     Parameters
     ----------
     rel
-        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
+        1 unless set; trec_eval ``-l``).
 
     See Also
     --------
-    trec_eval ``set_recall``; ir_measures ``SetR``.
+    trec_eval ``set_recall``; ir_measures ``SetR``; ranx ``recall``; SQL ``ireval_set_r``;
+    R, SetP, NumRelRet.
+
+    Examples
+    --------
+    4 documents retrieved, 2 of them relevant (TP = 2, FP = 2), 1 relevant document
+    missed (FN = 1), so R = 3. With ``max_depth=2`` only a is found.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": list("abcd"),
+    ...                     "score": [4.0, 3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "x"],
+    ...                       "relevance": [1, 0, 1, 1]})
+    >>> ir.evaluate(run, qrels, "SetR")["value"].to_list()
+    [0.6666666666666666]
+    >>> ir.evaluate(run, qrels, "SetR", max_depth=2)["value"].to_list()
+    [0.3333333333333333]
     """
     return ratio(rel_ret(rel), num_rel(rel))
 
 
-@measure("set_relative_P", trec=[TrecName("set_relative_P")], checks=_CHECKS)
+@measure(
+    "set_relative_P",
+    cite="trec_eval 9.0 (NIST), measure set_relative_P (earlier exact_relative_prec)",
+    trec=[TrecName("set_relative_P")],
+    checks=_CHECKS,
+)
 def set_relative_precision(*, rel: int = 1) -> pl.Expr:
     """Relative set precision: relevant retrieved over ``min(retrieved, R)``.
+
+    set_relative_P = r / min(n, R): SetP divided by the best set precision a set of n
+    documents could reach, so it is 1 whenever every retrieved document is relevant or every
+    relevant document is retrieved. It is relative_P@k with k the length of the ranking. The
+    ranking is taken as a set: order and ties do not matter, except where ``max_depth``
+    (trec_eval ``-M``) cuts the ranking inside a tie.
+
+    0 for an empty ranking and when R = 0. Unjudged documents and negative grades are not
+    relevant and do not count in R. ir_measures calls it ``SetRelP``, that is
+    ``SetP(relative=True)``, a name this library does not parse; ranx has no such
+    measure.
 
     Parameters
     ----------
     rel
-        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
+        1 unless set; trec_eval ``-l``).
 
     See Also
     --------
-    trec_eval ``set_relative_P``.
+    trec_eval ``set_relative_P``; ir_measures ``SetRelP``; SQL ``ireval_set_relative_p``;
+    relative_P, SetP.
+
+    Examples
+    --------
+    4 documents retrieved, 2 of them relevant (TP = 2, FP = 2), 1 relevant document
+    missed (FN = 1), so R = 3. The best 4-document set would hold all 3, so
+    set_relative_P = 2/3.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": list("abcd"),
+    ...                     "score": [4.0, 3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "x"],
+    ...                       "relevance": [1, 0, 1, 1]})
+    >>> ir.evaluate(run, qrels, "set_relative_P")["value"].to_list()
+    [0.6666666666666666]
     """
     return ratio(rel_ret(rel), pl.min_horizontal(retrieved().sum(), num_rel(rel)))
 
 
-@measure("SetAP", trec=[TrecName("set_map")], checks=_CHECKS)
+@measure(
+    "SetAP",
+    cite="trec_eval 9.0 (NIST), measure set_map (earlier exact_unranked_avg_prec)",
+    trec=[TrecName("set_map")],
+    checks=_CHECKS,
+)
 def set_map(*, rel: int = 1) -> pl.Expr:
     """Set AP: set precision times set recall (trec_eval's ``set_map``).
 
@@ -66,14 +166,36 @@ def set_map(*, rel: int = 1) -> pl.Expr:
     of two rounded ratios can differ in the last bit and flip a printed 4th decimal
     (CAsT 2021 ``org_manual_bm25``, query 107_4 with ``-J``: 21/28 · 21/40).
 
+    SetAP = r² / (n · R) = SetP · SetR: AP for an unranked set, where every relevant
+    retrieved document gets the set's precision r/n and every relevant document missed gets
+    0, so (1/R) Σ over the r found of r/n. The ranking is taken as a set: order and ties do
+    not matter, except where ``max_depth`` (trec_eval ``-M``) cuts the ranking inside a tie.
+
+    0 for an empty ranking and when R = 0. Unjudged documents and negative grades are not
+    relevant and do not count in R. ir_measures' ``SetAP`` is the same; ranx has none.
+
     Parameters
     ----------
     rel
-        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
+        1 unless set; trec_eval ``-l``).
 
     See Also
     --------
-    trec_eval ``set_map``.
+    trec_eval ``set_map``; ir_measures ``SetAP``; SQL ``ireval_set_ap``; AP, SetP, SetR.
+
+    Examples
+    --------
+    4 documents retrieved, 2 of them relevant (TP = 2, FP = 2), 1 relevant document
+    missed (FN = 1), so R = 3. SetAP = 2² / (4 · 3) = SetP · SetR = (1/2)(2/3).
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": list("abcd"),
+    ...                     "score": [4.0, 3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "x"],
+    ...                       "relevance": [1, 0, 1, 1]})
+    >>> ir.evaluate(run, qrels, "SetAP")["value"].to_list()
+    [0.3333333333333333]
     """
     found = rel_ret(rel).cast(pl.Float64)
     return ratio(found * found, retrieved().sum().cast(pl.Float64) * num_rel(rel))
@@ -81,6 +203,8 @@ def set_map(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SetF",
+    cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7 (E and "
+    "F measures)",
     trec=[TrecName("set_F", "beta", (1.0,), "whole", convert=trec_float)],
     checks={"rel": integer, "beta": non_negative},
 )
@@ -91,16 +215,48 @@ def set_f(*, beta: float = 1.0, rel: int = 1) -> pl.Expr:
     ``beta`` weighs recall directly; it is not squared as in van Rijsbergen's F_β (for his
     F_β, pass ``beta=β**2``). 0 when both are 0.
 
+    Here P is SetP and R is SetR (recall, not the number of relevant documents). F is
+    their weighted harmonic mean, 1 / (α/P + (1 − α)/R), van Rijsbergen's F = 1 − E: seed
+    003 (eq. 6) writes it (β² + 1)PR / (β²P + R) with β² = (1 − α)/α, and trec_eval's x
+    (``beta`` here) is that β². ``beta=1`` gives F1 = 2PR/(P + R) (seed 003, eq. 7);
+    ``beta`` > 1 favours recall, < 1 precision, and ``beta=0`` gives P. The ranking is
+    taken as a set: order and ties do not matter, except where ``max_depth`` (trec_eval
+    ``-M``) cuts the ranking inside a tie.
+
+    0 for an empty ranking, for a query without relevant documents and when no relevant
+    document is retrieved. Unjudged documents and negative grades are not relevant.
+    trec_eval computes one ``set_F`` per run, for the first ``beta`` it is given; here
+    each ``SetF(beta=...)`` is its own measure. ranx's ``f1`` without a cutoff is
+    ``SetF``; with a cutoff it combines P@k and R@k instead.
+
     Parameters
     ----------
     beta
-        Relative weight of recall (1: the harmonic mean of P and R).
+        Relative weight of recall, a non-negative number (default 1: the harmonic mean
+        of P and R; trec_eval's ``set_F.x``).
     rel
-        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``).
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
+        1 unless set; trec_eval ``-l``).
 
     See Also
     --------
-    trec_eval ``set_F``, ``set_F.0.5``; ir_measures ``SetF``, ``SetF(beta=0.5)``.
+    trec_eval ``set_F``, ``set_F.0.5``; ir_measures ``SetF``, ``SetF(beta=0.5)``; ranx
+    ``f1``; SQL ``ireval_set_f``; SetP, SetR.
+
+    Examples
+    --------
+    4 documents retrieved, 2 of them relevant (TP = 2, FP = 2), 1 relevant document
+    missed (FN = 1): P = 1/2, recall 2/3, F1 = 2 (1/2)(2/3) / (1/2 + 2/3) = 4/7. van
+    Rijsbergen's F_0.5 (β = 0.5, so ``beta=0.25``) leans to the lower precision:
+    1.25 (1/3) / (1/8 + 2/3) = 10/19.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": list("abcd"),
+    ...                     "score": [4.0, 3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "x"],
+    ...                       "relevance": [1, 0, 1, 1]})
+    >>> ir.evaluate(run, qrels, ["SetF", "SetF(beta=0.25)"])["value"].to_list()
+    [0.5714285714285715, 0.5263157894736842]
     """
     p = ratio(rel_ret(rel), retrieved().sum())
     r = ratio(rel_ret(rel), num_rel(rel))
