@@ -171,8 +171,8 @@ def inf_ap(*, rel: int = 1) -> pl.Expr:
 
     As trec_eval: 0 for an empty ranking and when R = 0; the sum is divided by R, the
     number of documents judged relevant in the sample. Documents with equal scores are
-    ranked as trec_eval ranks them (doc id descending). pytrec_eval and ir_measures (through pytrec_eval) agree; ranx has no
-    infAP.
+    ranked as trec_eval ranks them (doc id descending). pytrec_eval and ir_measures
+    (through pytrec_eval) agree; ranx has no infAP.
 
     Parameters
     ----------
