@@ -877,12 +877,16 @@ def trec_eval_text(args: argparse.Namespace, qrels_path: str, run_path: str) -> 
     if debug_query is not None:
         run = run.filter(pl.col(S.QUERY_ID) == debug_query)
         qrels = qrels.filter(pl.col(S.QUERY_ID) == debug_query)
+    # relstring and trec_eval 10.0's rbp and unj_* read the unjudged documents too
+    trec10 = any(i in TREC10_MEASURES for i in items)
+    unjudged = bool(lengths) or trec10 or any(m.needs_unjudged for m in measures)
     table = judge(
         run,
         qrels,
         missing="zero" if args.complete_rel_info_wanted else "skip",
         max_depth=args.Max_retrieved_per_topic,
         judged_only=args.Judged_docs_only,
+        unjudged=unjudged,
     )
     evaluated = sorted(table[S.QUERY_ID].unique().to_list())
     ranked = set(run[S.QUERY_ID].unique().to_list())
@@ -892,7 +896,7 @@ def trec_eval_text(args: argparse.Namespace, qrels_path: str, run_path: str) -> 
             "check that the files belong together (trec_eval stops here too)"
         )
     per_query, summary = _evaluate_both(table, measures, args.level_for_rel, sorted(ranked))
-    if any(i in TREC10_MEASURES for i in items):
+    if trec10:
         from polars_ireval.trec_format import trec10_rbp
 
         wanted = [i for i in items if isinstance(i, str)]

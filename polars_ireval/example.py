@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 EXAMPLE_DIR = Path(__file__).parent / "data" / "example"
 #: The one command that evaluates the bundled example (documented in the README).
 EXAMPLE_COMMAND = "ireval --example"
@@ -39,6 +37,8 @@ def write_example(
     out: Path = EXAMPLE_DIR, *, seed: int = 7, queries: int = 25, depth: int = 100
 ) -> None:
     """Generate the example campaign into ``out`` (``qrels.txt`` and ``runs/*.run``)."""
+    import numpy as np  # only here: importing the package (and starting ireval) skips it
+
     rng = np.random.default_rng(seed)
     (out / "runs").mkdir(parents=True, exist_ok=True)
     qrels_lines: list[str] = []
