@@ -243,8 +243,8 @@ def judged_at(*, k: int | None = None) -> pl.Expr:
 
     Judged@k = |{i <= min(k, n) : d_i is in the qrels}| / min(k, n), with n the number of
     documents retrieved. Not an effectiveness measure but a check of the qrels' coverage
-    of a run: a low Judged@10 means the run's top 10 is largely unjudged and measures
-    that treat unjudged documents as non-relevant underrate it.
+    of a run: a low Judged@10 means the run's top 10 is largely unjudged, and measures
+    that take unjudged documents as non-relevant may underrate it.
 
     Any judgment counts, a grade of 0 or a negative grade (pooled but unjudged) too. The
     denominator is min(k, n), as ir_measures computes it, so a ranking shorter than ``k``
