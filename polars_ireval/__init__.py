@@ -23,7 +23,7 @@ from polars_ireval.errors import (
 from polars_ireval.evaluate import CoverageWarning, evaluate, evaluate_table
 from polars_ireval.example import example_path
 from polars_ireval.io import read_qrels, read_run, run_tag, validate_qrels, validate_run
-from polars_ireval.judge import coverage, judge
+from polars_ireval.judge import condense, coverage, judge
 from polars_ireval.measures import *  # noqa: F403
 from polars_ireval.measures import __all__ as _measure_names
 from polars_ireval.parse import known_names, parse_measure, parse_measures
@@ -47,6 +47,7 @@ __all__ = [
     "SchemaError",
     "ScoreError",
     "UnknownMeasureError",
+    "condense",
     "coverage",
     "definitions",
     "evaluate",

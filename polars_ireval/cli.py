@@ -895,7 +895,13 @@ def trec_eval_text(args: argparse.Namespace, qrels_path: str, run_path: str) -> 
             f"no query has both results in {run_path} and judgments in {qrels_path}; "
             "check that the files belong together (trec_eval stops here too)"
         )
-    per_query, summary = _evaluate_both(table, measures, args.level_for_rel, sorted(ranked))
+    per_query, summary = _evaluate_both(
+        table,
+        measures,
+        args.level_for_rel,
+        sorted(ranked),
+        run if args.complete_rel_info_wanted else None,
+    )
     if trec10:
         from polars_ireval.trec_format import trec10_rbp
 
@@ -970,16 +976,22 @@ def _complete_num_rel(summary: pl.DataFrame, qrels: pl.DataFrame) -> pl.DataFram
 
 
 def _evaluate_both(
-    table: pl.DataFrame, measures: list[Measure], level: int, ranked: Sequence[str]
+    table: pl.DataFrame,
+    measures: list[Measure],
+    level: int,
+    ranked: Sequence[str],
+    run: pl.DataFrame | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Per-query values (one evaluation) and their aggregates over queries."""
+    """Per-query values (one evaluation) and their aggregates over queries; with ``run``
+    (``-c``), the queries it lacks take the value trec_eval adds for them."""
     if not measures:
         empty_q = pl.DataFrame(
             schema={S.QUERY_ID: pl.String, "measure": pl.String, "value": pl.Float64}
         )
         return empty_q, empty_q.drop(S.QUERY_ID)
+    present = None if run is None else run.lazy().select(S.QUERY_ID).unique()
     per_query = evaluate_table(
-        table.lazy(), measures, per_query=True, relevance_level=level
+        table.lazy(), measures, per_query=True, relevance_level=level, ranked=present
     ).collect()
     return per_query, aggregate(per_query, {m.label: m.defn.aggregate for m in measures}, ranked)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import polars as pl
 
@@ -14,6 +14,7 @@ from polars_ireval.judge import (
     Missing,
     Ties,
     as_qrels,
+    condense,
     coverage_of,
     group_keys,
     judge_and_rankings,
@@ -26,6 +27,7 @@ VALUE = "value"
 RESIDUAL = "residual"
 PROJECTED = "projected"
 _RESID = "\x00residual:"  # prefix of the internal per-query residual columns
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 
 class CoverageWarning(UserWarning):
@@ -182,6 +184,7 @@ def evaluate(
         per_query=per_query,
         relevance_level=relevance_level,
         residuals=residuals,
+        ranked=present if missing == "zero" else None,
     )
     return result if lazy else result.collect()
 
@@ -193,19 +196,21 @@ def evaluate_table(
     per_query: bool = False,
     relevance_level: int = 1,
     residuals: bool = False,
+    ranked: pl.LazyFrame | None = None,
 ) -> pl.LazyFrame:
     """Compute ``measures`` on an evaluation table (from :func:`judge`) as a lazy query.
 
     With ``residuals``, add the columns ``residual`` and ``projected`` (see :func:`evaluate`).
+    ``ranked``: the rankings (``[run_id,] query_id``) the run holds, when the table also
+    scores judged queries the run lacks (``missing="zero"``): those take the value the
+    measure declares for them (``absent``; trec_eval's ``-c`` adds 0 for ``utility``).
     """
     keys = group_keys(table)
     labels = [m.label for m in measures]
     resid = [_RESID + m.label for m in measures]
-    exprs = [m.expr(relevance_level) for m in measures]
-    if residuals:
-        pairs = zip(measures, resid, strict=True)
-        exprs += [m.residual_expr(relevance_level).alias(r) for m, r in pairs]
-    per_q = table.group_by(keys).agg(exprs)
+    per_q = per_query_columns(
+        table, measures, relevance_level=relevance_level, residuals=residuals, ranked=ranked
+    )
     if per_query:
         wide = per_q.sort(keys)
         index = keys
@@ -227,6 +232,48 @@ def evaluate_table(
         )
     # unpivot lists measure by measure; a stable sort regroups them per run and query
     return long.sort(index, maintain_order=True) if index else long
+
+
+def per_query_columns(
+    table: FrameT,
+    measures: list[Measure],
+    *,
+    relevance_level: int = 1,
+    residuals: bool = False,
+    ranked: pl.LazyFrame | None = None,
+) -> FrameT:
+    """One row per ranking (``[run_id,] query_id``, in no particular order) and one column
+    per measure, named by its label: the measures aggregated over the evaluation table,
+    those with ``judged_only=True`` over its condensed rankings (:func:`condense`). With
+    ``residuals``, also each measure's residual, in a column named by an internal prefix.
+    With ``ranked`` (see :func:`evaluate_table`), the rankings absent from it take the
+    value their measures declare for a query the run lacks.
+    """
+    keys = group_keys(table)
+    out: FrameT | None = None
+    for condensed in (False, True):
+        chosen = [m for m in measures if m.judged_only == condensed]
+        if not chosen:
+            continue
+        exprs = [m.expr(relevance_level) for m in chosen]
+        if residuals:
+            exprs += [m.residual_expr(relevance_level).alias(_RESID + m.label) for m in chosen]
+        source = condense(table) if condensed else table
+        part = source.group_by(keys).agg(exprs)
+        out = part if out is None else out.join(part, on=keys, how="full", coalesce=True)
+    assert out is not None, "no measure given"
+    fixed = [m for m in measures if m.defn.absent is not None]
+    if ranked is not None and fixed:
+        flag = "\x00in_run"
+        present: Any = ranked.select(keys).with_columns(pl.lit(True).alias(flag))
+        if isinstance(out, pl.DataFrame):
+            present = present.collect()
+        out = out.join(present, on=keys, how="left").with_columns(
+            pl.when(pl.col(flag)).then(pl.col(m.label)).otherwise(m.defn.absent).alias(m.label)
+            for m in fixed
+        )
+        out = out.drop(flag)
+    return out
 
 
 def projected(base: pl.Expr, residual: pl.Expr) -> pl.Expr:

@@ -245,6 +245,34 @@ def coverage_of(present: pl.LazyFrame, qrels: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
+def condense(table: FrameT) -> FrameT:
+    """The evaluation table of the condensed rankings: unjudged documents removed and the
+    judged ones moved up (Sakai's condensed lists; trec_eval ``-J``; ir_measures'
+    ``judged_only=True``). Documents judged with a negative grade (pooled, unjudged) stay,
+    unranked, as trec_eval drops them from the ranking but keeps them in the qrels.
+
+    ``judge(..., judged_only=True)`` and a measure's ``judged_only=True`` parameter both
+    apply it; use it to compute free-function measures on condensed rankings.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "c"], "relevance": [1, 1]})
+    >>> ir.condense(ir.judge(run, qrels)).sort("rank")
+    shape: (2, 5)
+    ┌──────────┬────────┬───────┬──────┬───────────┐
+    │ query_id ┆ doc_id ┆ score ┆ rank ┆ relevance │
+    │ ---      ┆ ---    ┆ ---   ┆ ---  ┆ ---       │
+    │ str      ┆ str    ┆ f64   ┆ u32  ┆ i64       │
+    ╞══════════╪════════╪═══════╪══════╪═══════════╡
+    │ q        ┆ a      ┆ 3.0   ┆ 1    ┆ 1         │
+    │ q        ┆ c      ┆ 1.0   ┆ 2    ┆ 1         │
+    └──────────┴────────┴───────┴──────┴───────────┘
+    """
+    return _condense(table, group_keys(table))
+
+
 # --------------------------------------------------------------------------- helpers
 
 
@@ -373,7 +401,7 @@ def _rank_general(run: pl.LazyFrame, keys: list[str], ties: str) -> pl.LazyFrame
     return run.with_columns(rank.alias(S.RANK)).drop(_POS, strict=False)
 
 
-def _condense(table: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+def _condense(table: FrameT, keys: list[str]) -> FrameT:
     """trec_eval ``-J``: after the ``-M`` cut, keep only documents judged with a grade >= 0
     in the ranking and close up the ranks (unjudged rows go, negative grades become unranked).
     """

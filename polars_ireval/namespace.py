@@ -31,9 +31,11 @@ class _IrevalNamespace(Generic[FrameT]):
         self, measures: MeasureLike | list[MeasureLike], *, relevance_level: int = 1
     ) -> FrameT:
         """Any measures by string, one column each (``ev.ireval.measures("P@5 nDCG@10")``)."""
-        exprs = [m.expr(relevance_level) for m in parse_measures(measures)]
-        keys = group_keys(self._frame)
-        return self._frame.group_by(keys).agg(exprs).sort(keys)
+        from polars_ireval.evaluate import per_query_columns
+
+        parsed = parse_measures(measures)
+        wide = per_query_columns(self._frame, parsed, relevance_level=relevance_level)
+        return wide.sort(group_keys(self._frame))
 
     def precision(self, *, k: int, rel: int = 1) -> FrameT:
         """P@k per query; see :func:`polars_ireval.precision`."""

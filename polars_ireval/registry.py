@@ -116,6 +116,9 @@ class MeasureDef:
     #: function of the parameter values). When no requested measure does, ``evaluate``
     #: builds the evaluation table of the judged documents only (``judge(unjudged=False)``).
     unjudged: bool | Callable[[Mapping[str, Any]], bool] = True
+    #: The value of a judged query the run lacks, under ``missing="zero"`` (trec_eval
+    #: ``-c``); None: the measure's value for an empty ranking (0 for most measures).
+    absent: float | None = None
 
     @property
     def summary(self) -> str:
@@ -129,13 +132,24 @@ class MeasureDef:
         raise KeyError(name)
 
     def bind(self, values: Mapping[str, Any], label: str | None = None) -> Measure:
-        """Check ``values`` against the declaration and return a :class:`Measure`."""
+        """Check ``values`` against the declaration and return a :class:`Measure`.
+
+        Besides the declared parameters, every measure takes ``judged_only`` (ir_measures'
+        parameter of that name): True scores the condensed ranking, the run without its
+        unjudged documents (see :attr:`Measure.judged_only`).
+        """
+        values = dict(values)
+        judged_only = values.pop(JUDGED_ONLY, False)
+        if not isinstance(judged_only, bool):
+            raise ParameterError(
+                f"{self.name}: {JUDGED_ONLY}={judged_only!r} is invalid; it must be True or False"
+            )
         known = {p.name for p in self.params}
         unknown = set(values) - known
         if unknown:
             raise ParameterError(
                 f"{self.name}: unknown parameter(s) {sorted(unknown)}; "
-                f"{self.name} takes {sorted(known) or 'no parameters'}"
+                f"{self.name} takes {sorted([*known, JUDGED_ONLY])}"
             )
         for p in self.params:
             if p.name not in values and p.required:
@@ -145,19 +159,27 @@ class MeasureDef:
             if value is not None and check is not None and not check(value):
                 why = _CHECK_DOC.get(check, "see the docs")
                 raise ParameterError(f"{self.name}: {name}={value!r} is invalid; {why}")
-        return Measure(self, tuple(sorted(values.items(), key=lambda kv: kv[0])), label)
+        ordered = tuple(sorted(values.items(), key=lambda kv: kv[0]))
+        return Measure(self, ordered, label, judged_only=judged_only)
+
+
+#: The parameter every measure takes: score the condensed ranking (ir_measures' name).
+JUDGED_ONLY = "judged_only"
 
 
 @dataclass(frozen=True)
 class Measure:
     """A measure with its parameter values, ready to evaluate.
 
-    ``label`` is the string the user asked for; it names the output.
+    ``label`` is the string the user asked for; it names the output. ``judged_only``: the
+    measure scores the condensed ranking (Sakai's condensed list: unjudged documents
+    removed, the others moved up, as trec_eval's ``-J`` does for every measure at once).
     """
 
     defn: MeasureDef
     values: tuple[tuple[str, Any], ...]
     label_: str | None = None
+    judged_only: bool = False
 
     @property
     def name(self) -> str:
@@ -178,6 +200,8 @@ class Measure:
         cutoff = params.pop(self.defn.cutoff, None) if self.defn.cutoff else None
         defaults = {p.name: p.default for p in self.defn.params}
         shown = {k: v for k, v in params.items() if v is not None and v != defaults.get(k)}
+        if self.judged_only:
+            shown[JUDGED_ONLY] = True
         text = self.defn.name
         if shown:
             text += "(" + ",".join(f"{k}={_repr(v)}" for k, v in sorted(shown.items())) + ")"
@@ -187,8 +211,10 @@ class Measure:
 
     def _kwargs(self, relevance_level: int) -> dict[str, Any]:
         kwargs = dict(self.values)
-        names = {p.name for p in self.defn.params}
-        if "rel" in names and "rel" not in kwargs:
+        # ``rel`` defaults to the evaluation's relevance level, unless its declared default
+        # is None (NumRet: no grade condition unless asked for)
+        declared = {p.name: p.default for p in self.defn.params}
+        if "rel" not in kwargs and declared.get("rel") is not None:
             kwargs["rel"] = relevance_level
         return kwargs
 
@@ -200,6 +226,8 @@ class Measure:
     def needs_unjudged(self) -> bool:
         """True when the value depends on retrieved documents the qrels do not judge, so the
         evaluation table must keep them (see :func:`polars_ireval.judge`)."""
+        if self.judged_only:  # the condensed ranking has none
+            return False
         flag = self.defn.unjudged
         if callable(flag):
             defaults = {p.name: p.default for p in self.defn.params if not p.required}
@@ -250,6 +278,11 @@ def check(doc: str) -> Callable[[Callable[[Any], bool]], Callable[[Any], bool]]:
 @check("it must be a positive integer")
 def positive_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 1
+
+
+@check("it must be True or False")
+def boolean(v: Any) -> bool:
+    return isinstance(v, bool)
 
 
 @check("it must be an integer grade")
@@ -304,6 +337,7 @@ def measure(
     checks: Mapping[str, Callable[[Any], bool]] | None = None,
     residual: Callable[..., pl.Expr] | None = None,
     unjudged: bool | Callable[[Mapping[str, Any]], bool] = True,
+    absent: float | None = None,
 ) -> Callable[[Callable[..., pl.Expr]], Callable[..., pl.Expr]]:
     """Declare a measure. The decorated function builds its per-query expression.
 
@@ -336,6 +370,11 @@ def measure(
         True (the safe default) keeps them in the evaluation table; declare False for a
         measure computed from judged documents and their ranks alone, and
         ``tests/test_fast_paths.py`` checks the declaration on generated runs.
+    absent
+        The value of a judged query the run lacks when such queries are scored
+        (``missing="zero"``, trec_eval ``-c``, which adds 0 for them); None (default): the
+        value of an empty ranking, which is 0 for most measures. Only measures whose empty
+        ranking is not worth that need it (``utility``: c·R + d·(N − R)).
     """
 
     def deco(fn: Callable[..., pl.Expr]) -> Callable[..., pl.Expr]:
@@ -355,12 +394,20 @@ def measure(
             checks=dict(checks or {}),
             residual=residual,
             unjudged=unjudged,
+            absent=absent,
         )
         _register(defn)
 
         @functools.wraps(fn)
         def free(**values: Any) -> pl.Expr:
-            return defn.bind(values).expr()
+            bound = defn.bind(values)
+            if bound.judged_only:
+                raise ParameterError(
+                    f"{name}: judged_only=True re-ranks the whole ranking, which one "
+                    "expression cannot do; condense the table first "
+                    "(polars_ireval.condense(table)) or pass the measure string to evaluate()"
+                )
+            return bound.expr()
 
         free.definition = defn  # type: ignore[attr-defined]
         return free

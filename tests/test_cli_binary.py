@@ -33,6 +33,7 @@ FLAGS = [
     "-q -c -l2 -M50 -m all_trec",
     "-q -n -m official -m relstring.15",
     "-q -N 5000 -m utility.1,-1,2,0.5",
+    "-q -c -N 5000 -m utility.1,-1,2,0.5",  # -c adds 0 for a query the run lacks
     "-q -c -m set",
     "-q -m P.3,7,1000 -m ndcg_cut.5,1000 -m ndcg.0=1,1=2,2=8 -m success.1,3 -m recall.7",
     "-q -m map_cut.3,50 -m relative_P.7 -m Rprec_mult.0.5,3 -m 11pt_avg.0,.5,1 -m utility",

@@ -310,3 +310,50 @@ def test_generated_namespace_and_free_functions(data: tuple[pl.DataFrame, pl.Dat
         expected = expected.select("run_id", "query_id", pl.col("value").alias("v"))
         got = per_q.select("run_id", "query_id", pl.col(col).cast(pl.Float64).alias("v"))
         _assert_same(got, expected)
+
+
+#: ir_measures' other spellings of a measure (its grammar), and what they mean here
+SPELLINGS = [
+    ("RPrec", "Rprec"),
+    ("SetRelP", "set_relative_P"),
+    ("SetP(relative=True)", "set_relative_P"),
+    ("NumRet(rel=1)", "NumRelRet(rel=1)"),
+    ("NumRet(rel=2)", "NumRelRet(rel=2)"),
+    ("MRR", "RR"),
+    ("BPref", "Bpref"),
+    ("MAP", "AP"),
+]
+
+
+@pytest.mark.parametrize(("spelling", "meaning"), SPELLINGS)
+@pytest.mark.parametrize("relevance_level", [1, 2])
+def test_ir_measures_spellings(
+    example: tuple[pl.DataFrame, pl.DataFrame], spelling: str, meaning: str, relevance_level: int
+) -> None:
+    run, qrels = example
+    out = ir.evaluate(
+        run, qrels, [spelling, meaning], per_query=True, relevance_level=relevance_level
+    )
+    a = out.filter(pl.col("measure") == spelling)["value"]
+    b = out.filter(pl.col("measure") == meaning)["value"]
+    assert a.len() == b.len() > 0
+    assert (a == b).all()
+
+
+def test_a_query_the_run_lacks_scores_what_trec_eval_c_adds() -> None:
+    """trec_eval -c adds 0 for a judged query the run lacks, for utility too, whose empty
+    ranking is worth c·R + d·(N − R); a ranking that judged_only empties keeps that value."""
+    run = pl.DataFrame({"query_id": ["q1", "q1", "q3"], "doc_id": ["a", "b", "u"],
+                        "score": [2.0, 1.0, 1.0]})  # fmt: skip
+    qrels = pl.DataFrame({"query_id": ["q1", "q2", "q3"], "doc_id": ["a", "x", "y"],
+                          "relevance": [1, 1, 1]})  # fmt: skip
+    u = "utility(weights=(1.0,-1.0,-1.0,0.5),num_docs=10)"
+    for frame in (run, run.lazy()):
+        out = ir.evaluate(frame, qrels, [u, "P@1"], per_query=True, missing="zero",
+                          judged_only=True)  # fmt: skip
+        out = out.collect() if isinstance(out, pl.LazyFrame) else out
+        got = {(r["query_id"], r["measure"]): r["value"] for r in out.iter_rows(named=True)}
+        assert got["q2", u] == 0.0  # absent from the run: 0, as trec_eval -c
+        assert got["q3", u] == -1.0 + 0.5 * 9  # emptied by judged_only: c·R + d·(N − R)
+        assert got["q1", u] == 1.0 + 0.5 * 9
+        assert got["q2", "P@1"] == 0.0

@@ -230,6 +230,7 @@ def gm_map(*, k: int | None = None, rel: int = 1) -> pl.Expr:
 @measure(
     "Rprec",
     unjudged=False,
+    aliases=["RPrec"],
     cite="Buckley and Voorhees, Retrieval System Evaluation, ch. 3 of TREC: Experiment and "
     "Evaluation in Information Retrieval (Voorhees and Harman, eds.), MIT Press, 2005",
     trec=[TrecName("Rprec")],

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import polars as pl
 
 from polars_ireval.measures._expr import judged_nonrelevant, num_rel, rel_ret, retrieved
@@ -55,15 +58,25 @@ def num_q() -> pl.Expr:
     return pl.lit(1, dtype=pl.Int64)
 
 
+def _counts_every_document(params: Mapping[str, Any]) -> bool:
+    """Without ``rel``, every retrieved document counts, judged or not."""
+    return params.get("rel") is None
+
+
 @measure(
     "NumRet",
+    unjudged=_counts_every_document,
     aggregate="sum",
     integer=True,
     cite="trec_eval 9.0 (NIST), measure num_ret",
     trec=[TrecName("num_ret")],
+    checks={"rel": integer},
 )
-def num_ret() -> pl.Expr:
+def num_ret(*, rel: int | None = None) -> pl.Expr:
     """Number of documents retrieved for the query (after ``max_depth``).
+
+    With ``rel`` (ir_measures' ``NumRet(rel=1)``, its name for NumRelRet), only the
+    retrieved documents judged with a grade >= ``rel`` count: NumRelRet(rel=``rel``).
 
     NumRet = n, the length of the evaluated ranking: every retrieved document counts,
     judged or not, after ``max_depth`` (trec_eval ``-M``) has cut the ranking and, with
@@ -94,6 +107,8 @@ def num_ret() -> pl.Expr:
     >>> ir.evaluate(run, qrels, "NumRet", per_query=True)["value"].to_list()
     [4.0, 1.0]
     """
+    if rel is not None:
+        return rel_ret(rel).cast(pl.Int64)
     return retrieved().sum().cast(pl.Int64)
 
 

@@ -291,6 +291,7 @@ def _utility_params(text: str) -> tuple[Any, ...]:
     ],
     cutoff=None,
     checks={"weights": four_numbers, "rel": integer, "num_docs": non_negative},
+    absent=0.0,
 )
 def utility(
     *,
@@ -313,12 +314,11 @@ def utility(
     depends on R and n; trec_eval averages it over queries, as here, and notes that a
     sum could be more useful.
 
-    An empty ranking scores c·R + d·(N − R) (0 with the default weights); R = 0 leaves
-    b·n + d·(N − n). A retrieved document with a negative grade counts, like an unjudged
-    one, as non-relevant retrieved, and negative grades do not count in R. Under
-    ``missing="zero"`` a judged query absent from the run is scored as an empty ranking,
-    while trec_eval's ``-c`` adds 0 for it: the two differ when c or d is not 0. Not in
-    ir_measures or ranx.
+    An empty ranking (one that ``judged_only`` empties) scores c·R + d·(N − R) (0 with the
+    default weights); R = 0 leaves b·n + d·(N − n). A retrieved document with a negative
+    grade counts, like an unjudged one, as non-relevant retrieved, and negative grades do
+    not count in R. Under ``missing="zero"`` a judged query absent from the run scores 0,
+    as trec_eval's ``-c`` adds 0 for it (not c·R + d·(N − R)). Not in ir_measures or ranx.
 
     Parameters
     ----------

@@ -5,7 +5,14 @@ from __future__ import annotations
 import polars as pl
 
 from polars_ireval.measures._expr import num_rel, ratio, rel_ret, retrieved
-from polars_ireval.registry import TrecName, integer, measure, non_negative, trec_float
+from polars_ireval.registry import (
+    TrecName,
+    boolean,
+    integer,
+    measure,
+    non_negative,
+    trec_float,
+)
 
 _CHECKS = {"rel": integer}
 
@@ -14,10 +21,14 @@ _CHECKS = {"rel": integer}
     "SetP",
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7",
     trec=[TrecName("set_P")],
-    checks=_CHECKS,
+    checks={**_CHECKS, "relative": boolean},
 )
-def set_precision(*, rel: int = 1) -> pl.Expr:
+def set_precision(*, rel: int = 1, relative: bool = False) -> pl.Expr:
     """Set precision: relevant retrieved over retrieved (0 for an empty ranking).
+
+    ``relative=True`` (ir_measures' ``SetP(relative=True)``, alias ``SetRelP``) divides by
+    ``min(retrieved, R)`` instead: :func:`set_relative_precision`, trec_eval's
+    ``set_relative_P``.
 
     SetP = r/n = TP/(TP + FP) (seed 003, eqs. 1 and 3), with r the relevant documents
     retrieved and n all documents retrieved, unjudged ones included (they count as false
@@ -54,6 +65,8 @@ def set_precision(*, rel: int = 1) -> pl.Expr:
     >>> ir.evaluate(run, qrels, ["SetP", "P@10"])["value"].to_list()
     [0.5, 0.2]
     """
+    if relative:
+        return set_relative_precision(rel=rel)
     return ratio(rel_ret(rel), retrieved().sum())
 
 
@@ -107,6 +120,7 @@ def set_recall(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "set_relative_P",
+    aliases=["SetRelP"],
     cite="trec_eval 9.0 (NIST), measure set_relative_P (earlier exact_relative_prec)",
     trec=[TrecName("set_relative_P")],
     checks=_CHECKS,
