@@ -133,15 +133,18 @@ def judge_sql(
     judged_only: bool = False,
     ties: str = "trec_eval",
     missing: str = "skip",
+    unjudged: bool = True,
     engine: T.Engine = "spark",
 ) -> str:
-    """The evaluation-table query for ``tables`` (``run_table``, ``qrels_table``)."""
+    """The evaluation-table query for ``tables`` (``run_table``, ``qrels_table``);
+    ``unjudged=False`` leaves out the unjudged retrieved documents (see ``ireval_judge``)."""
     lib = irsql.library()
     args = {
         "max_depth": max_depth,
         "judged_only": bool(judged_only),
         "ties": ties,
         "missing": "skip" if missing == "error" else missing,
+        "unjudged": bool(unjudged),
     }
     return T.render(lib["ireval_judge"], lib, args, tables, engine)
 
@@ -267,17 +270,31 @@ def evaluate(
             _check(spark, tables)
         if missing == "error" and (run_native or qrels_native):
             _raise_missing(spark, tables)
-        evaluation = spark.sql(
-            judge_sql(
-                tables, max_depth=max_depth, judged_only=judged_only, ties=ties, missing=missing
-            )
+        # one evaluation table per judged_only flag the measures need (see irsql.condensed),
+        # each partitioned by ranking (so the measures' windows and groupings need no
+        # further shuffle) and cached, lazily, so that its judge runs once
+        flags = irsql.condensed(parsed, judged_only)
+        common = {"max_depth": max_depth, "ties": ties, "missing": missing}
+        evaluations = {}
+        for flag in sorted(set(flags)):
+            options = irsql.judge_options(parsed, flags, flag, residuals=residuals, **common)
+            evaluation = spark.sql(judge_sql(tables, **options))
+            evaluation = evaluation.repartition(S.RUN_ID, S.QUERY_ID).cache()
+            views.append(_view(spark, evaluation, "eval"))
+            evaluations[flag] = quote(views[-1])
+        rankings = None
+        if missing == "zero" and any(m.defn.absent is not None for m in parsed):
+            lib = irsql.library()
+            rankings = "(" + T.render(lib["ireval_rankings"], lib, {}, tables, "spark") + ")"
+        query = _final_query(
+            parsed,
+            specs,
+            [evaluations[f] for f in flags],
+            per_query,
+            multi,
+            residuals,
+            rankings=rankings,
         )
-        # every measure reads the evaluation table: partitioned by ranking (so the measures'
-        # windows and groupings need no further shuffle) and cached, lazily, so the judge
-        # runs once
-        evaluation = evaluation.repartition(S.RUN_ID, S.QUERY_ID).cache()
-        views.append(_view(spark, evaluation, "eval"))
-        query = _final_query(parsed, specs, quote(views[2]), per_query, multi, residuals)
         out = spark.sql(query)
     finally:
         for v in views:
@@ -288,15 +305,21 @@ def evaluate(
 def _final_query(
     parsed: list[Any],
     specs: list[tuple[irsql.Spec, irsql.Spec | None]],
-    table: str,
+    tables: list[str],
     per_query: bool,
     multi: bool,
     residuals: bool = False,
+    rankings: str | None = None,
 ) -> str:
+    """The query of every measure, each on its evaluation table (``tables``, one per
+    measure); ``rankings``: the pairs the run holds (``ireval_rankings``), given under
+    ``missing="zero"`` for the measures that declare a value for the others."""
     parts = []
-    for i, (m, (s, r)) in enumerate(zip(parsed, specs, strict=True)):
+    for i, (m, (s, r), table) in enumerate(zip(parsed, specs, tables, strict=True)):
         label = T.literal(m.label)
         body = residual_query(s, r, table) if residuals else measure_query(s, table)
+        if rankings is not None and m.defn.absent is not None:
+            body = irsql.with_absent(body, m.defn.absent, rankings, residual=residuals)
         if per_query:
             resid = ", q.residual" if residuals else ""
             parts.append(

@@ -11,8 +11,10 @@
 -- input_order column); 'rank' (input_rank ascending, then doc_id descending). max_depth keeps
 -- the top ranks (trec_eval -M); judged_only condenses the ranking to judged documents (trec_eval
 -- -J); missing := 'zero' scores judged queries a run lacks as empty rankings (trec_eval -c),
--- 'skip' leaves them out. A run without a run_id column gets run_id ''.
-CREATE OR REPLACE MACRO ireval_judge(run_table, qrels_table, max_depth := NULL, judged_only := FALSE, ties := 'trec_eval', missing := 'skip') AS TABLE
+-- 'skip' leaves them out. unjudged := FALSE leaves out the retrieved documents the qrels do not
+-- judge (polars_ireval.judge's unjudged=False): a smaller table, all that measures not depending
+-- on unjudged documents need. A run without a run_id column gets run_id ''.
+CREATE OR REPLACE MACRO ireval_judge(run_table, qrels_table, max_depth := NULL, judged_only := FALSE, ties := 'trec_eval', missing := 'skip', unjudged := TRUE) AS TABLE
 WITH run AS (
     SELECT
         COALESCE(CAST(run_id AS STRING), '') AS run_id,
@@ -59,8 +61,7 @@ ranked AS (
             ORDER BY r.score DESC, r.doc_id COLLATE "C" DESC
         ) AS rank
     FROM run AS r
-    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
-    WHERE ties = 'trec_eval'
+    WHERE ties = 'trec_eval' AND r.query_id IN (SELECT query_id FROM judged_queries)
     UNION ALL
     SELECT
         r.run_id,
@@ -72,8 +73,7 @@ ranked AS (
             ORDER BY r.score DESC, r.doc_id COLLATE "C" ASC
         ) AS rank
     FROM run AS r
-    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
-    WHERE ties = 'doc_id_asc'
+    WHERE ties = 'doc_id_asc' AND r.query_id IN (SELECT query_id FROM judged_queries)
     UNION ALL
     SELECT
         r.run_id,
@@ -85,8 +85,7 @@ ranked AS (
             ORDER BY r.score DESC, r.input_order ASC
         ) AS rank
     FROM run AS r
-    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
-    WHERE ties = 'input_order'
+    WHERE ties = 'input_order' AND r.query_id IN (SELECT query_id FROM judged_queries)
     UNION ALL
     SELECT
         r.run_id,
@@ -98,13 +97,14 @@ ranked AS (
             ORDER BY r.input_rank ASC, r.doc_id COLLATE "C" DESC
         ) AS rank
     FROM run AS r
-    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
-    WHERE ties = 'rank'
+    WHERE ties = 'rank' AND r.query_id IN (SELECT query_id FROM judged_queries)
 ),
+-- unjudged := FALSE: only the ranked documents some query judges meet the qrels
 cut AS (
     SELECT run_id, query_id, doc_id, score, rank
     FROM ranked
-    WHERE max_depth IS NULL OR rank <= max_depth
+    WHERE (max_depth IS NULL OR rank <= max_depth)
+        AND (unjudged OR doc_id IN (SELECT doc_id FROM qrels))
 ),
 judged AS (
     SELECT pa.run_id, q.query_id, q.doc_id, q.relevance
@@ -127,7 +127,7 @@ joined AS (
 )
 SELECT run_id, query_id, doc_id, score, rank, relevance
 FROM joined
-WHERE NOT judged_only
+WHERE NOT judged_only AND (unjudged OR relevance IS NOT NULL)
 UNION ALL
 SELECT
     run_id,
@@ -141,6 +141,16 @@ SELECT
     relevance
 FROM joined
 WHERE judged_only AND (rank IS NULL OR relevance IS NOT NULL);
+
+-- The rankings the run holds: one row (run_id, query_id) per ranking of run_table (run_id '' for
+-- a run without one). Under missing := 'zero' the judge also scores the judged queries a run
+-- lacks; a measure that declares its own value for those (utility: 0, as trec_eval -c adds
+-- nothing for them) takes it where this table has no row.
+CREATE OR REPLACE MACRO ireval_rankings(run_table) AS TABLE
+SELECT DISTINCT
+    COALESCE(CAST(run_id AS STRING), '') AS run_id,
+    CAST(query_id AS STRING) AS query_id
+FROM (SELECT * FROM (SELECT CAST(NULL AS STRING) AS run_id, CAST(NULL AS DOUBLE) AS input_rank, CAST(NULL AS BIGINT) AS input_order WHERE 1 = 0) AS proto UNION ALL BY NAME SELECT * FROM query_table(run_table::VARCHAR)) AS src;
 
 -- One row (problem, run_id, query_id, doc_id) per input row that polars_ireval's readers reject:
 -- duplicate documents in a ranking or judgments, null ids, null, NaN or infinite scores, null or

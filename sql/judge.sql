@@ -25,7 +25,7 @@ qrels AS (
     FROM {qrels_table} AS srq
 )
 
--- macro: ireval_judge(run_table, qrels_table, max_depth := NULL, judged_only := FALSE, ties := 'trec_eval', missing := 'skip')
+-- macro: ireval_judge(run_table, qrels_table, max_depth := NULL, judged_only := FALSE, ties := 'trec_eval', missing := 'skip', unjudged := TRUE)
 -- run_table: [run_id,] query_id, doc_id, score [, input_rank] [, input_order];
 -- qrels_table: query_id, doc_id, relevance. One row per (run, query, document) retrieved
 -- or judged: run_id, query_id, doc_id, score, rank, relevance. Ranking: score descending,
@@ -33,8 +33,10 @@ qrels AS (
 -- (score descending, then the input_order column); 'rank' (input_rank ascending, then
 -- doc_id descending). max_depth keeps the top ranks (trec_eval -M); judged_only condenses
 -- the ranking to judged documents (trec_eval -J); missing := 'zero' scores judged queries
--- a run lacks as empty rankings (trec_eval -c), 'skip' leaves them out. A run without a
--- run_id column gets run_id ''.
+-- a run lacks as empty rankings (trec_eval -c), 'skip' leaves them out. unjudged := FALSE
+-- leaves out the retrieved documents the qrels do not judge (polars_ireval.judge's
+-- unjudged=False): a smaller table, all that measures not depending on unjudged documents
+-- need. A run without a run_id column gets run_id ''.
 WITH {@inputs},
 judged_queries AS (
     SELECT DISTINCT query_id FROM qrels
@@ -65,8 +67,7 @@ ranked AS (
             ORDER BY r.score DESC, {doc_desc} DESC
         ) AS rank
     FROM run AS r
-    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
-    WHERE {ties} = 'trec_eval'
+    WHERE {ties} = 'trec_eval' AND r.query_id IN (SELECT query_id FROM judged_queries)
     UNION ALL
     SELECT
         r.run_id,
@@ -78,8 +79,7 @@ ranked AS (
             ORDER BY r.score DESC, {doc_asc} ASC
         ) AS rank
     FROM run AS r
-    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
-    WHERE {ties} = 'doc_id_asc'
+    WHERE {ties} = 'doc_id_asc' AND r.query_id IN (SELECT query_id FROM judged_queries)
     UNION ALL
     SELECT
         r.run_id,
@@ -91,8 +91,7 @@ ranked AS (
             ORDER BY r.score DESC, r.input_order ASC
         ) AS rank
     FROM run AS r
-    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
-    WHERE {ties} = 'input_order'
+    WHERE {ties} = 'input_order' AND r.query_id IN (SELECT query_id FROM judged_queries)
     UNION ALL
     SELECT
         r.run_id,
@@ -104,13 +103,14 @@ ranked AS (
             ORDER BY r.input_rank ASC, {doc_desc} DESC
         ) AS rank
     FROM run AS r
-    JOIN pairs AS pa ON r.run_id = pa.run_id AND r.query_id = pa.query_id
-    WHERE {ties} = 'rank'
+    WHERE {ties} = 'rank' AND r.query_id IN (SELECT query_id FROM judged_queries)
 ),
+-- unjudged := FALSE: only the ranked documents some query judges meet the qrels
 cut AS (
     SELECT run_id, query_id, doc_id, score, rank
     FROM ranked
-    WHERE {max_depth} IS NULL OR rank <= {max_depth}
+    WHERE ({max_depth} IS NULL OR rank <= {max_depth})
+        AND ({unjudged} OR doc_id IN (SELECT doc_id FROM qrels))
 ),
 judged AS (
     SELECT pa.run_id, q.query_id, q.doc_id, q.relevance
@@ -133,7 +133,7 @@ joined AS (
 )
 SELECT run_id, query_id, doc_id, score, rank, relevance
 FROM joined
-WHERE NOT {judged_only}
+WHERE NOT {judged_only} AND ({unjudged} OR relevance IS NOT NULL)
 UNION ALL
 SELECT
     run_id,
@@ -147,6 +147,16 @@ SELECT
     relevance
 FROM joined
 WHERE {judged_only} AND (rank IS NULL OR relevance IS NOT NULL)
+
+-- macro: ireval_rankings(run_table)
+-- The rankings the run holds: one row (run_id, query_id) per ranking of run_table (run_id
+-- '' for a run without one). Under missing := 'zero' the judge also scores the judged
+-- queries a run lacks; a measure that declares its own value for those (utility: 0, as
+-- trec_eval -c adds nothing for them) takes it where this table has no row.
+SELECT DISTINCT
+    COALESCE(CAST(run_id AS STRING), '') AS run_id,
+    CAST(query_id AS STRING) AS query_id
+FROM {run_table} AS src
 
 -- macro: ireval_check(run_table, qrels_table)
 -- One row (problem, run_id, query_id, doc_id) per input row that polars_ireval's readers

@@ -116,6 +116,12 @@ MEASURES = [
     "U(L=10)@20",
     "BPM",
     "ED(measure='INST@10')",
+    # ir_measures' spellings: per-measure condensing, SetP(relative=True), NumRet(rel=r)
+    "P(judged_only=True)@5",
+    "nDCG(judged_only=True)@10",
+    "utility(judged_only=True,weights=(1.0,-1.0,0.5,0.25),num_docs=100)",
+    "SetP(relative=True)",
+    "NumRet(rel=2)",
 ]
 
 #: Measure strings giving every parameter of every measure a value other than its default
@@ -278,6 +284,9 @@ SPARK_MEASURES = [
     "U(L=5)@8",
     "BPM(T=2,K=5)@20",
     "ED(measure='INST@10')",
+    "nDCG(judged_only=True)@10",
+    "SetP(relative=True)",
+    "NumRet(rel=2)",
 ]
 SPARK_BATCH = 18
 
@@ -297,6 +306,7 @@ RESIDUAL_MEASURES = [
     "TBG(halflife=5)@30",
     "U(L=10)@20",
     "BPM(T=2)",
+    "RBP(judged_only=True)@10",
     "AP",
 ]
 

@@ -29,6 +29,9 @@ shape: (2, 2)
 
 from __future__ import annotations
 
+import functools
+import itertools
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -102,10 +105,37 @@ def sql_text() -> str:
     return (sql_dir() / ENTRY).read_text(encoding="utf-8")
 
 
-def load(con: Any) -> Any:
-    """Install every ``ireval_`` macro into the DuckDB connection ``con``; return ``con``."""
-    con.execute(sql_text())
+def load(con: Any, macros: Iterable[str] | None = None) -> Any:
+    """Install the ``ireval_`` macros into the DuckDB connection ``con``; return ``con``.
+
+    ``macros``: the names of the macros to install (each is self-contained); default every
+    one. Installing a few instead of all of them saves about 0.1 s of parsing.
+    """
+    if macros is None:
+        con.execute(sql_text())
+        return con
+    statements = _statements(sql_text())
+    unknown = sorted(set(macros) - set(statements))
+    if unknown:
+        raise KeyError(f"no ireval macro named {', '.join(unknown)}")
+    con.execute("\n".join(statements[name] for name in dict.fromkeys(macros)))
     return con
+
+
+@functools.lru_cache(maxsize=2)
+def _statements(text: str) -> dict[str, str]:
+    """The ``CREATE OR REPLACE MACRO`` statement of each macro of ``ireval.sql``, by name."""
+    starts = [m.start() for m in _MACRO.finditer(text)] + [len(text)]
+    out = {}
+    for begin, end in itertools.pairwise(starts):
+        statement = text[begin:end]
+        name = _MACRO.match(statement)
+        assert name is not None
+        out[name.group(1)] = statement
+    return out
+
+
+_MACRO = re.compile(r"^CREATE OR REPLACE MACRO (\w+)\(", re.M)
 
 
 def quote_ident(name: str) -> str:
@@ -226,6 +256,19 @@ def _utility(p: dict[str, Any], rl: int) -> Spec:
     )
 
 
+def _set_p(p: dict[str, Any], rl: int) -> Spec:
+    """SetP, or set_relative_P for ir_measures' ``SetP(relative=True)``."""
+    macro = "ireval_set_relative_p" if p.get("relative") else "ireval_set_p"
+    return Call(macro, {"rel": p.get("rel", rl)})
+
+
+def _num_ret(p: dict[str, Any], rl: int) -> Spec:
+    """NumRet, or NumRelRet at grade ``rel`` for ir_measures' ``NumRet(rel=r)``."""
+    if p.get("rel") is None:
+        return Call("ireval_num_ret")
+    return Call("ireval_num_rel_ret", {"rel": p["rel"]})
+
+
 def _set_f(p: dict[str, Any], rl: int) -> Spec:
     return Call("ireval_set_f", {"beta": float(p.get("beta", 1.0)), "rel": p.get("rel", rl)})
 
@@ -296,7 +339,7 @@ SQL_MEASURES: dict[str, Builder] = {
     "gm_bpref": _call("ireval_bpref", "rel"),
     "infAP": _call("ireval_infap", "rel"),
     "NumQ": _call("ireval_num_q"),
-    "NumRet": _call("ireval_num_ret"),
+    "NumRet": _num_ret,
     "NumRel": _call("ireval_num_rel", "rel"),
     "NumRelRet": _call("ireval_num_rel_ret", "rel"),
     "num_nonrel_judged_ret": _call("ireval_num_nonrel_judged_ret", "rel"),
@@ -312,7 +355,7 @@ SQL_MEASURES: dict[str, Builder] = {
     "HIT": _call("ireval_hit", "k", "max_rel", "gains"),
     "InvSq": _call("ireval_invsq", "k", "max_rel", "gains"),
     "RR": _call("ireval_rr", "k", "rel"),
-    "SetP": _call("ireval_set_p", "rel"),
+    "SetP": _set_p,
     "SetR": _call("ireval_set_r", "rel"),
     "set_relative_P": _call("ireval_set_relative_p", "rel"),
     "SetAP": _call("ireval_set_ap", "rel"),
@@ -505,6 +548,70 @@ def prepare(
     return run_df, qrels_df, multi
 
 
+def needs_unjudged(parsed: Iterable[Measure], *, residuals: bool = False) -> bool:
+    """Whether the evaluation table must keep the unjudged retrieved documents: as
+    :func:`polars_ireval.evaluate` decides, when residuals are asked for or a measure
+    depends on them (``Measure.needs_unjudged``); otherwise ``ireval_judge(...,
+    unjudged := FALSE)`` builds the (much smaller) table of the judged documents only."""
+    return residuals or any(m.needs_unjudged for m in parsed)
+
+
+def macros_of(found: Iterable[Spec | None]) -> set[str]:
+    """The names of the macros that the specs call."""
+    out = set()
+    for s in found:
+        if s is not None:
+            out |= {c.macro for c in (s.calls if isinstance(s, Mean) else (s,))}
+    return out
+
+
+def condensed(parsed: Iterable[Measure], judged_only: bool) -> list[bool]:
+    """Per measure, whether it reads the condensed evaluation table (``ireval_judge(...,
+    judged_only := TRUE)``): all of them under ``judged_only``, otherwise those with
+    ``judged_only=True`` of their own (ir_measures' per-measure condensing), as
+    :func:`polars_ireval.evaluate.per_query_columns` does."""
+    return [bool(judged_only) or m.judged_only for m in parsed]
+
+
+def judge_options(
+    parsed: list[Measure],
+    flags: list[bool],
+    flag: bool,
+    *,
+    residuals: bool,
+    **options: Any,
+) -> dict[str, Any]:
+    """The ``ireval_judge`` arguments of the evaluation table for the measures whose
+    :func:`condensed` flag is ``flag``: ``options`` (max_depth, ties, missing), that
+    ``judged_only``, and whether those measures need the unjudged documents."""
+    chosen = [m for m, f in zip(parsed, flags, strict=True) if f == flag]
+    return {**options, "judged_only": flag, "unjudged": needs_unjudged(chosen, residuals=residuals)}
+
+
+def with_absent(body: str, value: float, rankings: str, *, residual: bool = False) -> str:
+    """``body`` (``run_id, query_id, value[, residual]``) where the rankings that the table
+    expression ``rankings`` (``ireval_rankings``: the pairs the run holds) lacks take
+    ``value``: a measure's value for a judged query the run lacks under ``missing="zero"``
+    (``MeasureDef.absent``; trec_eval -c adds 0 for utility)."""
+    extra = ", q.residual" if residual else ""
+    return (
+        "SELECT q.run_id, q.query_id, CASE WHEN p.query_id IS NULL THEN "
+        f"{T.literal(float(value))} ELSE q.value END AS value{extra} FROM ({body}) AS q "
+        f"LEFT JOIN {rankings} AS p ON p.run_id = q.run_id AND p.query_id = q.query_id"
+    )
+
+
+def arrow_level(duckdb_version: str) -> Any:
+    """The Polars compat level of the Arrow data handed to DuckDB: the newest (string
+    views, no copy of the strings) from DuckDB 1.5, which reads them and no longer pushes
+    filters on them into pyarrow (which has no kernels for them); the oldest before."""
+    try:
+        major, minor = (int(part) for part in duckdb_version.split(".")[:2])
+    except ValueError:
+        return pl.CompatLevel.oldest()
+    return pl.CompatLevel.newest() if (major, minor) >= (1, 5) else pl.CompatLevel.oldest()
+
+
 def check_relevance_level(relevance_level: Any) -> None:
     if not isinstance(relevance_level, int) or isinstance(relevance_level, bool):
         raise ParameterError(f"relevance_level={relevance_level!r}: must be an integer grade")
@@ -568,43 +675,49 @@ def evaluate(
     all_specs = specs(parsed, relevance_level, residuals=residuals)
     run_df, qrels_df, multi = prepare(run, qrels, ties=ties, missing=missing, max_depth=max_depth)
     con = con if con is not None else duckdb.connect()
-    load(con)
+    flags = condensed(parsed, judged_only)
+    fixed = missing == "zero" and any(m.defn.absent is not None for m in parsed)
+    wanted = ["ireval_judge", *sorted(macros_of(s for pair in all_specs for s in pair))]
+    load(con, [*wanted, "ireval_rankings"] if fixed else wanted)
     names = {"run": "ireval run 'input'", "qrels": "ireval qrels 'input'"}
-    table = 'ireval "eval" table'
-    con.register(names["run"], run_df.to_arrow())
-    con.register(names["qrels"], qrels_df.to_arrow())
-    options = {
+    tables = {flag: f'ireval "eval" table{" (judged only)" if flag else ""}' for flag in set(flags)}
+    level = arrow_level(duckdb.__version__)
+    con.register(names["run"], run_df.to_arrow(compat_level=level))
+    con.register(names["qrels"], qrels_df.to_arrow(compat_level=level))
+    common = {
         "max_depth": max_depth,
-        "judged_only": bool(judged_only),
         "ties": ties,
         "missing": "skip" if missing == "error" else missing,
     }
-    judge_args = ", ".join(f"{k} := {T.literal(v)}" for k, v in options.items())
+    rankings = f"ireval_rankings({table_arg(names['run'])})"
 
-    def source(c: Call) -> str:
-        return macro_call(c, table)
+    def part(i: int, s: Spec, r: Spec | None) -> str:
+        def source(c: Call) -> str:
+            return macro_call(c, tables[flags[i]])
+
+        body = compose_residual(s, r, source) if residuals else compose(s, source)
+        absent = parsed[i].defn.absent
+        if missing == "zero" and absent is not None:
+            body = with_absent(body, absent, rankings, residual=residuals)
+        resid = ", q.residual" if residuals else ""
+        return (
+            f"SELECT q.run_id, q.query_id, {i} AS measure_index, q.value{resid} FROM ({body}) AS q"
+        )
 
     try:
-        con.execute(
-            f"CREATE OR REPLACE TEMP TABLE {quote_ident(table)} AS SELECT * FROM "
-            f"ireval_judge({table_arg(names['run'])}, {table_arg(names['qrels'])}, "
-            f"{judge_args})"
-        )
-        if residuals:
-            parts = [
-                f"SELECT q.run_id, q.query_id, {i} AS measure_index, q.value, q.residual "
-                f"FROM ({compose_residual(s, r, source)}) AS q"
-                for i, (s, r) in enumerate(all_specs)
-            ]
-        else:
-            parts = [
-                f"SELECT q.run_id, q.query_id, {i} AS measure_index, q.value "
-                f"FROM ({compose(s, source)}) AS q"
-                for i, (s, _) in enumerate(all_specs)
-            ]
+        for flag, table in tables.items():
+            options = judge_options(parsed, flags, flag, residuals=residuals, **common)
+            judge_args = ", ".join(f"{k} := {T.literal(v)}" for k, v in options.items())
+            con.execute(
+                f"CREATE OR REPLACE TEMP TABLE {quote_ident(table)} AS SELECT * FROM "
+                f"ireval_judge({table_arg(names['run'])}, {table_arg(names['qrels'])}, "
+                f"{judge_args})"
+            )
+        parts = [part(i, s, r) for i, (s, r) in enumerate(all_specs)]
         long = _frame(con, " UNION ALL ".join(parts))
     finally:
-        con.execute(f"DROP TABLE IF EXISTS {quote_ident(table)}")
+        for table in tables.values():
+            con.execute(f"DROP TABLE IF EXISTS {quote_ident(table)}")
         for name in names.values():
             con.unregister(name)
     return finish(long, parsed, per_query=per_query, multi=multi, residuals=residuals)

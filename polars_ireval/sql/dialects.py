@@ -76,12 +76,17 @@ def script(
 
     ``run_table`` needs columns ``run_id, query_id, doc_id, score``; ``qrels_table``
     ``query_id, doc_id, relevance``. ``options`` are the judge's (``max_depth``,
-    ``judged_only``, ``ties``, ``missing``). Table names are quoted as identifiers.
+    ``judged_only``, ``ties``, ``missing``, ``unjudged``; ``unjudged`` defaults to what
+    :func:`polars_ireval.evaluate` chooses: False, a table of the judged documents only,
+    unless a measure depends on the unjudged ones). Table names are quoted as identifiers.
     """
     if dialect not in DIALECTS:
         raise ParameterError(f"dialect={dialect!r}: must be one of {', '.join(DIALECTS)}")
     from polars_ireval.spark import judge_sql, measure_query, quote
 
+    parsed = parse_measures(measures)
+    given_unjudged = options.pop("unjudged", None)
+    flags = irsql.condensed(parsed, options.pop("judged_only", False))
     engine: T.Engine = "snowflake" if dialect == "snowflake" else "spark"
     proto = ", ".join(
         f"CAST(NULL AS {t}) AS {c}" for c, t in T.OPTIONAL_RUN_COLUMNS.items() if c != "run_id"
@@ -91,11 +96,25 @@ def script(
         "qrels_table": f"(SELECT query_id, doc_id, relevance FROM {quote(qrels_table)})",
     }
     parts = [
-        f"-- polars_ireval SQL for {dialect}: the evaluation table, then one query per measure.",
-        f"CREATE TABLE {quote(eval_table)} AS\n" + judge_sql(tables, engine=engine, **options),
+        f"-- polars_ireval SQL for {dialect}: the evaluation table(s), then one query per measure."
     ]
-    for m in parse_measures(measures):
-        body = measure_query(irsql.spec(m, relevance_level), quote(eval_table), engine)
+    # the table of the measures condensed to judged documents (judged_only) gets a suffix
+    # when other measures need the whole ranking
+    names = {
+        flag: eval_table + ("_judged_only" if flag and not all(flags) else "")
+        for flag in sorted(set(flags))
+    }
+    for flag, name in names.items():
+        judge = irsql.judge_options(parsed, flags, flag, residuals=False, **options)
+        if given_unjudged is not None:
+            judge["unjudged"] = given_unjudged
+        parts.append(f"CREATE TABLE {quote(name)} AS\n" + judge_sql(tables, engine=engine, **judge))
+    lib = irsql.library()
+    rankings = "(" + T.render(lib["ireval_rankings"], lib, {}, tables, engine) + ")"
+    for m, flag in zip(parsed, flags, strict=True):
+        body = measure_query(irsql.spec(m, relevance_level), quote(names[flag]), engine)
+        if options.get("missing") == "zero" and m.defn.absent is not None:
+            body = irsql.with_absent(body, m.defn.absent, rankings)
         parts.append(f"-- measure: {m.label}\n{body}")
     out = []
     for i, p in enumerate(parts):

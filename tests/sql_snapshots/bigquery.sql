@@ -1,4 +1,4 @@
--- polars_ireval SQL for bigquery: the evaluation table, then one query per measure.
+-- polars_ireval SQL for bigquery: the evaluation table(s), then one query per measure.
 
 CREATE TABLE `evaluation` AS
 WITH run AS (
@@ -72,10 +72,13 @@ WITH run AS (
       ORDER BY r.score DESC, SAFE_CAST(r.doc_id AS BYTES) DESC
     ) AS rank
   FROM run AS r
-  JOIN pairs AS pa
-    ON r.run_id = pa.run_id AND r.query_id = pa.query_id
   WHERE
     'trec_eval' = 'trec_eval'
+    AND r.query_id IN (
+      SELECT
+        query_id
+      FROM judged_queries
+    )
   UNION ALL
   SELECT
     r.run_id,
@@ -87,10 +90,13 @@ WITH run AS (
       ORDER BY r.score DESC, SAFE_CAST(r.doc_id AS BYTES) ASC
     ) AS rank
   FROM run AS r
-  JOIN pairs AS pa
-    ON r.run_id = pa.run_id AND r.query_id = pa.query_id
   WHERE
     'trec_eval' = 'doc_id_asc'
+    AND r.query_id IN (
+      SELECT
+        query_id
+      FROM judged_queries
+    )
   UNION ALL
   SELECT
     r.run_id,
@@ -99,10 +105,13 @@ WITH run AS (
     r.score,
     ROW_NUMBER() OVER (PARTITION BY r.run_id, r.query_id ORDER BY r.score DESC, r.input_order ASC) AS rank
   FROM run AS r
-  JOIN pairs AS pa
-    ON r.run_id = pa.run_id AND r.query_id = pa.query_id
   WHERE
     'trec_eval' = 'input_order'
+    AND r.query_id IN (
+      SELECT
+        query_id
+      FROM judged_queries
+    )
   UNION ALL
   SELECT
     r.run_id,
@@ -114,11 +123,14 @@ WITH run AS (
       ORDER BY r.input_rank ASC, SAFE_CAST(r.doc_id AS BYTES) DESC
     ) AS rank
   FROM run AS r
-  JOIN pairs AS pa
-    ON r.run_id = pa.run_id AND r.query_id = pa.query_id
   WHERE
     'trec_eval' = 'rank'
-), cut AS (
+    AND r.query_id IN (
+      SELECT
+        query_id
+      FROM judged_queries
+    )
+), cut /* unjudged := FALSE: only the ranked documents some query judges meet the qrels */ AS (
   SELECT
     run_id,
     query_id,
@@ -127,7 +139,16 @@ WITH run AS (
     rank
   FROM ranked
   WHERE
-    NULL IS NULL OR rank <= NULL
+    (
+      NULL IS NULL OR rank <= NULL
+    )
+    AND (
+      TRUE OR doc_id IN (
+        SELECT
+          doc_id
+        FROM qrels
+      )
+    )
 ), judged AS (
   SELECT
     pa.run_id,
@@ -163,7 +184,9 @@ SELECT
   relevance
 FROM joined
 WHERE
-  NOT FALSE
+  NOT FALSE AND (
+    TRUE OR NOT relevance IS NULL
+  )
 UNION ALL
 SELECT
   run_id,

@@ -1,4 +1,4 @@
--- polars_ireval SQL for trino: the evaluation table, then one query per measure.
+-- polars_ireval SQL for trino: the evaluation table(s), then one query per measure.
 
 CREATE TABLE "evaluation" AS
 WITH run AS (
@@ -72,10 +72,13 @@ WITH run AS (
       ORDER BY r.score DESC, TRY_CAST(r.doc_id AS VARBINARY) DESC
     ) AS rank
   FROM run AS r
-  JOIN pairs AS pa
-    ON r.run_id = pa.run_id AND r.query_id = pa.query_id
   WHERE
     'trec_eval' = 'trec_eval'
+    AND r.query_id IN (
+      SELECT
+        query_id
+      FROM judged_queries
+    )
   UNION ALL
   SELECT
     r.run_id,
@@ -87,10 +90,13 @@ WITH run AS (
       ORDER BY r.score DESC, TRY_CAST(r.doc_id AS VARBINARY) ASC NULLS FIRST
     ) AS rank
   FROM run AS r
-  JOIN pairs AS pa
-    ON r.run_id = pa.run_id AND r.query_id = pa.query_id
   WHERE
     'trec_eval' = 'doc_id_asc'
+    AND r.query_id IN (
+      SELECT
+        query_id
+      FROM judged_queries
+    )
   UNION ALL
   SELECT
     r.run_id,
@@ -102,10 +108,13 @@ WITH run AS (
       ORDER BY r.score DESC, r.input_order ASC NULLS FIRST
     ) AS rank
   FROM run AS r
-  JOIN pairs AS pa
-    ON r.run_id = pa.run_id AND r.query_id = pa.query_id
   WHERE
     'trec_eval' = 'input_order'
+    AND r.query_id IN (
+      SELECT
+        query_id
+      FROM judged_queries
+    )
   UNION ALL
   SELECT
     r.run_id,
@@ -117,11 +126,14 @@ WITH run AS (
       ORDER BY r.input_rank ASC NULLS FIRST, TRY_CAST(r.doc_id AS VARBINARY) DESC
     ) AS rank
   FROM run AS r
-  JOIN pairs AS pa
-    ON r.run_id = pa.run_id AND r.query_id = pa.query_id
   WHERE
     'trec_eval' = 'rank'
-), cut AS (
+    AND r.query_id IN (
+      SELECT
+        query_id
+      FROM judged_queries
+    )
+), cut /* unjudged := FALSE: only the ranked documents some query judges meet the qrels */ AS (
   SELECT
     run_id,
     query_id,
@@ -130,7 +142,16 @@ WITH run AS (
     rank
   FROM ranked
   WHERE
-    NULL IS NULL OR rank <= NULL
+    (
+      NULL IS NULL OR rank <= NULL
+    )
+    AND (
+      TRUE OR doc_id IN (
+        SELECT
+          doc_id
+        FROM qrels
+      )
+    )
 ), judged AS (
   SELECT
     pa.run_id,
@@ -166,7 +187,9 @@ SELECT
   relevance
 FROM joined
 WHERE
-  NOT FALSE
+  NOT FALSE AND (
+    TRUE OR NOT relevance IS NULL
+  )
 UNION ALL
 SELECT
   run_id,
