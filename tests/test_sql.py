@@ -705,6 +705,36 @@ def test_loads_into_bare_connection() -> None:
     )
 
 
+def test_load_installs_only_the_named_macros() -> None:
+    """load(con, macros) installs those macros alone, and they work; a wrong name raises."""
+    con = irsql.load(duckdb.connect(), ["ireval_judge", "ireval_p"])
+    names = {
+        r[0]
+        for r in con.execute(
+            "SELECT function_name FROM duckdb_functions() WHERE function_name LIKE 'ireval_%'"
+        ).fetchall()
+    }
+    assert names == {"ireval_judge", "ireval_p"}
+    con.execute("CREATE TABLE run AS SELECT 'q' AS query_id, 'd' AS doc_id, 1.0 AS score")
+    con.execute("CREATE TABLE qrels AS SELECT 'q' AS query_id, 'd' AS doc_id, 1 AS relevance")
+    con.execute("CREATE TABLE e AS SELECT * FROM ireval_judge('run', 'qrels')")
+    assert con.sql("SELECT value FROM ireval_p('e', k := 2)").fetchall() == [(0.5,)]
+    with pytest.raises(KeyError, match="ireval_nope"):
+        irsql.load(duckdb.connect(), ["ireval_nope"])
+
+
+def test_rankings_macro_lists_the_pairs_the_run_holds() -> None:
+    """ireval_rankings: the (run_id, query_id) pairs of the run, '' for a run without
+    run_id; what utility's 0 under missing='zero' is decided on."""
+    con = irsql.load(duckdb.connect(), ["ireval_rankings"])
+    con.execute(
+        "CREATE TABLE run AS SELECT * FROM (VALUES ('q1', 'a', 1.0), ('q1', 'b', 0.5), "
+        "('q2', 'a', 1.0)) AS t(query_id, doc_id, score)"
+    )
+    got = con.sql("SELECT * FROM ireval_rankings('run') ORDER BY ALL").fetchall()
+    assert got == [("", "q1"), ("", "q2")]
+
+
 def test_duckdb_cli_reads_the_entry_file(tmp_path: Path) -> None:
     """`.read sql/ireval.sql` from the DuckDB command line, without the Python package."""
     cli = shutil.which("duckdb")

@@ -140,6 +140,26 @@ def test_dialect_snapshot(dialect: str) -> None:
     assert key in want
 
 
+def test_dialect_script_condensed_measures_and_absent_queries() -> None:
+    """A measure with judged_only=True reads a second, condensed evaluation table; under
+    missing='zero' utility reads the run's rankings (ireval_rankings) to score 0 for the
+    queries a run lacks. Every statement parses back in the dialect."""
+    import sqlglot
+
+    from polars_ireval.sql.dialects import script
+
+    measures = ["P@5", "P(judged_only=True)@5", "utility"]
+    text = script(measures, "trino", missing="zero")
+    statements = [s for s in sqlglot.parse(text, read="trino") if s is not None]
+    assert len(statements) == 2 + len(measures)
+    assert 'CREATE TABLE "evaluation" AS' in text
+    assert 'CREATE TABLE "evaluation_judged_only" AS' in text
+    utility = text.split("-- measure: utility")[1]
+    assert "CASE WHEN p.query_id IS NULL THEN" in utility
+    only = script(["P(judged_only=True)@5"], "trino")
+    assert only.count("CREATE TABLE") == 1 and '"evaluation"' in only
+
+
 def test_dialect_rejects_unknown() -> None:
     from polars_ireval.sql.dialects import script
 

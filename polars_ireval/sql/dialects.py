@@ -2,9 +2,10 @@
 
 The templates of ``sql/`` are rendered as Spark SQL (:func:`polars_ireval.sql.templates.render`)
 and translated by sqlglot into the target dialect. The output is one script: the evaluation
-table (``CREATE TABLE evaluation AS`` the judge), then one ``SELECT run_id, query_id, value``
-per measure. ``tests/sql_snapshots/`` holds golden copies (not executed), regenerated with
-``python -m polars_ireval.sql.dialects tests/sql_snapshots``.
+table (``CREATE TABLE evaluation AS`` the judge; a second one, ``evaluation_judged_only``,
+when some but not all measures have ``judged_only=True``), then one ``SELECT run_id,
+query_id, value`` per measure. ``tests/sql_snapshots/`` holds golden copies (not
+executed), regenerated with ``python -m polars_ireval.sql.dialects tests/sql_snapshots``.
 
 Examples
 --------
@@ -95,15 +96,14 @@ def script(
         "run_table": f"(SELECT run_id, query_id, doc_id, score, {proto} FROM {quote(run_table)})",
         "qrels_table": f"(SELECT query_id, doc_id, relevance FROM {quote(qrels_table)})",
     }
-    parts = [
-        f"-- polars_ireval SQL for {dialect}: the evaluation table(s), then one query per measure."
-    ]
     # the table of the measures condensed to judged documents (judged_only) gets a suffix
     # when other measures need the whole ranking
     names = {
         flag: eval_table + ("_judged_only" if flag and not all(flags) else "")
         for flag in sorted(set(flags))
     }
+    tables_text = "the evaluation tables" if len(names) > 1 else "the evaluation table"
+    parts = [f"-- polars_ireval SQL for {dialect}: {tables_text}, then one query per measure."]
     for flag, name in names.items():
         judge = irsql.judge_options(parsed, flags, flag, residuals=False, **options)
         if given_unjudged is not None:

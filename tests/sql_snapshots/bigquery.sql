@@ -1,4 +1,4 @@
--- polars_ireval SQL for bigquery: the evaluation table(s), then one query per measure.
+-- polars_ireval SQL for bigquery: the evaluation table, then one query per measure.
 
 CREATE TABLE `evaluation` AS
 WITH run AS (
