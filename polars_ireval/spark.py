@@ -134,10 +134,12 @@ def judge_sql(
     ties: str = "trec_eval",
     missing: str = "skip",
     unjudged: bool = True,
+    rank_by: str = "window",
     engine: T.Engine = "spark",
 ) -> str:
     """The evaluation-table query for ``tables`` (``run_table``, ``qrels_table``);
-    ``unjudged=False`` leaves out the unjudged retrieved documents (see ``ireval_judge``)."""
+    ``unjudged=False`` leaves out the unjudged retrieved documents, whose judged ones
+    ``rank_by="count"`` ranks by counting (see ``ireval_judge``)."""
     lib = irsql.library()
     args = {
         "max_depth": max_depth,
@@ -145,6 +147,7 @@ def judge_sql(
         "ties": ties,
         "missing": "skip" if missing == "error" else missing,
         "unjudged": bool(unjudged),
+        "rank_by": rank_by,
     }
     return T.render(lib["ireval_judge"], lib, args, tables, engine)
 
@@ -274,7 +277,19 @@ def evaluate(
         # each partitioned by ranking (so the measures' windows and groupings need no
         # further shuffle) and cached, lazily, so that its judge runs once
         flags = irsql.condensed(parsed, judged_only)
-        common = {"max_depth": max_depth, "ties": ties, "missing": missing}
+        if qrels_df is not None:
+            rank_by = irsql.qrels_rank_by(qrels_df)
+        else:  # one small job over the qrels
+            judgments, queries = qrels_sdf.selectExpr(
+                "COUNT(*)", f"COUNT(DISTINCT {S.QUERY_ID})"
+            ).first()
+            rank_by = irsql.rank_by(judgments, queries)
+        common: dict[str, Any] = {
+            "max_depth": max_depth,
+            "ties": ties,
+            "missing": missing,
+            "rank_by": rank_by,
+        }
         evaluations = {}
         for flag in sorted(set(flags)):
             options = irsql.judge_options(parsed, flags, flag, residuals=residuals, **common)

@@ -86,6 +86,36 @@ def test_spark_frames_and_options(spark: Any) -> None:
         _compare(got, want)
 
 
+def test_spark_counted_ranks(spark: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """rank_by 'count' on Spark frames (chosen from the qrels' density by one Spark job;
+    forced here): the judged documents' ranks counted, under max_depth, judged_only,
+    missing and the input_order tie policy."""
+    monkeypatch.setattr(irsql, "SPARSE_JUDGMENTS", float("inf"))
+    strategies = []
+    judge_sql = irspark.judge_sql
+
+    def spy(tables: dict[str, str], **options: Any) -> str:
+        strategies.append(options["rank_by"])
+        return judge_sql(tables, **options)
+
+    monkeypatch.setattr(irspark, "judge_sql", spy)
+    run, qrels = generated(4)
+    run = run.with_row_index("input_order").with_columns(pl.col("input_order").cast(pl.Int64))
+    run_sdf = spark.createDataFrame(run.to_arrow())
+    qrels_sdf = spark.createDataFrame(qrels.to_arrow())
+    names = ["AP", "nDCG@5", "P@3", "RR"]
+    for options in (
+        {"missing": "zero", "max_depth": 4, "judged_only": True, "relevance_level": 2},
+        {"ties": "input_order"},
+    ):
+        got = _to_polars(
+            irspark.evaluate(run_sdf, qrels_sdf, names, spark=spark, per_query=True, **options)
+        )
+        want = ir.evaluate(run.drop("input_order"), qrels, names, per_query=True, **options)
+        _compare(got, want)
+    assert strategies == ["count", "count"]
+
+
 def test_spark_ties_are_byte_wise(spark: Any) -> None:
     """The judge ranks doc ids byte-wise (CAST AS BINARY) and ties -0.0 with 0.0."""
     from polars_ireval.spark import judge_sql, quote

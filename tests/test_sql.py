@@ -21,6 +21,7 @@ from polars_ireval.measures.dcg import DISCOUNTS, GAINS, NORMS
 from polars_ireval.measures.ndcg import DCG_KINDS
 from polars_ireval.measures.usermodel import MODELS
 from polars_ireval.registry import REGISTRY
+from polars_ireval.sql import templates as T
 from tests.conftest import CAST, TREC_TEST, need_data
 from tests.test_golden import TREC_EVAL_CASES, _numeric
 
@@ -578,18 +579,31 @@ def test_sql_aggregates_equal_polars(name: str) -> None:
     _compare(irsql.evaluate(run, qrels, MEASURES), ir.evaluate(run, qrels, MEASURES))
 
 
+#: SPARSE_JUDGMENTS values that make evaluate choose each of the judge's rank_by strategies.
+RANK_BY = {"window": 0.0, "count": float("inf")}
+
+
+@pytest.fixture(params=sorted(RANK_BY))
+def rank_by(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each ``ireval_judge`` ranking strategy in turn (``count`` is used by the measures
+    that do not read the unjudged documents; the others keep ``window``)."""
+    monkeypatch.setattr(irsql, "SPARSE_JUDGMENTS", RANK_BY[request.param])
+    return str(request.param)
+
+
 @pytest.mark.filterwarnings("ignore::polars_ireval.evaluate.CoverageWarning")
 @pytest.mark.parametrize(
     "options", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())
 )
-def test_options_equal_polars(options: dict) -> None:
-    """missing, max_depth, judged_only and ties go through ireval_judge like judge()."""
+def test_options_equal_polars(options: dict, rank_by: str) -> None:
+    """missing, max_depth, judged_only and ties go through ireval_judge like judge(), with
+    the ranks sorted (rank_by 'window') or counted ('count')."""
     run, qrels = generated(1)
     kw = {"per_query": True, **options}
     _compare(irsql.evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
 
 
-def test_ties_by_input_rank() -> None:
+def test_ties_by_input_rank(rank_by: str) -> None:
     run, qrels = generated(2)
     run = run.with_columns(input_rank=(pl.col("score") * -3).round(0))
     kw = {"per_query": True, "ties": "rank"}
@@ -978,3 +992,64 @@ def test_evaluate_engine_duckdb_goes_through_the_macros() -> None:
     assert (joined["value"] - joined["value_sql"]).abs().max() < 1e-12
     with pytest.raises(ir.ParameterError, match="engine='sparkle'"):
         ir.evaluate(runs, qrels, names, engine="sparkle")  # type: ignore[arg-type]
+
+
+JUDGE_OPTIONS = [
+    {"ties": ties, **extra}
+    for ties in ("trec_eval", "doc_id_asc", "input_order", "rank")
+    for extra in ({}, {"max_depth": 5}, {"judged_only": True}, {"missing": "zero"})
+]
+
+
+@pytest.mark.parametrize(
+    "options", JUDGE_OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())
+)
+def test_judge_rank_by_count_equals_window(options: dict[str, object]) -> None:
+    """ireval_judge(unjudged := FALSE): counting the documents ahead of each judged one
+    gives the table the sorted ranking gives, row for row, under every tie policy and
+    option (ties on -0.0/0.0 and on ids that collations reorder included)."""
+    run, qrels = generated(3)
+    run = run.with_columns(
+        input_rank=(pl.int_range(pl.len()).over("run_id", "query_id") // 2).cast(pl.Float64),
+        input_order=pl.int_range(pl.len(), dtype=pl.Int64),
+    )
+    con = irsql.load(duckdb.connect(), ["ireval_judge"])
+    con.register("run", run.to_arrow())
+    con.register("qrels", qrels.to_arrow())
+    args = "".join(f", {k} := {T.literal(v)}" for k, v in options.items())
+
+    def table(strategy: str) -> pl.DataFrame:
+        query = (
+            f"SELECT * FROM ireval_judge('run', 'qrels', unjudged := FALSE, "
+            f"rank_by := '{strategy}'{args}) ORDER BY ALL"
+        )
+        out = pl.from_arrow(con.sql(query).to_arrow_table())
+        assert isinstance(out, pl.DataFrame)
+        return out
+
+    window, count = table("window"), table("count")
+    assert window.height > 0 and window["rank"].is_not_null().sum() > 0
+    assert count.equals(window)
+    if options == {"ties": "trec_eval"}:  # and both are judge(unjudged=False)'s table
+        want = ir.judge(run.drop("input_rank", "input_order"), qrels, unjudged=False)
+        assert (
+            count.select(want.columns)
+            .sort(want.columns)
+            .equals(want.sort(want.columns), null_equal=True)
+        )
+
+
+def test_rank_by_follows_the_density_of_the_qrels() -> None:
+    """Sparse qrels (MS MARCO: ~1.6 judgments a query) count, TREC-style pools sort."""
+    assert irsql.rank_by(11_171, 7_000) == "count"
+    assert irsql.rank_by(22_024, 50) == "window"
+    assert irsql.rank_by(0, 0) == "window"
+    sparse = pl.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["a", "b"], "relevance": [1, 0]})
+    assert irsql.qrels_rank_by(sparse) == "count"
+    measures = ir.parse_measures(["AP", "RBP_resid"])
+    ap, resid = (
+        irsql.judge_options(measures[i : i + 1], [False], False, residuals=False, rank_by="count")
+        for i in (0, 1)
+    )
+    assert (ap["unjudged"], ap["rank_by"]) == (False, "count")
+    assert (resid["unjudged"], resid["rank_by"]) == (True, "window")  # needs the unjudged

@@ -29,7 +29,7 @@ FORBIDDEN = {
     "lambda": r"->|\blambda\b",
     "list literal or index": r"\[",
     "MATERIALIZED CTE": r"\bmaterialized\b",
-    "collation (engine-specific): use {doc_desc} / {doc_asc}": r"\bcollate\b",
+    "collation (engine-specific): use {doc_desc} / {doc_asc} / {hit_doc}": r"\bcollate\b",
     "DuckDB-only syntax": (
         r"::|\bquery_table\b|\bcreate\b|\bmacro\b|\bby\s+name\b|\bgroup\s+by\s+all\b"
         r"|\bqualify\b|\bexclude\b|\bfilter\s*\(\s*where\b"
@@ -92,7 +92,7 @@ def test_placeholders_are_known() -> None:
     and every {@fragment} exists."""
     lib = irsql.library(SQL)
     for t in lib.values():
-        names = {p.name for p in t.params} | {"eval_table", "doc_desc", "doc_asc"}
+        names = {p.name for p in t.params} | {"eval_table", "doc_desc", "doc_asc", "hit_doc"}
         for include, name, _ in re.findall(r"\{(@?)(\w+)(?:\(([^{}]*)\))?\}", t.body):
             if include:
                 assert name in lib and lib[name].kind == "fragment", (t.name, name)

@@ -77,9 +77,11 @@ def script(
 
     ``run_table`` needs columns ``run_id, query_id, doc_id, score``; ``qrels_table``
     ``query_id, doc_id, relevance``. ``options`` are the judge's (``max_depth``,
-    ``judged_only``, ``ties``, ``missing``, ``unjudged``; ``unjudged`` defaults to what
-    :func:`polars_ireval.evaluate` chooses: False, a table of the judged documents only,
-    unless a measure depends on the unjudged ones). Table names are quoted as identifiers.
+    ``judged_only``, ``ties``, ``missing``, ``unjudged``, ``rank_by``; ``unjudged`` defaults
+    to what :func:`polars_ireval.evaluate` chooses: False, a table of the judged documents
+    only, unless a measure depends on the unjudged ones; ``rank_by="count"`` suits sparse
+    qrels, see :data:`polars_ireval.sql.SPARSE_JUDGMENTS`). Table names are quoted as
+    identifiers.
     """
     if dialect not in DIALECTS:
         raise ParameterError(f"dialect={dialect!r}: must be one of {', '.join(DIALECTS)}")

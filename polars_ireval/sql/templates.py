@@ -9,8 +9,9 @@ Each family file of ``sql/`` holds blocks introduced by a header comment::
 ``-- fragment: name(params)`` blocks are pieces other blocks include with ``{@name}`` or
 ``{@name(param := SQL)}``. In a body, ``{name}`` is a parameter (or a table: ``eval_table``
 for measures, ``run_table``/``qrels_table`` for the judge) and ``{doc_desc}``/``{doc_asc}``
-is the document id as a byte-wise sort key. Bodies are written in the portable subset that
-``tests/test_sql_lint.py`` enforces; only the placeholders differ per engine:
+(``{hit_doc}``) is the document id of the row ``r`` (``h``) as a byte-wise sort key.
+Bodies are written in the portable subset that ``tests/test_sql_lint.py`` enforces; only
+the placeholders differ per engine:
 
 * DuckDB (:func:`duckdb_macros`): each macro becomes ``CREATE OR REPLACE MACRO name(eval_table,
   params) AS TABLE body`` with tables read through ``query_table`` and parameters left as
@@ -47,6 +48,13 @@ DOC_KEY = {
     # Snowflake reads CAST(text AS BINARY) as hex: encode the UTF-8 bytes instead
     "snowflake": "TO_BINARY(r.doc_id, 'UTF-8')",
 }
+
+
+def doc_keys(engine: Engine) -> dict[str, str]:
+    """The byte-wise document keys of the templates: ``{doc_desc}``/``{doc_asc}`` (the run's
+    row ``r``) and ``{hit_doc}`` (the judged row ``h`` it is compared with)."""
+    key = DOC_KEY[engine]
+    return {"doc_desc": key, "doc_asc": key, "hit_doc": key.replace("r.doc_id", "h.doc_id")}
 
 
 @dataclass(frozen=True)
@@ -193,7 +201,7 @@ def _duckdb_run_table() -> str:
 def duckdb_macro(t: Template, lib: Mapping[str, Template]) -> str:
     """``CREATE OR REPLACE MACRO`` text for the macro template ``t``."""
     env = {p.name: p.name for p in t.scalars}
-    env.update(doc_desc=DOC_KEY["duckdb"], doc_asc=DOC_KEY["duckdb"])
+    env.update(doc_keys("duckdb"))
     env["eval_table"] = "query_table(eval_table::VARCHAR)"
     env["run_table"] = _duckdb_run_table()
     env["qrels_table"] = "query_table(qrels_table::VARCHAR)"
@@ -243,7 +251,7 @@ def render(
     unknown = set(args) - {p.name for p in t.scalars}
     if unknown:
         raise ParameterError(f"{t.name}: unknown parameter(s) {sorted(unknown)}")
-    env.update(doc_desc=DOC_KEY[engine], doc_asc=DOC_KEY[engine])
+    env.update(doc_keys(engine))
     env.update(tables)
     return expand(t.body, env, lib)
 

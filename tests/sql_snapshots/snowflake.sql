@@ -61,7 +61,66 @@ WITH run AS (
   CROSS JOIN judged_queries AS jq
   WHERE
     'skip' <> 'skip'
-), ranked /* one branch per tie policy: the others are pruned (their filter is a false constant) */ AS (
+), hits /* rank_by := 'count' with unjudged := FALSE: the retrieved documents their query judges, */ /* each ranked by counting the documents of its ranking at or ahead of it (no sort) */ AS (
+  SELECT
+    r.run_id,
+    r.query_id,
+    r.doc_id,
+    r.score,
+    r.input_rank,
+    r.input_order
+  FROM run AS r
+  JOIN qrels AS q
+    ON q.query_id = r.query_id AND q.doc_id = r.doc_id
+  WHERE
+    'window' = 'count' AND NOT TRUE
+), counted AS (
+  SELECT
+    h.run_id,
+    h.query_id,
+    h.doc_id,
+    h.score,
+    SUM(
+      CASE
+        WHEN 'trec_eval' = 'rank'
+        THEN CASE
+          WHEN r.input_rank < h.input_rank
+          THEN 1
+          WHEN r.input_rank = h.input_rank
+          AND TO_BINARY(r.doc_id, 'UTF-8') >= TO_BINARY(h.doc_id, 'UTF-8')
+          THEN 1
+          ELSE 0
+        END
+        WHEN r.score > h.score
+        THEN 1
+        WHEN r.score < h.score
+        THEN 0
+        WHEN 'trec_eval' = 'trec_eval'
+        THEN CASE
+          WHEN TO_BINARY(r.doc_id, 'UTF-8') >= TO_BINARY(h.doc_id, 'UTF-8')
+          THEN 1
+          ELSE 0
+        END
+        WHEN 'trec_eval' = 'doc_id_asc'
+        THEN CASE
+          WHEN TO_BINARY(r.doc_id, 'UTF-8') <= TO_BINARY(h.doc_id, 'UTF-8')
+          THEN 1
+          ELSE 0
+        END
+        WHEN r.input_order <= h.input_order
+        THEN 1
+        ELSE 0
+      END
+    ) AS rank
+  FROM hits AS h
+  JOIN run AS r
+    ON r.run_id = h.run_id AND r.query_id = h.query_id
+  GROUP BY
+    h.run_id,
+    h.query_id,
+    h.doc_id,
+    h.score
+), ranked /* rank_by := 'window': one branch per tie policy, the others pruned (their filter is a false */ /* constant) */ AS (
   SELECT
     r.run_id,
     r.query_id,
@@ -74,6 +133,9 @@ WITH run AS (
   FROM run AS r
   WHERE
     'trec_eval' = 'trec_eval'
+    AND (
+      'window' <> 'count' OR TRUE
+    )
     AND r.query_id IN (
       SELECT
         query_id
@@ -92,6 +154,9 @@ WITH run AS (
   FROM run AS r
   WHERE
     'trec_eval' = 'doc_id_asc'
+    AND (
+      'window' <> 'count' OR TRUE
+    )
     AND r.query_id IN (
       SELECT
         query_id
@@ -110,6 +175,9 @@ WITH run AS (
   FROM run AS r
   WHERE
     'trec_eval' = 'input_order'
+    AND (
+      'window' <> 'count' OR TRUE
+    )
     AND r.query_id IN (
       SELECT
         query_id
@@ -128,11 +196,22 @@ WITH run AS (
   FROM run AS r
   WHERE
     'trec_eval' = 'rank'
+    AND (
+      'window' <> 'count' OR TRUE
+    )
     AND r.query_id IN (
       SELECT
         query_id
       FROM judged_queries
     )
+  UNION ALL
+  SELECT
+    run_id,
+    query_id,
+    doc_id,
+    score,
+    rank
+  FROM counted
 ), cut /* unjudged := FALSE: only the ranked documents some query judges meet the qrels */ AS (
   SELECT
     run_id,
