@@ -20,7 +20,15 @@ import pytest
 import polars_ireval as ir
 import polars_ireval.sql as irsql
 from tests.conftest import TREC_TEST, need_data
-from tests.test_sql import SPARK_MEASURES, TIE_IDS, _compare, _tie_frames, generated, spark_session
+from tests.test_sql import (
+    RANK_BY,
+    SPARK_MEASURES,
+    TIE_IDS,
+    _compare,
+    _tie_frames,
+    generated,
+    spark_session,
+)
 
 pyspark = pytest.importorskip(
     "pyspark", reason="pyspark is a test dependency: pip install '.[test]'"
@@ -68,29 +76,14 @@ def test_spark_trec_eval_data(spark: Any) -> None:
     _compare(got, ir.evaluate(run, qrels, names, relevance_level=2))
 
 
-def test_spark_frames_and_options(spark: Any) -> None:
-    """Spark DataFrames evaluated in place, with missing, max_depth, judged_only, ties."""
-    run, qrels = generated(1)
-    run = run.with_row_index("input_order").with_columns(pl.col("input_order").cast(pl.Int64))
-    run_sdf = spark.createDataFrame(run.to_arrow())
-    qrels_sdf = spark.createDataFrame(qrels.to_arrow())
-    names = ["AP", "nDCG@5", "RBP_resid", "Rndcg"]
-    for options in (
-        {"missing": "zero", "max_depth": 4, "judged_only": True, "relevance_level": 2},
-        {"ties": "input_order"},
-    ):
-        got = _to_polars(
-            irspark.evaluate(run_sdf, qrels_sdf, names, spark=spark, per_query=True, **options)
-        )
-        want = ir.evaluate(run.drop("input_order"), qrels, names, per_query=True, **options)
-        _compare(got, want)
-
-
-def test_spark_counted_ranks(spark: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """rank_by 'count' on Spark frames (chosen from the qrels' density by one Spark job;
-    forced here): the judged documents' ranks counted, under max_depth, judged_only,
-    missing and the input_order tie policy."""
-    monkeypatch.setattr(irsql, "SPARSE_JUDGMENTS", float("inf"))
+@pytest.mark.parametrize("strategy", sorted(RANK_BY))
+def test_spark_frames_and_options(
+    spark: Any, monkeypatch: pytest.MonkeyPatch, strategy: str
+) -> None:
+    """Spark DataFrames evaluated in place, with missing, max_depth, judged_only, ties, under
+    each judge strategy (rank_by: chosen from the qrels' density by one Spark job, forced
+    here; RBP_resid and Rndcg read the unjudged documents, so only the window ranks them)."""
+    monkeypatch.setattr(irsql, "SPARSE_JUDGMENTS", RANK_BY[strategy])
     strategies = []
     judge_sql = irspark.judge_sql
 
@@ -99,11 +92,14 @@ def test_spark_counted_ranks(spark: Any, monkeypatch: pytest.MonkeyPatch) -> Non
         return judge_sql(tables, **options)
 
     monkeypatch.setattr(irspark, "judge_sql", spy)
-    run, qrels = generated(4)
+    run, qrels = generated(1 if strategy == "window" else 4)
     run = run.with_row_index("input_order").with_columns(pl.col("input_order").cast(pl.Int64))
     run_sdf = spark.createDataFrame(run.to_arrow())
     qrels_sdf = spark.createDataFrame(qrels.to_arrow())
-    names = ["AP", "nDCG@5", "P@3", "RR"]
+    if strategy == "window":
+        names = ["AP", "nDCG@5", "RBP_resid", "Rndcg"]
+    else:  # measures that need no unjudged documents
+        names = ["AP", "nDCG@5", "P@3", "RR"]
     for options in (
         {"missing": "zero", "max_depth": 4, "judged_only": True, "relevance_level": 2},
         {"ties": "input_order"},
@@ -113,7 +109,7 @@ def test_spark_counted_ranks(spark: Any, monkeypatch: pytest.MonkeyPatch) -> Non
         )
         want = ir.evaluate(run.drop("input_order"), qrels, names, per_query=True, **options)
         _compare(got, want)
-    assert strategies == ["count", "count"]
+    assert strategies == [strategy, strategy]
 
 
 def test_spark_ties_are_byte_wise(spark: Any) -> None:
