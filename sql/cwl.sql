@@ -7,9 +7,11 @@
 -- value could still grow if they all gained 1, cwl_eval's ResEU) and depth (the expected
 -- number of documents read, 1 / W(1)). Every document costs 1 (cwl_eval without a cost
 -- file); gains are 1 for grade >= rel, or the grade's value in the gain map `gains`
--- (',grade=gain,...,', each in [0, 1]; grades not listed gain 0).
+-- (',grade=gain,...,', each in [0, 1]; grades not listed gain 0), or with max_rel
+-- (ir_measures' scale) the grade clipped to [min_rel, max_rel], less min_rel, over
+-- max_rel - min_rel.
 
--- fragment: cwl_cells(k := 1000, rel := 1, gains := '')
+-- fragment: cwl_cells(k := 1000, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
 -- CTEs (continuing a WITH clause): cells, one row per (run_id, query_id) and position pos in
 -- 1..k, with i (pos as a DOUBLE), the gain in the worst case g_lo (unjudged documents and
 -- positions past the ranking gain 0) and in the best case g_hi (they gain 1), and their
@@ -17,6 +19,11 @@
 seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
+            WHEN {max_rel} IS NOT NULL THEN CASE
+                WHEN relevance >= {max_rel} THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= {min_rel} THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - {min_rel} AS DOUBLE) / CAST({max_rel} - {min_rel} AS DOUBLE)
+                END
             WHEN {gains} = '' THEN
                 CASE WHEN relevance >= {rel} THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
             ELSE COALESCE({@gain_of}, CAST(0 AS DOUBLE))
@@ -92,7 +99,7 @@ FROM (
 ) AS nw
 GROUP BY run_id, query_id
 
--- macro: ireval_inst(k := 1000, target := 1.0, rel := 1, gains := '')
+-- macro: ireval_inst(k := 1000, target := 1.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
 -- INST@k (cwl_eval's INSTCWLMetric(T), T = target): adaptive, C(i) = ((i + T + T_i - 1) /
 -- (i + T + T_i))^2 with T_i = T less the gain of positions 1..i.
 WITH {@cwl_cells},
@@ -111,7 +118,7 @@ cont AS (
 {@cwl_continued}
 {@cwl_score(adaptive := TRUE)}
 
--- macro: ireval_insq(k := 1000, target := 1.0, rel := 1, gains := '')
+-- macro: ireval_insq(k := 1000, target := 1.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
 -- INSQ@k (cwl_eval's INSQCWLMetric(T), T = target): C(i) = ((i + 2T - 1) / (i + 2T))^2.
 WITH {@cwl_cells},
 ratios AS (
@@ -127,7 +134,7 @@ cont AS (
 {@cwl_continued}
 {@cwl_score(adaptive := FALSE)}
 
--- macro: ireval_tbg(k := 1000, halflife := 224.0, rel := 1, gains := '')
+-- macro: ireval_tbg(k := 1000, halflife := 224.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
 -- TBG@k (cwl_eval's TBGCWLMetric(halflife)): W(i) proportional to 2^(-(i - 1) / halflife).
 WITH {@cwl_cells},
 weighted AS (
@@ -140,7 +147,7 @@ weighted AS (
 )
 {@cwl_score(adaptive := FALSE)}
 
--- macro: ireval_u(k := 1000, stop_length := 1000.0, rel := 1, gains := '')
+-- macro: ireval_u(k := 1000, stop_length := 1000.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
 -- U@k (cwl_eval's UMeasureCWLMetric(L), L = stop_length): W(i) proportional to
 -- max(0, 1 - (i - 1) / L), and 0 at position k.
 WITH {@cwl_cells},
@@ -160,7 +167,7 @@ weighted AS (
 )
 {@cwl_score(adaptive := FALSE)}
 
--- macro: ireval_bpm(k := 1000, target := 1.0, budget := 10.0, rel := 1, gains := '')
+-- macro: ireval_bpm(k := 1000, target := 1.0, budget := 10.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
 -- BPM@k (cwl_eval's static BPMCWLMetric(T, K), T = target, K = budget): C(i) = 1 while the
 -- gain of positions 1..i is below T and i below K, else 0.
 WITH {@cwl_cells},

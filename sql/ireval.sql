@@ -2629,10 +2629,15 @@ LEFT JOIN depth AS dp ON dp.run_id = pa.run_id AND dp.query_id = pa.query_id;
 
 -- INST@k (cwl_eval's INSTCWLMetric(T), T = target): adaptive, C(i) = ((i + T + T_i - 1) / (i + T
 -- + T_i))^2 with T_i = T less the gain of positions 1..i.
-CREATE OR REPLACE MACRO ireval_inst(eval_table, k := 1000, target := 1.0, rel := 1, gains := '') AS TABLE
+CREATE OR REPLACE MACRO ireval_inst(eval_table, k := 1000, target := 1.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
 WITH seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
+            WHEN max_rel IS NOT NULL THEN CASE
+                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+                END
             WHEN gains = '' THEN
                 CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
             ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
@@ -2763,10 +2768,15 @@ FROM (
 GROUP BY run_id, query_id;
 
 -- INSQ@k (cwl_eval's INSQCWLMetric(T), T = target): C(i) = ((i + 2T - 1) / (i + 2T))^2.
-CREATE OR REPLACE MACRO ireval_insq(eval_table, k := 1000, target := 1.0, rel := 1, gains := '') AS TABLE
+CREATE OR REPLACE MACRO ireval_insq(eval_table, k := 1000, target := 1.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
 WITH seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
+            WHEN max_rel IS NOT NULL THEN CASE
+                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+                END
             WHEN gains = '' THEN
                 CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
             ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
@@ -2895,10 +2905,15 @@ FROM (
 GROUP BY run_id, query_id;
 
 -- TBG@k (cwl_eval's TBGCWLMetric(halflife)): W(i) proportional to 2^(-(i - 1) / halflife).
-CREATE OR REPLACE MACRO ireval_tbg(eval_table, k := 1000, halflife := 224.0, rel := 1, gains := '') AS TABLE
+CREATE OR REPLACE MACRO ireval_tbg(eval_table, k := 1000, halflife := 224.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
 WITH seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
+            WHEN max_rel IS NOT NULL THEN CASE
+                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+                END
             WHEN gains = '' THEN
                 CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
             ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
@@ -3004,10 +3019,15 @@ GROUP BY run_id, query_id;
 
 -- U@k (cwl_eval's UMeasureCWLMetric(L), L = stop_length): W(i) proportional to max(0, 1 - (i -
 -- 1) / L), and 0 at position k.
-CREATE OR REPLACE MACRO ireval_u(eval_table, k := 1000, stop_length := 1000.0, rel := 1, gains := '') AS TABLE
+CREATE OR REPLACE MACRO ireval_u(eval_table, k := 1000, stop_length := 1000.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
 WITH seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
+            WHEN max_rel IS NOT NULL THEN CASE
+                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+                END
             WHEN gains = '' THEN
                 CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
             ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
@@ -3119,10 +3139,15 @@ GROUP BY run_id, query_id;
 
 -- BPM@k (cwl_eval's static BPMCWLMetric(T, K), T = target, K = budget): C(i) = 1 while the gain
 -- of positions 1..i is below T and i below K, else 0.
-CREATE OR REPLACE MACRO ireval_bpm(eval_table, k := 1000, target := 1.0, budget := 10.0, rel := 1, gains := '') AS TABLE
+CREATE OR REPLACE MACRO ireval_bpm(eval_table, k := 1000, target := 1.0, budget := 10.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
 WITH seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
+            WHEN max_rel IS NOT NULL THEN CASE
+                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+                END
             WHEN gains = '' THEN
                 CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
             ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')

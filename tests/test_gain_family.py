@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 
 import polars_ireval as ir
 from polars_ireval.errors import ParameterError
+from polars_ireval.measures.usermodel import unit_gain
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 logging.getLogger("ir_measures").setLevel(logging.ERROR)
@@ -354,3 +355,52 @@ def test_new_measures_eager_lazy_streaming_and_shuffled_agree() -> None:
     assert eager.height == 25 * len(NEW_MEASURES)
     assert eager.equals(lazy.collect(engine="streaming"))
     assert eager.equals(ir.evaluate(shuffled, qrels, NEW_MEASURES, per_query=True))
+
+
+#: ir_measures' C/W/L spellings (gains scaled by min_rel/max_rel) and ours for the same
+#: measure: ir_measures' INST/INSQ take no cutoff (cwl_eval's depth, 1000), and its BPM@k
+#: is the cost budget K at that depth, ours BPM(K=k).
+CWL_SPELLINGS = [
+    ("INST(max_rel=3)", "INST(max_rel=3)"),
+    ("INST(T=2,min_rel=1,max_rel=3)", "INST(T=2,min_rel=1,max_rel=3)"),
+    ("INSQ(max_rel=2)", "INSQ(max_rel=2)"),
+    ("INSQ(T=3,max_rel=1)", "INSQ(T=3,max_rel=1)"),
+    ("BPM(T=1,max_rel=3)@20", "BPM(T=1,K=20,max_rel=3)"),
+    ("BPM(T=2,min_rel=1,max_rel=2)@5", "BPM(T=2,K=5,min_rel=1,max_rel=2)"),
+]
+
+
+@pytest.mark.parametrize(("run_name", "qrels_name"), SHARED)
+def test_cwl_gain_scale_matches_ir_measures(run_name: str, qrels_name: str) -> None:
+    """ir_measures' min_rel/max_rel on INST, INSQ and BPM (through cwl_eval), per query."""
+    run, qrels = shared(run_name, qrels_name)
+    provider = ir_measures.providers.registry["cwl_eval"]
+    for theirs, mine in CWL_SPELLINGS:
+        measure = ir_measures.parse_measure(theirs)
+        want = {m.query_id: float(m.value) for m in provider.iter_calc([measure], qrels, run)}
+        got = ours(run, qrels, mine)
+        assert set(got) == set(want) and len(got) > 0, theirs
+        for qid, v in got.items():
+            assert v == pytest.approx(want[qid], rel=1e-9, abs=1e-12), (theirs, qid)
+
+
+def test_cwl_gain_scale() -> None:
+    """Grades clipped to [min_rel, max_rel] and scaled to [0, 1]; rel is then ignored;
+    max_rel with gains, or min_rel >= max_rel, is refused."""
+    run = pl.DataFrame({"query_id": ["q"] * 4, "doc_id": list("abcd"), "score": [4.0, 3, 2, 1]})
+    qrels = pl.DataFrame(
+        {"query_id": ["q"] * 4, "doc_id": list("abcd"), "relevance": [3, -1, 1, 5]}
+    )
+    table = ir.judge(run, qrels).sort("rank")
+    gains = table.select(unit_gain(rel=2, min_rel=1, max_rel=4)).to_series().to_list()
+    assert gains == [2 / 3, 0.0, 0.0, 1.0]
+    same = ["INST(max_rel=4,min_rel=1)@4", "INST(gains={3:0.6666666666666666,5:1})@4"]
+    out = ir.evaluate(run, qrels, same)["value"].to_list()
+    assert out[0] == pytest.approx(out[1], abs=1e-15)
+    for bad, why in [
+        ("INST(max_rel=3,gains={1:1})", "give one of them"),
+        ("INSQ(min_rel=2,max_rel=2)", "must be below"),
+        ("BPM(max_rel=1.5)", "max_rel"),
+    ]:
+        with pytest.raises(ParameterError, match=why):
+            ir.evaluate(run, qrels, [bad])

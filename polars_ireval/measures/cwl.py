@@ -45,7 +45,13 @@ _BPM = (
     "Zhang, Liu, Li, Zhang, Xu, Ma and Ru, Evaluating web search with a bejeweled player "
     "model, SIGIR 2017; " + _CWL
 )
-_CHECKS = {"k": positive_int, "rel": integer, "gains": unit_gain_map}
+_CHECKS = {
+    "k": positive_int,
+    "rel": integer,
+    "gains": unit_gain_map,
+    "min_rel": integer,
+    "max_rel": integer,
+}
 
 
 def inst_model(T: float, k: int = CWL_DEPTH) -> UserModel:
@@ -59,7 +65,15 @@ def inst_model(T: float, k: int = CWL_DEPTH) -> UserModel:
 
 
 @user_model_measure("INST", cite=_INST, checks={**_CHECKS, "T": positive})
-def inst(*, k: int = CWL_DEPTH, T: float = 1.0, rel: int = 1, gains: Gains = None) -> Scored:
+def inst(
+    *,
+    k: int = CWL_DEPTH,
+    T: float = 1.0,
+    rel: int = 1,
+    gains: Gains = None,
+    min_rel: int = 0,
+    max_rel: int | None = None,
+) -> Scored:
     """INST@k: expected utility per document of a user who wants ``T`` units of gain.
 
     Adaptive user model: after rank i the user continues with probability
@@ -79,6 +93,10 @@ def inst(*, k: int = CWL_DEPTH, T: float = 1.0, rel: int = 1, gains: Gains = Non
         ``relevance_level``). Ignored when ``gains`` is given.
     gains
         Gain per grade, each in [0, 1], e.g. ``{0: 0, 1: 0.5, 2: 1}``.
+    min_rel, max_rel
+        ir_measures' gain scale (``INST(max_rel=3)``): with ``max_rel``, a grade gains
+        (clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel); ``rel`` is then
+        ignored and ``gains`` must not be given.
 
     See Also
     --------
@@ -102,11 +120,19 @@ def inst(*, k: int = CWL_DEPTH, T: float = 1.0, rel: int = 1, gains: Gains = Non
     │ INST(T=2)@3 ┆ 0.312256 │
     └─────────────┴──────────┘
     """
-    return Scored(inst_model(T, k), unit_gain(rel, gains))
+    return Scored(inst_model(T, k), unit_gain(rel, gains, min_rel, max_rel))
 
 
 @user_model_measure("INSQ", cite=_INSQ, checks={**_CHECKS, "T": positive})
-def insq(*, k: int = CWL_DEPTH, T: float = 1.0, rel: int = 1, gains: Gains = None) -> Scored:
+def insq(
+    *,
+    k: int = CWL_DEPTH,
+    T: float = 1.0,
+    rel: int = 1,
+    gains: Gains = None,
+    min_rel: int = 0,
+    max_rel: int | None = None,
+) -> Scored:
     """INSQ@k: INST's static predecessor, C(i) = ((i + 2T - 1) / (i + 2T))².
 
     The continuation grows with the rank but ignores the gains found:
@@ -122,6 +148,10 @@ def insq(*, k: int = CWL_DEPTH, T: float = 1.0, rel: int = 1, gains: Gains = Non
         Minimum grade with gain 1 (binary gain). Ignored when ``gains`` is given.
     gains
         Gain per grade, each in [0, 1].
+    min_rel, max_rel
+        ir_measures' gain scale (``INST(max_rel=3)``): with ``max_rel``, a grade gains
+        (clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel); ``rel`` is then
+        ignored and ``gains`` must not be given.
 
     See Also
     --------
@@ -148,12 +178,18 @@ def insq(*, k: int = CWL_DEPTH, T: float = 1.0, rel: int = 1, gains: Gains = Non
     def c(pos: Position) -> pl.Expr:
         return ((pos.i + 2.0 * T - 1.0) / (pos.i + 2.0 * T)).pow(2)
 
-    return Scored(UserModel(continuation=c, depth=k), unit_gain(rel, gains))
+    return Scored(UserModel(continuation=c, depth=k), unit_gain(rel, gains, min_rel, max_rel))
 
 
 @user_model_measure("TBG", cite=_TBG, checks={**_CHECKS, "halflife": positive})
 def tbg(
-    *, k: int = CWL_DEPTH, halflife: float = 224.0, rel: int = 1, gains: Gains = None
+    *,
+    k: int = CWL_DEPTH,
+    halflife: float = 224.0,
+    rel: int = 1,
+    gains: Gains = None,
+    min_rel: int = 0,
+    max_rel: int | None = None,
 ) -> Scored:
     """TBG@k: time-biased gain, the user's attention halving every ``halflife`` units of time.
 
@@ -171,6 +207,10 @@ def tbg(
         Minimum grade with gain 1 (binary gain). Ignored when ``gains`` is given.
     gains
         Gain per grade, each in [0, 1].
+    min_rel, max_rel
+        ir_measures' gain scale (``INST(max_rel=3)``): with ``max_rel``, a grade gains
+        (clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel); ``rel`` is then
+        ignored and ``gains`` must not be given.
 
     See Also
     --------
@@ -195,7 +235,7 @@ def tbg(
     def w(pos: Position) -> pl.Expr:
         return pl.lit(2.0).pow(-(pos.cum_cost - pos.cost) / halflife)
 
-    return Scored(UserModel(weight=w, depth=k), unit_gain(rel, gains))
+    return Scored(UserModel(weight=w, depth=k), unit_gain(rel, gains, min_rel, max_rel))
 
 
 @check("it must be an integer of at least 2 (U gives the last position weight 0)")
@@ -207,7 +247,13 @@ def at_least_two(v: object) -> bool:
     "U", aliases=["UMeasure"], cite=_U, checks={**_CHECKS, "k": at_least_two, "L": positive}
 )
 def u_measure(
-    *, k: int = CWL_DEPTH, L: float = 1000.0, rel: int = 1, gains: Gains = None
+    *,
+    k: int = CWL_DEPTH,
+    L: float = 1000.0,
+    rel: int = 1,
+    gains: Gains = None,
+    min_rel: int = 0,
+    max_rel: int | None = None,
 ) -> Scored:
     """U@k: the U-measure, attention decaying linearly with the text read, to 0 at ``L``.
 
@@ -227,6 +273,10 @@ def u_measure(
         Minimum grade with gain 1 (binary gain). Ignored when ``gains`` is given.
     gains
         Gain per grade, each in [0, 1].
+    min_rel, max_rel
+        ir_measures' gain scale (``INST(max_rel=3)``): with ``max_rel``, a grade gains
+        (clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel); ``rel`` is then
+        ignored and ``gains`` must not be given.
 
     See Also
     --------
@@ -253,12 +303,19 @@ def u_measure(
         decay = (1.0 - read / L).clip(lower_bound=0.0)
         return pl.when(pos.i < pos.n).then(decay).otherwise(0.0)
 
-    return Scored(UserModel(weight=w, depth=k), unit_gain(rel, gains))
+    return Scored(UserModel(weight=w, depth=k), unit_gain(rel, gains, min_rel, max_rel))
 
 
 @user_model_measure("BPM", cite=_BPM, checks={**_CHECKS, "T": positive, "K": positive})
 def bpm(
-    *, k: int = CWL_DEPTH, T: float = 1.0, K: float = 10.0, rel: int = 1, gains: Gains = None
+    *,
+    k: int = CWL_DEPTH,
+    T: float = 1.0,
+    K: float = 10.0,
+    rel: int = 1,
+    gains: Gains = None,
+    min_rel: int = 0,
+    max_rel: int | None = None,
 ) -> Scored:
     """BPM@k: the static Bejeweled Player Model, reading until ``T`` gain or ``K`` cost.
 
@@ -278,6 +335,10 @@ def bpm(
         Minimum grade with gain 1 (binary gain). Ignored when ``gains`` is given.
     gains
         Gain per grade, each in [0, 1].
+    min_rel, max_rel
+        ir_measures' gain scale (``INST(max_rel=3)``): with ``max_rel``, a grade gains
+        (clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel); ``rel`` is then
+        ignored and ``gains`` must not be given.
 
     See Also
     --------
@@ -305,7 +366,9 @@ def bpm(
     def c(pos: Position) -> pl.Expr:
         return (pos.cum_gain < T) & (pos.cum_cost < K)
 
-    return Scored(UserModel(continuation=c, depth=k, adaptive=True), unit_gain(rel, gains))
+    return Scored(
+        UserModel(continuation=c, depth=k, adaptive=True), unit_gain(rel, gains, min_rel, max_rel)
+    )
 
 
 # -- weighted-precision measures declared elsewhere: their residual from the same mechanism --

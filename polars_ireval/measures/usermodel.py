@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 
 import polars as pl
 
+from polars_ireval.errors import ParameterError
 from polars_ireval.measures._expr import RANK, REL, Cutoff, ordered_sum, retrieved
 from polars_ireval.registry import check, integer, measure
 
@@ -51,14 +52,28 @@ def unit_gain_map(v: Any) -> bool:
     )
 
 
-def unit_gain(rel: int = 1, gains: Gains = None) -> pl.Expr:
+def unit_gain(
+    rel: int = 1, gains: Gains = None, min_rel: int = 0, max_rel: int | None = None
+) -> pl.Expr:
     """Each row's gain in [0, 1], null for an unjudged document.
 
-    With ``gains`` (a map of grades to gains in [0, 1], e.g. seed 004's
-    ``{0: 0, 1: 0.1, 2: 0.3, 3: 0.7, 4: 1}``), a judged grade gains its mapped value (0 for
-    grades not listed); otherwise the gain is binary: 1 for grade >= ``rel``, else 0.
+    With ``max_rel``, ir_measures' scale for the C/W/L measures: the grade clipped to
+    [``min_rel``, ``max_rel``], less ``min_rel``, over ``max_rel - min_rel``. With ``gains``
+    (a map of grades to gains in [0, 1], e.g. seed 004's ``{0: 0, 1: 0.1, 2: 0.3, 3: 0.7,
+    4: 1}``), a judged grade gains its mapped value (0 for grades not listed); otherwise the
+    gain is binary: 1 for grade >= ``rel``, else 0.
     """
-    if gains:
+    if max_rel is not None:
+        if gains:
+            raise ParameterError(
+                f"gains={dict(gains)!r} and max_rel={max_rel}: give one of them (max_rel "
+                "scales the grades between min_rel and max_rel to [0, 1])"
+            )
+        if min_rel >= max_rel:
+            raise ParameterError(f"min_rel={min_rel} must be below max_rel={max_rel}")
+        span = float(max_rel - min_rel)
+        mapped = (REL.clip(min_rel, max_rel) - min_rel).cast(pl.Float64) / span
+    elif gains:
         mapped = REL.replace_strict(
             list(gains), [float(v) for v in gains.values()], default=0.0, return_dtype=pl.Float64
         )

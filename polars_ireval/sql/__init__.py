@@ -321,7 +321,7 @@ def _expected_depth(p: dict[str, Any], rl: int) -> Spec:
     return replace(s, column="depth")
 
 
-_CWL = ("k", "rel", "gains")
+_CWL = ("k", "rel", "gains", "min_rel", "max_rel")
 
 #: Registry name -> builds the SQL spec from (parameters, relevance_level).
 SQL_MEASURES: dict[str, Builder] = {

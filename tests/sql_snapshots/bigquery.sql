@@ -3519,6 +3519,14 @@ FROM (
       CASE
         WHEN relevance IS NULL
         THEN NULL
+        WHEN NOT NULL IS NULL
+        THEN CASE
+          WHEN relevance >= NULL
+          THEN SAFE_CAST(1 AS FLOAT64)
+          WHEN relevance <= 0
+          THEN SAFE_CAST(0 AS FLOAT64)
+          ELSE SAFE_CAST(relevance - 0 AS FLOAT64) / NULLIF(SAFE_CAST(NULL - 0 AS FLOAT64), 0)
+        END
         WHEN '' = ''
         THEN CASE
           WHEN relevance >= 1
@@ -4005,6 +4013,14 @@ FROM (
       CASE
         WHEN relevance IS NULL
         THEN NULL
+        WHEN NOT NULL IS NULL
+        THEN CASE
+          WHEN relevance >= NULL
+          THEN SAFE_CAST(1 AS FLOAT64)
+          WHEN relevance <= 0
+          THEN SAFE_CAST(0 AS FLOAT64)
+          ELSE SAFE_CAST(relevance - 0 AS FLOAT64) / NULLIF(SAFE_CAST(NULL - 0 AS FLOAT64), 0)
+        END
         WHEN '' = ''
         THEN CASE
           WHEN relevance >= 1

@@ -3513,6 +3513,14 @@ FROM (
       CASE
         WHEN relevance IS NULL
         THEN NULL
+        WHEN NOT NULL IS NULL
+        THEN CASE
+          WHEN relevance >= NULL
+          THEN CAST(1 AS DOUBLE)
+          WHEN relevance <= 0
+          THEN CAST(0 AS DOUBLE)
+          ELSE CAST(relevance - 0 AS DOUBLE) / NULLIF(CAST(NULL - 0 AS DOUBLE), 0)
+        END
         WHEN '' = ''
         THEN CASE WHEN relevance >= 1 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
         ELSE COALESCE(
@@ -3990,6 +3998,14 @@ FROM (
       CASE
         WHEN relevance IS NULL
         THEN NULL
+        WHEN NOT NULL IS NULL
+        THEN CASE
+          WHEN relevance >= NULL
+          THEN CAST(1 AS DOUBLE)
+          WHEN relevance <= 0
+          THEN CAST(0 AS DOUBLE)
+          ELSE CAST(relevance - 0 AS DOUBLE) / NULLIF(CAST(NULL - 0 AS DOUBLE), 0)
+        END
         WHEN '' = ''
         THEN CASE WHEN relevance >= 1 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
         ELSE COALESCE(

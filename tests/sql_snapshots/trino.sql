@@ -3687,6 +3687,14 @@ FROM (
       CASE
         WHEN relevance IS NULL
         THEN NULL
+        WHEN NOT NULL IS NULL
+        THEN CASE
+          WHEN relevance >= NULL
+          THEN TRY_CAST(1 AS DOUBLE)
+          WHEN relevance <= 0
+          THEN TRY_CAST(0 AS DOUBLE)
+          ELSE TRY_CAST(relevance - 0 AS DOUBLE) / NULLIF(TRY_CAST(NULL - 0 AS DOUBLE), 0)
+        END
         WHEN '' = ''
         THEN CASE WHEN relevance >= 1 THEN TRY_CAST(1 AS DOUBLE) ELSE TRY_CAST(0 AS DOUBLE) END
         ELSE COALESCE(
@@ -4172,6 +4180,14 @@ FROM (
       CASE
         WHEN relevance IS NULL
         THEN NULL
+        WHEN NOT NULL IS NULL
+        THEN CASE
+          WHEN relevance >= NULL
+          THEN TRY_CAST(1 AS DOUBLE)
+          WHEN relevance <= 0
+          THEN TRY_CAST(0 AS DOUBLE)
+          ELSE TRY_CAST(relevance - 0 AS DOUBLE) / NULLIF(TRY_CAST(NULL - 0 AS DOUBLE), 0)
+        END
         WHEN '' = ''
         THEN CASE WHEN relevance >= 1 THEN TRY_CAST(1 AS DOUBLE) ELSE TRY_CAST(0 AS DOUBLE) END
         ELSE COALESCE(
