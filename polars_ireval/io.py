@@ -52,6 +52,8 @@ _FILE = "__file"
 _VALIDATED: dict[int, weakref.ref[pl.DataFrame]] = {}
 # Rankings of the run frames validate_run returned, found while checking them (see layout).
 _LAYOUT: dict[int, tuple[pl.DataFrame, pl.Series | None]] = {}
+#: Rows per ranking (on average) up to which duplicates are counted ranking by ranking.
+_SMALL_BLOCKS = 100_000
 
 _ALIASES = {
     "qid": S.QUERY_ID,
@@ -692,17 +694,24 @@ def _check_duplicates(
     *,
     block: pl.Series | None = None,
 ) -> None:
-    # Fast screen: distinct hashes of the key columns (or of the block number and the last
-    # key, when ``block`` numbers the blocks that hold every row of equal leading keys).
-    # Equal counts prove there is no duplicate; otherwise (a duplicate, or a rare hash
-    # collision) check exactly.
-    if block is None:
-        parts = [pl.col(k).hash(i) for i, k in enumerate(keys)]
+    # Fast screen. When ``block`` numbers blocks that hold every row of equal leading keys
+    # (each ranking contiguous) and the blocks are small, count the distinct last keys per
+    # block, in parallel over the blocks: exact. Otherwise count the distinct hashes of the
+    # key columns (or of the block number and the last key): equal counts prove there is
+    # no duplicate; else (a duplicate, or a rare hash collision) check exactly.
+    if block is not None and frame.height <= _SMALL_BLOCKS * (int(block[-1]) + 1):
+        distinct = pl.DataFrame({"block": block, "key": frame.get_column(keys[-1])})
+        per_block = distinct.group_by("block").agg(pl.col("key").n_unique())
+        if per_block.get_column("key").sum() == frame.height:
+            return
     else:
-        parts = [pl.col(keys[-1]).hash(0), pl.lit(block) * 0x9E3779B97F4A7C15]
-    hashed = pl.reduce(lambda a, b: a ^ b, parts)
-    if frame.select(hashed.n_unique()).item() == frame.height:
-        return
+        if block is None:
+            parts = [pl.col(k).hash(i) for i, k in enumerate(keys)]
+        else:
+            parts = [pl.col(keys[-1]).hash(0), pl.lit(block) * 0x9E3779B97F4A7C15]
+        hashed = pl.reduce(lambda a, b: a ^ b, parts)
+        if frame.select(hashed.n_unique()).item() == frame.height:
+            return
     dup = frame.filter(pl.struct(keys).is_duplicated())
     if dup.height == 0:
         return

@@ -66,6 +66,29 @@ def test_run_duplicate_in_frame(run_df: pl.DataFrame) -> None:
         ir.validate_run(dup)
 
 
+@pytest.mark.parametrize(
+    "queries,rows", [(40, 50), (1, 250_000), (3, 30)], ids=["small blocks", "one big", "mixed"]
+)
+def test_run_duplicate_found_by_every_screen(queries: int, rows: int) -> None:
+    """Contiguous rankings of modest size are screened per ranking, a huge one (or rows
+    whose rankings interleave: "mixed") by hashes; each finds the duplicate, exactly."""
+    frame = pl.DataFrame(
+        {
+            "query_id": [f"q{q}" for q in range(queries) for _ in range(rows)],
+            "doc_id": [f"d{i}" for _ in range(queries) for i in range(rows)],
+            "score": [float(-i) for _ in range(queries) for i in range(rows)],
+        }
+    )
+    if queries == 3:
+        frame = frame.sample(fraction=1.0, shuffle=True, seed=1)
+    assert ir.validate_run(frame).height == queries * rows
+    # the last row takes the doc id d0, which its query already ranks
+    last = pl.int_range(pl.len()) == pl.len() - 1
+    dup = frame.with_columns(doc_id=pl.when(last).then(pl.lit("d0")).otherwise("doc_id"))
+    with pytest.raises(ir.DuplicateError, match=r"doc_id='d0'"):
+        ir.validate_run(dup)
+
+
 def test_same_doc_in_two_runs_is_not_a_duplicate(run_df: pl.DataFrame) -> None:
     two = pl.concat(
         [run_df.with_columns(run_id=pl.lit("a")), run_df.with_columns(run_id=pl.lit("b"))]
