@@ -181,3 +181,64 @@ cont AS (
 ),
 {@cwl_continued}
 {@cwl_score(adaptive := TRUE)}
+
+-- macro: ireval_nerr8(k, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
+-- NERR8@k (cwl_eval's NERReq8CWLMetric(k), Azzopardi et al. ICTIR 2021 eq. 8): C(i) = 1 - g_i
+-- for i < k, 0 at k.
+WITH {@cwl_cells},
+cont AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CASE WHEN i < CAST({k} AS DOUBLE) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            * (CAST(1 AS DOUBLE) - g_lo) AS c_lo,
+        CASE WHEN i < CAST({k} AS DOUBLE) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            * (CAST(1 AS DOUBLE) - g_hi) AS c_hi
+    FROM cells
+),
+{@cwl_continued}
+{@cwl_score(adaptive := TRUE)}
+
+-- macro: ireval_nerr9(k, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
+-- NERR9@k (cwl_eval's NERReq9CWLMetric(k), eq. 9): C(i) = i / (i + 1) (1 - g_i) for i < k,
+-- 0 at k.
+WITH {@cwl_cells},
+cont AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CASE WHEN i < CAST({k} AS DOUBLE) THEN i / (i + CAST(1 AS DOUBLE))
+            ELSE CAST(0 AS DOUBLE) END * (CAST(1 AS DOUBLE) - g_lo) AS c_lo,
+        CASE WHEN i < CAST({k} AS DOUBLE) THEN i / (i + CAST(1 AS DOUBLE))
+            ELSE CAST(0 AS DOUBLE) END * (CAST(1 AS DOUBLE) - g_hi) AS c_hi
+    FROM cells
+),
+{@cwl_continued}
+{@cwl_score(adaptive := TRUE)}
+
+-- macro: ireval_nerr10(k := 1000, p := 0.9, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
+-- NERR10 (cwl_eval's NERReq10CWLMetric(phi), phi = p, eq. 10): C(i) = p (1 - g_i).
+WITH {@cwl_cells},
+cont AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CAST({p} AS DOUBLE) * (CAST(1 AS DOUBLE) - g_lo) AS c_lo,
+        CAST({p} AS DOUBLE) * (CAST(1 AS DOUBLE) - g_hi) AS c_hi
+    FROM cells
+),
+{@cwl_continued}
+{@cwl_score(adaptive := TRUE)}
+
+-- macro: ireval_nerr11(k := 1000, target := 1.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
+-- NERR11 (cwl_eval's NERReq11CWLMetric(T), T = target, eq. 11): C(i) = ((i + 2T - 1) /
+-- (i + 2T))^2 (1 - g_i).
+WITH {@cwl_cells},
+ratios AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        (i + CAST(2 AS DOUBLE) * CAST({target} AS DOUBLE) - CAST(1 AS DOUBLE))
+        / (i + CAST(2 AS DOUBLE) * CAST({target} AS DOUBLE)) AS q
+    FROM cells
+),
+cont AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        q * q * (CAST(1 AS DOUBLE) - g_lo) AS c_lo,
+        q * q * (CAST(1 AS DOUBLE) - g_hi) AS c_hi
+    FROM ratios
+),
+{@cwl_continued}
+{@cwl_score(adaptive := TRUE)}

@@ -3272,3 +3272,548 @@ FROM (
     FROM weighted
 ) AS nw
 GROUP BY run_id, query_id;
+
+-- NERR8@k (cwl_eval's NERReq8CWLMetric(k), Azzopardi et al. ICTIR 2021 eq. 8): C(i) = 1 - g_i
+-- for i < k, 0 at k.
+CREATE OR REPLACE MACRO ireval_nerr8(eval_table, k, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
+WITH seen AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NULL THEN NULL
+            WHEN max_rel IS NOT NULL THEN CASE
+                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+                END
+            WHEN gains = '' THEN
+                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(0 AS DOUBLE))
+        END AS gain
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND rank <= k
+),
+known AS (
+    SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
+        COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
+        COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
+    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    CROSS JOIN (
+    SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+        + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+    FROM (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d0
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d1
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d2
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d3
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d4
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d5
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d6
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d7
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d8
+    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
+        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
+        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+) AS po
+    LEFT JOIN seen AS s
+        ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
+),
+cells AS (
+    SELECT run_id, query_id, pos, i, g_lo, g_hi,
+        SUM(g_lo) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_lo,
+        SUM(g_hi) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_hi
+    FROM known
+),
+cont AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CASE WHEN i < CAST(k AS DOUBLE) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            * (CAST(1 AS DOUBLE) - g_lo) AS c_lo,
+        CASE WHEN i < CAST(k AS DOUBLE) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            * (CAST(1 AS DOUBLE) - g_hi) AS c_hi
+    FROM cells
+),
+weighted AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CASE WHEN COALESCE(SUM(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+                PARTITION BY run_id, query_id ORDER BY pos
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) > 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE exp(COALESCE(SUM(ln(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN c_lo
+                ELSE CAST(1 AS DOUBLE) END)) OVER (
+                    PARTITION BY run_id, query_id ORDER BY pos
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), CAST(0 AS DOUBLE)))
+        END AS w_lo,
+        CASE WHEN COALESCE(SUM(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+                PARTITION BY run_id, query_id ORDER BY pos
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) > 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE exp(COALESCE(SUM(ln(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN c_hi
+                ELSE CAST(1 AS DOUBLE) END)) OVER (
+                    PARTITION BY run_id, query_id ORDER BY pos
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), CAST(0 AS DOUBLE)))
+        END AS w_hi
+    FROM cont
+)
+SELECT run_id, query_id,
+    SUM(nw_lo * g_lo) AS value,
+    CASE WHEN TRUE THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
+        ELSE SUM(nw_lo * (g_hi - g_lo)) END AS residual,
+    CAST(1 AS DOUBLE) / MAX(CASE WHEN pos = 1 THEN nw_lo END) AS depth
+FROM (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        w_lo / SUM(w_lo) OVER (PARTITION BY run_id, query_id) AS nw_lo,
+        w_hi / SUM(w_hi) OVER (PARTITION BY run_id, query_id) AS nw_hi
+    FROM weighted
+) AS nw
+GROUP BY run_id, query_id;
+
+-- NERR9@k (cwl_eval's NERReq9CWLMetric(k), eq. 9): C(i) = i / (i + 1) (1 - g_i) for i < k, 0 at
+-- k.
+CREATE OR REPLACE MACRO ireval_nerr9(eval_table, k, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
+WITH seen AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NULL THEN NULL
+            WHEN max_rel IS NOT NULL THEN CASE
+                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+                END
+            WHEN gains = '' THEN
+                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(0 AS DOUBLE))
+        END AS gain
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND rank <= k
+),
+known AS (
+    SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
+        COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
+        COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
+    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    CROSS JOIN (
+    SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+        + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+    FROM (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d0
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d1
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d2
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d3
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d4
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d5
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d6
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d7
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d8
+    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
+        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
+        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+) AS po
+    LEFT JOIN seen AS s
+        ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
+),
+cells AS (
+    SELECT run_id, query_id, pos, i, g_lo, g_hi,
+        SUM(g_lo) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_lo,
+        SUM(g_hi) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_hi
+    FROM known
+),
+cont AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CASE WHEN i < CAST(k AS DOUBLE) THEN i / (i + CAST(1 AS DOUBLE))
+            ELSE CAST(0 AS DOUBLE) END * (CAST(1 AS DOUBLE) - g_lo) AS c_lo,
+        CASE WHEN i < CAST(k AS DOUBLE) THEN i / (i + CAST(1 AS DOUBLE))
+            ELSE CAST(0 AS DOUBLE) END * (CAST(1 AS DOUBLE) - g_hi) AS c_hi
+    FROM cells
+),
+weighted AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CASE WHEN COALESCE(SUM(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+                PARTITION BY run_id, query_id ORDER BY pos
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) > 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE exp(COALESCE(SUM(ln(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN c_lo
+                ELSE CAST(1 AS DOUBLE) END)) OVER (
+                    PARTITION BY run_id, query_id ORDER BY pos
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), CAST(0 AS DOUBLE)))
+        END AS w_lo,
+        CASE WHEN COALESCE(SUM(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+                PARTITION BY run_id, query_id ORDER BY pos
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) > 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE exp(COALESCE(SUM(ln(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN c_hi
+                ELSE CAST(1 AS DOUBLE) END)) OVER (
+                    PARTITION BY run_id, query_id ORDER BY pos
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), CAST(0 AS DOUBLE)))
+        END AS w_hi
+    FROM cont
+)
+SELECT run_id, query_id,
+    SUM(nw_lo * g_lo) AS value,
+    CASE WHEN TRUE THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
+        ELSE SUM(nw_lo * (g_hi - g_lo)) END AS residual,
+    CAST(1 AS DOUBLE) / MAX(CASE WHEN pos = 1 THEN nw_lo END) AS depth
+FROM (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        w_lo / SUM(w_lo) OVER (PARTITION BY run_id, query_id) AS nw_lo,
+        w_hi / SUM(w_hi) OVER (PARTITION BY run_id, query_id) AS nw_hi
+    FROM weighted
+) AS nw
+GROUP BY run_id, query_id;
+
+-- NERR10 (cwl_eval's NERReq10CWLMetric(phi), phi = p, eq. 10): C(i) = p (1 - g_i).
+CREATE OR REPLACE MACRO ireval_nerr10(eval_table, k := 1000, p := 0.9, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
+WITH seen AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NULL THEN NULL
+            WHEN max_rel IS NOT NULL THEN CASE
+                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+                END
+            WHEN gains = '' THEN
+                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(0 AS DOUBLE))
+        END AS gain
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND rank <= k
+),
+known AS (
+    SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
+        COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
+        COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
+    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    CROSS JOIN (
+    SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+        + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+    FROM (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d0
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d1
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d2
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d3
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d4
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d5
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d6
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d7
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d8
+    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
+        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
+        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+) AS po
+    LEFT JOIN seen AS s
+        ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
+),
+cells AS (
+    SELECT run_id, query_id, pos, i, g_lo, g_hi,
+        SUM(g_lo) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_lo,
+        SUM(g_hi) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_hi
+    FROM known
+),
+cont AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CAST(p AS DOUBLE) * (CAST(1 AS DOUBLE) - g_lo) AS c_lo,
+        CAST(p AS DOUBLE) * (CAST(1 AS DOUBLE) - g_hi) AS c_hi
+    FROM cells
+),
+weighted AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CASE WHEN COALESCE(SUM(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+                PARTITION BY run_id, query_id ORDER BY pos
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) > 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE exp(COALESCE(SUM(ln(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN c_lo
+                ELSE CAST(1 AS DOUBLE) END)) OVER (
+                    PARTITION BY run_id, query_id ORDER BY pos
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), CAST(0 AS DOUBLE)))
+        END AS w_lo,
+        CASE WHEN COALESCE(SUM(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+                PARTITION BY run_id, query_id ORDER BY pos
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) > 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE exp(COALESCE(SUM(ln(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN c_hi
+                ELSE CAST(1 AS DOUBLE) END)) OVER (
+                    PARTITION BY run_id, query_id ORDER BY pos
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), CAST(0 AS DOUBLE)))
+        END AS w_hi
+    FROM cont
+)
+SELECT run_id, query_id,
+    SUM(nw_lo * g_lo) AS value,
+    CASE WHEN TRUE THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
+        ELSE SUM(nw_lo * (g_hi - g_lo)) END AS residual,
+    CAST(1 AS DOUBLE) / MAX(CASE WHEN pos = 1 THEN nw_lo END) AS depth
+FROM (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        w_lo / SUM(w_lo) OVER (PARTITION BY run_id, query_id) AS nw_lo,
+        w_hi / SUM(w_hi) OVER (PARTITION BY run_id, query_id) AS nw_hi
+    FROM weighted
+) AS nw
+GROUP BY run_id, query_id;
+
+-- NERR11 (cwl_eval's NERReq11CWLMetric(T), T = target, eq. 11): C(i) = ((i + 2T - 1) / (i +
+-- 2T))^2 (1 - g_i).
+CREATE OR REPLACE MACRO ireval_nerr11(eval_table, k := 1000, target := 1.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
+WITH seen AS (
+    SELECT run_id, query_id, rank,
+        CASE WHEN relevance IS NULL THEN NULL
+            WHEN max_rel IS NOT NULL THEN CASE
+                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+                END
+            WHEN gains = '' THEN
+                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(0 AS DOUBLE))
+        END AS gain
+    FROM query_table(eval_table::VARCHAR)
+    WHERE rank IS NOT NULL AND rank <= k
+),
+known AS (
+    SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
+        COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
+        COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
+    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    CROSS JOIN (
+    SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+        + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
+    FROM (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d0
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d1
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d2
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d3
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d4
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d5
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d6
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d7
+    CROSS JOIN (
+    SELECT 0 AS d UNION ALL SELECT 1 AS d UNION ALL SELECT 2 AS d UNION ALL SELECT 3 AS d
+    UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
+    UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
+) AS d8
+    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
+        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
+        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+        AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+) AS po
+    LEFT JOIN seen AS s
+        ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
+),
+cells AS (
+    SELECT run_id, query_id, pos, i, g_lo, g_hi,
+        SUM(g_lo) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_lo,
+        SUM(g_hi) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS cg_hi
+    FROM known
+),
+ratios AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        (i + CAST(2 AS DOUBLE) * CAST(target AS DOUBLE) - CAST(1 AS DOUBLE))
+        / (i + CAST(2 AS DOUBLE) * CAST(target AS DOUBLE)) AS q
+    FROM cells
+),
+cont AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        q * q * (CAST(1 AS DOUBLE) - g_lo) AS c_lo,
+        q * q * (CAST(1 AS DOUBLE) - g_hi) AS c_hi
+    FROM ratios
+),
+weighted AS (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        CASE WHEN COALESCE(SUM(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+                PARTITION BY run_id, query_id ORDER BY pos
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) > 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE exp(COALESCE(SUM(ln(CASE WHEN c_lo > CAST(0 AS DOUBLE) THEN c_lo
+                ELSE CAST(1 AS DOUBLE) END)) OVER (
+                    PARTITION BY run_id, query_id ORDER BY pos
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), CAST(0 AS DOUBLE)))
+        END AS w_lo,
+        CASE WHEN COALESCE(SUM(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN 0 ELSE 1 END) OVER (
+                PARTITION BY run_id, query_id ORDER BY pos
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) > 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE exp(COALESCE(SUM(ln(CASE WHEN c_hi > CAST(0 AS DOUBLE) THEN c_hi
+                ELSE CAST(1 AS DOUBLE) END)) OVER (
+                    PARTITION BY run_id, query_id ORDER BY pos
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), CAST(0 AS DOUBLE)))
+        END AS w_hi
+    FROM cont
+)
+SELECT run_id, query_id,
+    SUM(nw_lo * g_lo) AS value,
+    CASE WHEN TRUE THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
+        ELSE SUM(nw_lo * (g_hi - g_lo)) END AS residual,
+    CAST(1 AS DOUBLE) / MAX(CASE WHEN pos = 1 THEN nw_lo END) AS depth
+FROM (
+    SELECT run_id, query_id, pos, g_lo, g_hi,
+        w_lo / SUM(w_lo) OVER (PARTITION BY run_id, query_id) AS nw_lo,
+        w_hi / SUM(w_hi) OVER (PARTITION BY run_id, query_id) AS nw_hi
+    FROM weighted
+) AS nw
+GROUP BY run_id, query_id;

@@ -1,4 +1,4 @@
-"""The C/W/L measures (INST, INSQ, TBG, U, BPM) and the user-model mechanism, per query,
+"""The C/W/L measures (INST, INSQ, TBG, U, BPM, NERR8-11) and the user-model mechanism, per query,
 against cwl_eval (PyPI ``cwl-eval``) as a library and as its command line."""
 
 from __future__ import annotations
@@ -26,6 +26,12 @@ cwl_ranking = pytest.importorskip("cwl.ruler.ranking")
 from cwl.ruler.measures.cwl_bpm import BPMCWLMetric  # noqa: E402
 from cwl.ruler.measures.cwl_insq import INSQCWLMetric  # noqa: E402
 from cwl.ruler.measures.cwl_inst import INSTCWLMetric  # noqa: E402
+from cwl.ruler.measures.cwl_nerr import (  # noqa: E402
+    NERReq8CWLMetric,
+    NERReq9CWLMetric,
+    NERReq10CWLMetric,
+    NERReq11CWLMetric,
+)
 from cwl.ruler.measures.cwl_precision import PrecisionCWLMetric  # noqa: E402
 from cwl.ruler.measures.cwl_rbp import RBPCWLMetric  # noqa: E402
 from cwl.ruler.measures.cwl_tbg import TBGCWLMetric  # noqa: E402
@@ -51,6 +57,12 @@ CASES: list[tuple[str, Callable[[int], Any], int | None]] = [
     ("U(L=5)", lambda k: UMeasureCWLMetric(5), None),
     ("BPM", lambda k: BPMCWLMetric(1.0, 10), None),
     ("BPM(T=2,K=3)", lambda k: BPMCWLMetric(2.0, 3), None),
+    # NERR8/9@k: truncated at k, scored (as ir_measures does) at cwl_eval's default depth
+    ("NERR8", lambda k: NERReq8CWLMetric(k), 1000),
+    ("NERR9", lambda k: NERReq9CWLMetric(k), 1000),
+    ("NERR10", lambda k: NERReq10CWLMetric(0.9), None),
+    ("NERR10(p=0.5)", lambda k: NERReq10CWLMetric(0.5), None),
+    ("NERR11(T=2)", lambda k: NERReq11CWLMetric(2.0), None),
     # P@k: cwl_eval's precision is the user who reads k documents, at any depth >= k
     ("P", lambda k: PrecisionCWLMetric(k), 1000),
 ]
@@ -210,7 +222,7 @@ def test_cwl_eval_oracle_trec_eval_test():
     d = need_data() / "trec_eval_test"
     run = ir.read_run(d / "results.test")
     qrels = ir.read_qrels(d / "qrels.test")
-    assert check_cwl(run, qrels, ks=(10, 1000)) == 3 * 28  # 3 queries, 28 measures
+    assert check_cwl(run, qrels, ks=(10, 1000)) == 3 * 38  # 3 queries, 38 measures
 
 
 def test_cwl_eval_oracle_rel_level_negative_grades():
@@ -218,7 +230,7 @@ def test_cwl_eval_oracle_rel_level_negative_grades():
     run = ir.read_run(d / "results.test")
     qrels = ir.read_qrels(d / "qrels.rel_level")  # grades -1..4
     assert qrels["relevance"].min() < 0
-    assert check_cwl(run, qrels, ks=(25,), rel=2) == 3 * 16  # 3 queries, 16 measures
+    assert check_cwl(run, qrels, ks=(25,), rel=2) == 3 * 21  # 3 queries, 21 measures
 
 
 def test_cwl_eval_oracle_cast2021_graded():

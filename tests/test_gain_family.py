@@ -367,12 +367,17 @@ CWL_SPELLINGS = [
     ("INSQ(T=3,max_rel=1)", "INSQ(T=3,max_rel=1)"),
     ("BPM(T=1,max_rel=3)@20", "BPM(T=1,K=20,max_rel=3)"),
     ("BPM(T=2,min_rel=1,max_rel=2)@5", "BPM(T=2,K=5,min_rel=1,max_rel=2)"),
+    ("NERR8(max_rel=3)@10", "NERR8(max_rel=3)@10"),
+    ("NERR9(min_rel=1,max_rel=3)@5", "NERR9(min_rel=1,max_rel=3)@5"),
+    ("NERR10(p=0.5,max_rel=2)", "NERR10(p=0.5,max_rel=2)"),
+    ("NERR11(T=2,max_rel=3)", "NERR11(T=2,max_rel=3)"),
 ]
 
 
 @pytest.mark.parametrize(("run_name", "qrels_name"), SHARED)
 def test_cwl_gain_scale_matches_ir_measures(run_name: str, qrels_name: str) -> None:
-    """ir_measures' min_rel/max_rel on INST, INSQ and BPM (through cwl_eval), per query."""
+    """ir_measures' min_rel/max_rel on INST, INSQ, BPM and NERR8-11 (through cwl_eval),
+    per query."""
     run, qrels = shared(run_name, qrels_name)
     provider = ir_measures.providers.registry["cwl_eval"]
     for theirs, mine in CWL_SPELLINGS:

@@ -1,5 +1,6 @@
 """The C/W/L measures of cwl_eval (Azzopardi, Thomas and Moffat, SIGIR 2019): INST, INSQ,
-TBG, U-measure and BPM, each declared by its user model (:mod:`.usermodel`).
+TBG, U-measure, BPM and the NERR family (NERR8-11), each declared by its user model
+(:mod:`.usermodel`).
 
 cwl_eval's conventions are kept: gains are in [0, 1] (binary at grade ``rel``, or mapped by
 ``gains``); every document costs 1 (cwl_eval without a cost file); the cutoff ``k`` is
@@ -10,6 +11,8 @@ positions. The value is cwl_eval's expected utility per document (``EU``); the r
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import polars as pl
 
@@ -25,7 +28,14 @@ from polars_ireval.measures.usermodel import (
     unit_gain_map,
     user_model_measure,
 )
-from polars_ireval.registry import check, declare_residual, integer, positive, positive_int
+from polars_ireval.registry import (
+    check,
+    declare_residual,
+    integer,
+    open_unit_interval,
+    positive,
+    positive_int,
+)
 
 _CWL = (
     "Azzopardi, Thomas and Moffat, cwl_eval: An evaluation tool for information retrieval, "
@@ -369,6 +379,174 @@ def bpm(
     return Scored(
         UserModel(continuation=c, depth=k, adaptive=True), unit_gain(rel, gains, min_rel, max_rel)
     )
+
+
+_NERR = (
+    "Azzopardi, Mackenzie and Moffat, ERR is not C/W/L: Exploring the relationship between "
+    "expected reciprocal rank and other metrics, ICTIR 2021; " + _CWL
+)
+_SCALE_DOC = """    rel
+        Minimum grade with gain 1 (binary gain). Ignored when ``gains`` is given.
+    gains
+        Gain per grade, each in [0, 1].
+    min_rel, max_rel
+        ir_measures' gain scale (``NERR8(max_rel=3)@10``): with ``max_rel``, a grade gains
+        (clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel); ``rel`` is then
+        ignored and ``gains`` must not be given."""
+
+
+def _nerr(continuation: Callable[[Position], pl.Expr], k: int, gain: pl.Expr) -> Scored:
+    """A NERR model: continuation ``continuation(pos) * (1 - g_i)``, an ERR-like user who
+    stops at a document with the probability of its gain."""
+
+    def c(pos: Position) -> pl.Expr:
+        return continuation(pos) * (1.0 - pos.gain)
+
+    return Scored(UserModel(continuation=c, depth=k, adaptive=True), gain)
+
+
+def _nerr_doc(fn: Callable[..., Scored]) -> Callable[..., Scored]:
+    assert fn.__doc__ is not None
+    fn.__doc__ = fn.__doc__.replace("    {scale}", _SCALE_DOC)
+    return fn
+
+
+@user_model_measure("NERR8", cite=_NERR, checks=_CHECKS)
+@_nerr_doc
+def nerr8(
+    *,
+    k: int,
+    rel: int = 1,
+    gains: Gains = None,
+    min_rel: int = 0,
+    max_rel: int | None = None,
+) -> Scored:
+    """NERR8@k: ERR-like, truncated: C(i) = 1 - g_i for i < k, and 0 at k (eq. 8).
+
+    The user stops at a document with the probability of its gain, and at rank k at the
+    latest: W(i) = Π_{j<i} (1 - g_j) over ranks 1..k, normalized; NERR8 = Σ W(i) g_i.
+
+    Parameters
+    ----------
+    k
+        The deepest rank read (required, as in ir_measures' ``NERR8(max_rel=...)@k``).
+    {scale}
+
+    See Also
+    --------
+    cwl_eval ``NERReq8CWLMetric(k)``; ir_measures ``NERR8``; ``ERR`` (Chapelle et al.'s).
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": ["q"] * 3, "doc_id": ["a", "b", "c"],
+    ...                     "score": [3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": ["q"] * 3, "doc_id": ["a", "b", "c"],
+    ...                       "relevance": [1, 2, 0]})
+    >>> ir.evaluate(run, qrels, ["NERR8(max_rel=2)@3"])
+    shape: (1, 2)
+    ┌────────────────────┬──────────┐
+    │ measure            ┆ value    │
+    │ ---                ┆ ---      │
+    │ str                ┆ f64      │
+    ╞════════════════════╪══════════╡
+    │ NERR8(max_rel=2)@3 ┆ 0.666667 │
+    └────────────────────┴──────────┘
+    """
+    return _nerr(
+        lambda pos: (pos.i < k).cast(pl.Float64), k, unit_gain(rel, gains, min_rel, max_rel)
+    )
+
+
+@user_model_measure("NERR9", cite=_NERR, checks=_CHECKS)
+@_nerr_doc
+def nerr9(
+    *,
+    k: int,
+    rel: int = 1,
+    gains: Gains = None,
+    min_rel: int = 0,
+    max_rel: int | None = None,
+) -> Scored:
+    """NERR9@k: ERR-like with a reciprocal-rank patience: C(i) = i / (i + 1) (1 - g_i) for
+    i < k, and 0 at k (eq. 9).
+
+    W(i) = Π_{j<i} C(j) over ranks 1..k, normalized; NERR9 = Σ W(i) g_i.
+
+    Parameters
+    ----------
+    k
+        The deepest rank read (required, as in ir_measures' ``NERR9(max_rel=...)@k``).
+    {scale}
+
+    See Also
+    --------
+    cwl_eval ``NERReq9CWLMetric(k)``; ir_measures ``NERR9``.
+    """
+    patience = lambda pos: pl.when(pos.i < k).then(pos.i / (pos.i + 1.0)).otherwise(0.0)  # noqa: E731
+    return _nerr(patience, k, unit_gain(rel, gains, min_rel, max_rel))
+
+
+@user_model_measure("NERR10", cite=_NERR, checks={**_CHECKS, "p": open_unit_interval})
+@_nerr_doc
+def nerr10(
+    *,
+    k: int = CWL_DEPTH,
+    p: float = 0.9,
+    rel: int = 1,
+    gains: Gains = None,
+    min_rel: int = 0,
+    max_rel: int | None = None,
+) -> Scored:
+    """NERR10: ERR-like with RBP's persistence: C(i) = p (1 - g_i) (eq. 10).
+
+    W(i) = Π_{j<i} C(j) over ranks 1..k, normalized; NERR10 = Σ W(i) g_i.
+
+    Parameters
+    ----------
+    k
+        Depth: positions scored (cwl_eval ``--max_depth``, default 1000).
+    p
+        The persistence (default 0.9, cwl_eval's ``phi``).
+    {scale}
+
+    See Also
+    --------
+    cwl_eval ``NERReq10CWLMetric(phi)``; ir_measures ``NERR10(p=...)``.
+    """
+    return _nerr(lambda pos: pos.i * 0.0 + p, k, unit_gain(rel, gains, min_rel, max_rel))
+
+
+@user_model_measure("NERR11", cite=_NERR, checks={**_CHECKS, "T": positive})
+@_nerr_doc
+def nerr11(
+    *,
+    k: int = CWL_DEPTH,
+    T: float = 1.0,
+    rel: int = 1,
+    gains: Gains = None,
+    min_rel: int = 0,
+    max_rel: int | None = None,
+) -> Scored:
+    """NERR11: ERR-like with INSQ's patience: C(i) = ((i + 2T - 1) / (i + 2T))² (1 - g_i)
+    (eq. 11).
+
+    W(i) = Π_{j<i} C(j) over ranks 1..k, normalized; NERR11 = Σ W(i) g_i.
+
+    Parameters
+    ----------
+    k
+        Depth: positions scored (cwl_eval ``--max_depth``, default 1000).
+    T
+        INSQ's expected gain (default 1).
+    {scale}
+
+    See Also
+    --------
+    cwl_eval ``NERReq11CWLMetric(T)``; ir_measures ``NERR11(T=...)``.
+    """
+    patience = lambda pos: ((pos.i + 2.0 * T - 1.0) / (pos.i + 2.0 * T)).pow(2)  # noqa: E731
+    return _nerr(patience, k, unit_gain(rel, gains, min_rel, max_rel))
 
 
 # -- weighted-precision measures declared elsewhere: their residual from the same mechanism --

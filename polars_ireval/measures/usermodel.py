@@ -307,9 +307,9 @@ _ED_CITE = (
 def expected_depth(*, measure: str, rel: int = 1) -> pl.Expr:
     """ED: the expected number of documents the user model of ``measure`` reads, 1 / W(1).
 
-    Any measure declared by its user model (RBP, P, INST, INSQ, TBG, U, BPM) has an
-    expected depth: the inverse of the weight of the first rank (cwl_eval's ``ED``, in the
-    worst case of unjudged documents gaining 0). For RBP it is 1 / (1 - p); for P@k, k; for
+    Any measure declared by its user model (RBP, P, INST, INSQ, TBG, U, BPM, NERR8-11)
+    has an expected depth: the inverse of the weight of the first rank (cwl_eval's ``ED``,
+    in the worst case of unjudged documents gaining 0). For RBP it is 1 / (1 - p); for P@k, k; for
     adaptive models (INST, BPM) it depends on the gains found.
 
     Parameters

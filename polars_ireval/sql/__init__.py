@@ -322,6 +322,7 @@ def _expected_depth(p: dict[str, Any], rl: int) -> Spec:
 
 
 _CWL = ("k", "rel", "gains", "min_rel", "max_rel")
+_NERR = ("NERR8", "NERR9", "NERR10", "NERR11")
 
 #: Registry name -> builds the SQL spec from (parameters, relevance_level).
 SQL_MEASURES: dict[str, Builder] = {
@@ -371,6 +372,10 @@ SQL_MEASURES: dict[str, Builder] = {
     "TBG": _call("ireval_tbg", *_CWL, "halflife"),
     "U": _call("ireval_u", *_CWL, "L"),
     "BPM": _call("ireval_bpm", *_CWL, "T", "K"),
+    "NERR8": _call("ireval_nerr8", *_CWL),
+    "NERR9": _call("ireval_nerr9", *_CWL),
+    "NERR10": _call("ireval_nerr10", *_CWL, "p"),
+    "NERR11": _call("ireval_nerr11", *_CWL, "T"),
     "ED": _expected_depth,
 }
 
@@ -390,7 +395,7 @@ def _residual_column(name: str) -> Builder:
 SQL_RESIDUALS: dict[str, Builder] = {
     **{
         name: _residual_column(name)
-        for name in ("P", "SDCG", "InvSq", "INST", "INSQ", "TBG", "U", "BPM")
+        for name in ("P", "SDCG", "InvSq", "INST", "INSQ", "TBG", "U", "BPM", *_NERR)
     },
     "RBP": _call("ireval_rbp_resid", "k", "p", "ties"),
 }
@@ -437,7 +442,7 @@ def residual_spec(m: Measure, relevance_level: int = 1) -> Spec | None:
 def _check_positions(m: Measure) -> None:
     p = _params(m)
     k = p.get("k")
-    positional = m.name in ("INST", "INSQ", "TBG", "U", "BPM", "SDCG") or (
+    positional = m.name in ("INST", "INSQ", "TBG", "U", "BPM", "SDCG", *_NERR) or (
         m.name == "DCG" and p.get("norm") == "scaled"
     )
     if positional and isinstance(k, int) and k > MAX_POSITIONS:
