@@ -64,6 +64,25 @@ _CHECKS = {
 }
 
 
+_GAIN_PARAMS = """    rel
+        Minimum grade with gain 1 (binary gain; default: the evaluation's
+        ``relevance_level``). Ignored when ``gains`` or ``max_rel`` is given.
+    gains
+        Gain per grade, each in [0, 1], e.g. ``{0: 0, 1: 0.5, 2: 1}``.
+    min_rel, max_rel
+        ir_measures' gain scale (e.g. ``max_rel=3``): with ``max_rel``, a grade gains
+        (clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel); ``gains`` must
+        not be given then."""
+
+
+def _gain_doc(fn: Callable[..., Scored]) -> Callable[..., Scored]:
+    """Put the documentation of the gain parameters, shared by every measure here, in
+    place of ``{gain_params}`` in ``fn``'s docstring."""
+    assert fn.__doc__ is not None and "    {gain_params}" in fn.__doc__
+    fn.__doc__ = fn.__doc__.replace("    {gain_params}", _GAIN_PARAMS)
+    return fn
+
+
 def inst_model(T: float, k: int = CWL_DEPTH) -> UserModel:
     """INST's user model: C(i) = ((i + T + T_i - 1) / (i + T + T_i))², T_i = T - Σ_{j<=i} g_j."""
 
@@ -75,6 +94,7 @@ def inst_model(T: float, k: int = CWL_DEPTH) -> UserModel:
 
 
 @user_model_measure("INST", cite=_INST, checks={**_CHECKS, "T": positive})
+@_gain_doc
 def inst(
     *,
     k: int = CWL_DEPTH,
@@ -98,15 +118,7 @@ def inst(
         Depth: positions scored (cwl_eval ``--max_depth``, default 1000).
     T
         Gain the user expects to need (default 1, cwl_eval's ``INSTCWLMetric(T=1.0)``).
-    rel
-        Minimum grade with gain 1 (binary gain; default: the evaluation's
-        ``relevance_level``). Ignored when ``gains`` is given.
-    gains
-        Gain per grade, each in [0, 1], e.g. ``{0: 0, 1: 0.5, 2: 1}``.
-    min_rel, max_rel
-        ir_measures' gain scale (``INST(max_rel=3)``): with ``max_rel``, a grade gains
-        (clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel); ``rel`` is then
-        ignored and ``gains`` must not be given.
+    {gain_params}
 
     See Also
     --------
@@ -134,6 +146,7 @@ def inst(
 
 
 @user_model_measure("INSQ", cite=_INSQ, checks={**_CHECKS, "T": positive})
+@_gain_doc
 def insq(
     *,
     k: int = CWL_DEPTH,
@@ -154,14 +167,7 @@ def insq(
         Depth: positions scored (cwl_eval ``--max_depth``, default 1000).
     T
         Gain the user expects to need (default 1, as cwl_eval).
-    rel
-        Minimum grade with gain 1 (binary gain). Ignored when ``gains`` is given.
-    gains
-        Gain per grade, each in [0, 1].
-    min_rel, max_rel
-        ir_measures' gain scale (``INST(max_rel=3)``): with ``max_rel``, a grade gains
-        (clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel); ``rel`` is then
-        ignored and ``gains`` must not be given.
+    {gain_params}
 
     See Also
     --------
@@ -192,6 +198,7 @@ def insq(
 
 
 @user_model_measure("TBG", cite=_TBG, checks={**_CHECKS, "halflife": positive})
+@_gain_doc
 def tbg(
     *,
     k: int = CWL_DEPTH,
@@ -213,14 +220,7 @@ def tbg(
         Depth: positions scored (cwl_eval ``--max_depth``, default 1000).
     halflife
         The half-life H of the decay (default 224, cwl_eval's ``TBGCWLMetric``).
-    rel
-        Minimum grade with gain 1 (binary gain). Ignored when ``gains`` is given.
-    gains
-        Gain per grade, each in [0, 1].
-    min_rel, max_rel
-        ir_measures' gain scale (``INST(max_rel=3)``): with ``max_rel``, a grade gains
-        (clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel); ``rel`` is then
-        ignored and ``gains`` must not be given.
+    {gain_params}
 
     See Also
     --------
@@ -256,6 +256,7 @@ def at_least_two(v: object) -> bool:
 @user_model_measure(
     "U", aliases=["UMeasure"], cite=_U, checks={**_CHECKS, "k": at_least_two, "L": positive}
 )
+@_gain_doc
 def u_measure(
     *,
     k: int = CWL_DEPTH,
@@ -279,14 +280,7 @@ def u_measure(
     L
         The length of text after which the user has stopped (default 1000, cwl_eval's
         ``UMeasureCWLMetric``).
-    rel
-        Minimum grade with gain 1 (binary gain). Ignored when ``gains`` is given.
-    gains
-        Gain per grade, each in [0, 1].
-    min_rel, max_rel
-        ir_measures' gain scale (``INST(max_rel=3)``): with ``max_rel``, a grade gains
-        (clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel); ``rel`` is then
-        ignored and ``gains`` must not be given.
+    {gain_params}
 
     See Also
     --------
@@ -317,6 +311,7 @@ def u_measure(
 
 
 @user_model_measure("BPM", cite=_BPM, checks={**_CHECKS, "T": positive, "K": positive})
+@_gain_doc
 def bpm(
     *,
     k: int = CWL_DEPTH,
@@ -341,14 +336,7 @@ def bpm(
         The gain the user wants (default 1).
     K
         The cost she will spend; with unit costs, the number of documents (default 10).
-    rel
-        Minimum grade with gain 1 (binary gain). Ignored when ``gains`` is given.
-    gains
-        Gain per grade, each in [0, 1].
-    min_rel, max_rel
-        ir_measures' gain scale (``INST(max_rel=3)``): with ``max_rel``, a grade gains
-        (clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel); ``rel`` is then
-        ignored and ``gains`` must not be given.
+    {gain_params}
 
     See Also
     --------
@@ -385,14 +373,6 @@ _NERR = (
     "Azzopardi, Mackenzie and Moffat, ERR is not C/W/L: Exploring the relationship between "
     "expected reciprocal rank and other metrics, ICTIR 2021; " + _CWL
 )
-_SCALE_DOC = """    rel
-        Minimum grade with gain 1 (binary gain). Ignored when ``gains`` is given.
-    gains
-        Gain per grade, each in [0, 1].
-    min_rel, max_rel
-        ir_measures' gain scale (``NERR8(max_rel=3)@10``): with ``max_rel``, a grade gains
-        (clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel); ``rel`` is then
-        ignored and ``gains`` must not be given."""
 
 
 def _nerr(continuation: Callable[[Position], pl.Expr], k: int, gain: pl.Expr) -> Scored:
@@ -405,14 +385,8 @@ def _nerr(continuation: Callable[[Position], pl.Expr], k: int, gain: pl.Expr) ->
     return Scored(UserModel(continuation=c, depth=k, adaptive=True), gain)
 
 
-def _nerr_doc(fn: Callable[..., Scored]) -> Callable[..., Scored]:
-    assert fn.__doc__ is not None
-    fn.__doc__ = fn.__doc__.replace("    {scale}", _SCALE_DOC)
-    return fn
-
-
 @user_model_measure("NERR8", cite=_NERR, checks=_CHECKS)
-@_nerr_doc
+@_gain_doc
 def nerr8(
     *,
     k: int,
@@ -430,7 +404,7 @@ def nerr8(
     ----------
     k
         The deepest rank read (required, as in ir_measures' ``NERR8(max_rel=...)@k``).
-    {scale}
+    {gain_params}
 
     See Also
     --------
@@ -459,7 +433,7 @@ def nerr8(
 
 
 @user_model_measure("NERR9", cite=_NERR, checks=_CHECKS)
-@_nerr_doc
+@_gain_doc
 def nerr9(
     *,
     k: int,
@@ -477,7 +451,7 @@ def nerr9(
     ----------
     k
         The deepest rank read (required, as in ir_measures' ``NERR9(max_rel=...)@k``).
-    {scale}
+    {gain_params}
 
     See Also
     --------
@@ -488,7 +462,7 @@ def nerr9(
 
 
 @user_model_measure("NERR10", cite=_NERR, checks={**_CHECKS, "p": open_unit_interval})
-@_nerr_doc
+@_gain_doc
 def nerr10(
     *,
     k: int = CWL_DEPTH,
@@ -508,7 +482,7 @@ def nerr10(
         Depth: positions scored (cwl_eval ``--max_depth``, default 1000).
     p
         The persistence (default 0.9, cwl_eval's ``phi``).
-    {scale}
+    {gain_params}
 
     See Also
     --------
@@ -518,7 +492,7 @@ def nerr10(
 
 
 @user_model_measure("NERR11", cite=_NERR, checks={**_CHECKS, "T": positive})
-@_nerr_doc
+@_gain_doc
 def nerr11(
     *,
     k: int = CWL_DEPTH,
@@ -539,7 +513,7 @@ def nerr11(
         Depth: positions scored (cwl_eval ``--max_depth``, default 1000).
     T
         INSQ's expected gain (default 1).
-    {scale}
+    {gain_params}
 
     See Also
     --------
