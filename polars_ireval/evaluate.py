@@ -219,7 +219,13 @@ def evaluate_table(
         aggs = [m.aggregate(pl.col(m.label)).alias(m.label) for m in measures]
         if residuals:
             aggs += [pl.col(r).mean().alias(r) for r in resid]
-        wide = per_q.group_by(run_keys).agg(aggs).sort(run_keys) if run_keys else per_q.select(aggs)
+        # queries in id order, each run's rows kept in that order: trec_eval's summation
+        ordered = per_q.sort(keys)
+        wide = (
+            ordered.group_by(run_keys, maintain_order=True).agg(aggs).sort(run_keys)
+            if run_keys
+            else ordered.select(aggs)
+        )
         index = run_keys
     long = wide.select(*index, *[pl.col(c).cast(pl.Float64) for c in labels]).unpivot(
         index=index, on=labels, variable_name=MEASURE, value_name=VALUE

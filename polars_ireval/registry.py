@@ -246,13 +246,21 @@ class Measure:
         return self.defn.residual(**self._kwargs(relevance_level)).cast(pl.Float64)
 
     def aggregate(self, column: pl.Expr) -> pl.Expr:
-        """Aggregate per-query values across queries as trec_eval does."""
+        """Aggregate per-query values across queries as trec_eval does.
+
+        Means add the values one after the other in the order of the rows, then divide
+        by their number, as trec_eval does over its queries sorted by id (a pairwise or
+        parallel sum can differ in the last bit, and so in trec_eval's 4th decimal);
+        :func:`polars_ireval.evaluate_table` sorts the queries first.
+        """
         how = self.defn.aggregate
         if how == "sum":
             return column.sum()
+        values = column.cast(pl.Float64).drop_nulls()
         if how == "gmean":
-            return column.cast(pl.Float64).clip(lower_bound=MIN_GEO_MEAN).log().mean().exp()
-        return column.cast(pl.Float64).mean()
+            values = values.clip(lower_bound=MIN_GEO_MEAN).log()
+        mean = values.cum_sum().last() / values.len()
+        return mean.exp() if how == "gmean" else mean
 
     def __str__(self) -> str:
         return self.label
