@@ -802,7 +802,13 @@ def finish(
         aggs = [m.aggregate(pl.col(c)).alias(c) for m, c in zip(parsed, cols, strict=True)]
         if residuals:
             aggs += [pl.col(r).mean().alias(r) for r in rcols]
-        wide = wide.group_by(run_keys).agg(aggs).sort(run_keys) if run_keys else wide.select(aggs)
+        # queries in id order within each run, as trec_eval adds them (Measure.aggregate)
+        ordered = wide.sort(keys)
+        wide = (
+            ordered.group_by(run_keys, maintain_order=True).agg(aggs).sort(run_keys)
+            if run_keys
+            else ordered.select(aggs)
+        )
         index = run_keys
     out = wide.select(*index, *[pl.col(c).cast(pl.Float64) for c in cols]).unpivot(
         index=index, on=cols, variable_name="measure", value_name="value"
