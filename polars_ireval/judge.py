@@ -42,6 +42,7 @@ _JUDGED = "__judged"
 _NEW = "__new"
 _QROW = "__qrow"
 _BLOCK = "__block"
+_KEY = "__key"
 
 
 def judge(
@@ -177,13 +178,21 @@ def judge_and_rankings(
     # Each judgment is numbered (its qrels row), so that the candidates are looked up in
     # the small qrels once, and the judgments of the evaluated rankings then find their
     # ranks by (ranking, number): integers, not doc id strings.
+    # With numbered rankings, (ranking, number) packs into one u64 key, which joins
+    # about twice as fast as two columns when the qrels are dense.
     numbered = qrels_lf.with_row_index(_QROW)
-    found = candidates.join(
-        numbered.select(S.QUERY_ID, S.DOC_ID, _QROW), on=[S.QUERY_ID, S.DOC_ID], how="inner"
-    ).select(*link, _QROW, S.SCORE, S.RANK)
-    judgments = pairs.join(numbered, on=S.QUERY_ID)
+    packed = _packed_key(blocks is not None)
+    on = [_KEY] if packed else [*link, _QROW]
+    found = (
+        candidates.join(
+            numbered.select(S.QUERY_ID, S.DOC_ID, _QROW), on=[S.QUERY_ID, S.DOC_ID], how="inner"
+        )
+        .with_columns(packed)
+        .select(*on, S.SCORE, S.RANK)
+    )
+    judgments = pairs.join(numbered, on=S.QUERY_ID).with_columns(packed)
     columns = [*keys, S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE]
-    parts = [judgments.join(found, on=[*link, _QROW], how="left").select(columns)]
+    parts = [judgments.join(found, on=on, how="left").select(columns)]
     if unjudged:
         relevance_type = qrels_lf.collect_schema()[S.RELEVANCE]
         none = pl.lit(None, dtype=relevance_type).alias(S.RELEVANCE)
@@ -382,6 +391,14 @@ def _rank_ordered(
     plain = base.filter(untied & ~pl.col(_JUDGED)).select(*columns, by_position)
     judged = base.filter(untied & pl.col(_JUDGED)).select(*columns, by_position, _BLOCK)
     return plain, pl.concat([judged, tied]), [_BLOCK]
+
+
+def _packed_key(packed: bool) -> list[pl.Expr]:
+    """``ranking number * 2**32 + judgment number`` as one u64 (when ``packed``)."""
+    if not packed:
+        return []
+    block, qrow = pl.col(_BLOCK).cast(pl.UInt64), pl.col(_QROW).cast(pl.UInt64)
+    return [(block * (1 << 32) + qrow).alias(_KEY)]
 
 
 def _rank_general(run: pl.LazyFrame, keys: list[str], ties: str) -> pl.LazyFrame:
