@@ -215,18 +215,11 @@ def evaluate_table(
         wide = per_q.sort(keys)
         index = keys
     else:
-        run_keys = [k for k in keys if k == S.RUN_ID]
         aggs = [m.aggregate(pl.col(m.label)).alias(m.label) for m in measures]
         if residuals:
             aggs += [pl.col(r).mean().alias(r) for r in resid]
-        # queries in id order, each run's rows kept in that order: trec_eval's summation
-        ordered = per_q.sort(keys)
-        wide = (
-            ordered.group_by(run_keys, maintain_order=True).agg(aggs).sort(run_keys)
-            if run_keys
-            else ordered.select(aggs)
-        )
-        index = run_keys
+        wide = over_queries(per_q, aggs)
+        index = [k for k in keys if k == S.RUN_ID]
     long = wide.select(*index, *[pl.col(c).cast(pl.Float64) for c in labels]).unpivot(
         index=index, on=labels, variable_name=MEASURE, value_name=VALUE
     )
@@ -238,6 +231,16 @@ def evaluate_table(
         )
     # unpivot lists measure by measure; a stable sort regroups them per run and query
     return long.sort(index, maintain_order=True) if index else long
+
+
+def over_queries(per_query: FrameT, aggs: list[pl.Expr]) -> FrameT:
+    """``aggs`` over the queries of each run (one row per run, sorted by ``run_id``, or
+    one row), each run's queries in id order: the order in which trec_eval adds them
+    (:meth:`polars_ireval.registry.Measure.aggregate` sums in row order)."""
+    ordered = per_query.sort(group_keys(per_query))
+    if S.RUN_ID not in ordered.collect_schema():
+        return ordered.select(aggs)
+    return ordered.group_by(S.RUN_ID, maintain_order=True).agg(aggs).sort(S.RUN_ID)
 
 
 def per_query_columns(

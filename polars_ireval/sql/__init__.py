@@ -777,7 +777,7 @@ def finish(
 ) -> pl.DataFrame:
     """From ``run_id, query_id, measure_index, value[, residual]`` rows to the frame
     :func:`polars_ireval.evaluate` returns (aggregated unless ``per_query``)."""
-    from polars_ireval.evaluate import PROJECTED, RESIDUAL, projected
+    from polars_ireval.evaluate import PROJECTED, RESIDUAL, over_queries, projected
 
     keys = [S.RUN_ID, S.QUERY_ID]
     cols = [f"m{i}" for i in range(len(parsed))]
@@ -798,18 +798,11 @@ def finish(
         wide = wide.sort(keys)
         index = keys
     else:
-        run_keys = [k for k in keys if k == S.RUN_ID]
         aggs = [m.aggregate(pl.col(c)).alias(c) for m, c in zip(parsed, cols, strict=True)]
         if residuals:
             aggs += [pl.col(r).mean().alias(r) for r in rcols]
-        # queries in id order within each run, as trec_eval adds them (Measure.aggregate)
-        ordered = wide.sort(keys)
-        wide = (
-            ordered.group_by(run_keys, maintain_order=True).agg(aggs).sort(run_keys)
-            if run_keys
-            else ordered.select(aggs)
-        )
-        index = run_keys
+        wide = over_queries(wide, aggs)
+        index = [k for k in keys if k == S.RUN_ID]
     out = wide.select(*index, *[pl.col(c).cast(pl.Float64) for c in cols]).unpivot(
         index=index, on=cols, variable_name="measure", value_name="value"
     )
