@@ -174,8 +174,9 @@ def evaluate(
         ties=ties,
         missing=missing,
         unjudged=unjudged,
+        collect=False,  # one query from the inputs to the result
     )
-    lazy = isinstance(table, pl.LazyFrame)
+    lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
     if not lazy:
         _warn_coverage(coverage_of(present, as_qrels(qrels).lazy()).collect(), missing)
     result = evaluate_table(

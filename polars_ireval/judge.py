@@ -131,8 +131,13 @@ def judge_and_rankings(
     ties: Ties = "trec_eval",
     missing: Missing = "skip",
     unjudged: bool = True,
+    collect: bool = True,
 ) -> tuple[Any, pl.LazyFrame]:
-    """:func:`judge`, and the rankings (``keys``) the run holds, for :func:`coverage_of`."""
+    """:func:`judge`, and the rankings (``keys``) the run holds, for :func:`coverage_of`.
+
+    ``collect=False`` leaves the table lazy even for eager input, for a caller that
+    computes on it (Polars then reads only the columns that the caller uses).
+    """
     _check_options(max_depth=max_depth, ties=ties, missing=missing)
     if not isinstance(unjudged, bool):
         raise ParameterError(f"unjudged={unjudged!r}: must be True or False")
@@ -201,7 +206,7 @@ def judge_and_rankings(
     table = pl.concat(parts)
     if judged_only:
         table = _condense(table, keys)
-    return (table if lazy else table.collect()), present
+    return (table if lazy or not collect else table.collect()), present
 
 
 def coverage(run: Any, qrels: Any) -> Any:
