@@ -123,12 +123,16 @@ def test_against_pytrec_eval(data: tuple, level: int, judged_only: bool) -> None
 #: pytrec_eval invocation it made first, so in a call with judged_only measures NumRet may
 #: count the judged documents only, depending on the hash seed (ir_measures 0.4.3: NumRet 1
 #: instead of 2 for run {q0: {d0_0: -1.5, d0_1: -1.5}}, qrels {q0: {d0_0: 0}} under
-#: PYTHONHASHSEED=4).
+#: PYTHONHASHSEED=4). nDCG with mapped gains gets a call of its own too: the same provider
+#: files a plain nDCG@k under the first invocation it made, and when that is the gains
+#: invocation, the plain measure replaces the mapped one, which ir_measures then reports as 0
+#: (ir_measures 0.4.3: 0.0 instead of 1.0 for run {q0: {d0_0: -1.5}}, qrels {q0: {d0_0: 1}},
+#: `nDCG(gains={0:0,1:1,2:3,3:7})@5` asked beside `nDCG@5`, under PYTHONHASHSEED=21).
 IR_MEASURES = [
     ("trec_eval", [
         "nDCG@5", "nDCG", "AP", "AP@3", "P@3", "P(rel=2)@3", "R@5", "RR", "Rprec", "Bpref",
         "infAP", "SetP", "SetR", "SetF", "NumRet", "NumRel", "NumRelRet", "Success@2",
-        "IPrec@0.5", "nDCG(gains={0:0,1:1,2:3,3:7})@5", "AP(rel=2)", "NumQ",
+        "IPrec@0.5", "AP(rel=2)", "NumQ",
         # ir_measures' other spellings
         "SetRelP", "NumRet(rel=2)", "SetAP",
     ]),
@@ -139,6 +143,8 @@ IR_MEASURES = [
         "Success(judged_only=True)@2", "R(judged_only=True)@3", "IPrec(judged_only=True)@0.5",
         "SetF(judged_only=True)",
     ]),
+    # its mapped gains: a call of their own (see above)
+    ("trec_eval", ["nDCG(gains={0:0,1:1,2:3,3:7})@5", "nDCG(gains={0:0,1:1,2:3,3:7})"]),
     ("doc_id_asc", ["RR@3", "Judged@3"]),
 ]  # fmt: skip
 
@@ -184,6 +190,21 @@ def test_num_ret_beside_condensed_measures() -> None:
         ("q0", "NumRet"): 2.0,
         ("q0", "P(judged_only=True)@3"): 0.0,
         ("q0", "NumRet(judged_only=True)"): 1.0,
+    }
+
+
+def test_mapped_gains_beside_plain_ndcg() -> None:
+    """nDCG with mapped gains and plain nDCG at the same cutoff, in one evaluation, each
+    keep their own value (the case where ir_measures' pytrec_eval provider may drop one:
+    see IR_MEASURES)."""
+    run = {"q0": {"a": 2.0, "b": 1.0}}
+    qrels = {"q0": {"a": 1, "b": 2}}
+    got = _ours(run, qrels, ["nDCG@5", "nDCG(gains={0:0,1:1,2:3,3:7})@5"])
+    assert got == {
+        ("q0", "nDCG@5"): pytest.approx((1 + 2 / math.log2(3)) / (2 + 1 / math.log2(3)), abs=1e-15),
+        ("q0", "nDCG(gains={0:0,1:1,2:3,3:7})@5"): pytest.approx(
+            (1 + 3 / math.log2(3)) / (3 + 1 / math.log2(3)), abs=1e-15
+        ),
     }
 
 
