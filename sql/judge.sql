@@ -64,7 +64,11 @@ hits AS (
     SELECT r.run_id, r.query_id, r.doc_id, r.score, r.input_rank, r.input_order
     FROM run AS r
     JOIN qrels AS q ON q.query_id = r.query_id AND q.doc_id = r.doc_id
-    WHERE {rank_by} = 'count' AND NOT {unjudged}
+    -- length(...) >= 0 is always true (the join leaves no null doc_id), but an optimizer
+    -- without statistics then estimates the hits below the run and builds the next join's
+    -- hash table on them (thousands of rows) instead of on the run (millions): DuckDB's
+    -- judge twice as fast on MS MARCO-like qrels
+    WHERE {rank_by} = 'count' AND NOT {unjudged} AND length(q.doc_id) >= 0
 ),
 counted AS (
     SELECT
@@ -78,14 +82,16 @@ counted AS (
                 WHEN r.input_rank = h.input_rank AND {doc_desc} >= {hit_doc} THEN 1
                 ELSE 0 END
             WHEN r.score > h.score THEN 1
-            WHEN r.score < h.score THEN 0
+            WHEN r.score < h.score THEN 0  -- (left out by the join already)
             WHEN {ties} = 'trec_eval' THEN CASE WHEN {doc_desc} >= {hit_doc} THEN 1 ELSE 0 END
             WHEN {ties} = 'doc_id_asc' THEN CASE WHEN {doc_asc} <= {hit_doc} THEN 1 ELSE 0 END
             WHEN r.input_order <= h.input_order THEN 1
             ELSE 0
         END) AS rank
     FROM hits AS h
+    -- only the documents at or above the hit's score can be ahead of it (but by input_rank)
     JOIN run AS r ON r.run_id = h.run_id AND r.query_id = h.query_id
+        AND ({ties} = 'rank' OR r.score >= h.score)
     GROUP BY h.run_id, h.query_id, h.doc_id, h.score
 ),
 -- rank_by := 'window': one branch per tie policy, the others pruned (their filter is a false

@@ -72,8 +72,12 @@ WITH run AS (
   FROM run AS r
   JOIN qrels AS q
     ON q.query_id = r.query_id AND q.doc_id = r.doc_id
+  /* length(...) >= 0 is always true (the join leaves no null doc_id), but an optimizer */
+  /* without statistics then estimates the hits below the run and builds the next join's */
+  /* hash table on them (thousands of rows) instead of on the run (millions): DuckDB's */
+  /* judge twice as fast on MS MARCO-like qrels */
   WHERE
-    'window' = 'count' AND NOT TRUE
+    'window' = 'count' AND NOT TRUE AND LENGTH(q.doc_id) >= 0
 ), counted AS (
   SELECT
     h.run_id,
@@ -94,7 +98,7 @@ WITH run AS (
         WHEN r.score > h.score
         THEN 1
         WHEN r.score < h.score
-        THEN 0
+        THEN 0 /* (left out by the join already) */
         WHEN 'trec_eval' = 'trec_eval'
         THEN CASE
           WHEN SAFE_CAST(r.doc_id AS BYTES) >= SAFE_CAST(h.doc_id AS BYTES)
@@ -113,8 +117,13 @@ WITH run AS (
       END
     ) AS rank
   FROM hits AS h
+  /* only the documents at or above the hit's score can be ahead of it (but by input_rank) */
   JOIN run AS r
-    ON r.run_id = h.run_id AND r.query_id = h.query_id
+    ON r.run_id = h.run_id
+    AND r.query_id = h.query_id
+    AND (
+      'trec_eval' = 'rank' OR r.score >= h.score
+    )
   GROUP BY
     h.run_id,
     h.query_id,
