@@ -582,9 +582,9 @@ def condensed(parsed: Iterable[Measure], judged_only: bool) -> list[bool]:
 #: by counting the documents ahead of each (``ireval_judge(..., rank_by := 'count')``, a
 #: join of each judged retrieved document with its ranking) rather than sorting every
 #: ranking (``'window'``). In DuckDB, on 5,000 rankings of 1,000 documents whose judged
-#: documents are all retrieved, counting takes under half the sort's time at 1 judgment a
-#: query, 80% of it at 4 and as long at 6 (``benchmarks/engines.py`` times both).
-SPARSE_JUDGMENTS = 4.0
+#: documents are all retrieved at random ranks, counting takes 30% of the sort's time at 1
+#: judgment a query, 44% at 4, 63% at 8, 111% at 16 and twice as long at 32.
+SPARSE_JUDGMENTS = 12.0
 
 
 def rank_by(judgments: int, queries: int) -> str:
