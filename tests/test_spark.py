@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -83,7 +84,7 @@ def test_spark_frames_and_options(
     """Spark DataFrames evaluated in place, with missing, max_depth, judged_only, ties, under
     each judge strategy (rank_by: chosen from the qrels' density by one Spark job, forced
     here; RBP_resid and Rndcg read the unjudged documents, so only the window ranks them)."""
-    monkeypatch.setattr(irsql, "SPARSE_JUDGMENTS", RANK_BY[strategy])
+    monkeypatch.setattr(irspark, "SPARSE_JUDGMENTS", RANK_BY[strategy])
     strategies = []
     judge_sql = irspark.judge_sql
 
@@ -162,3 +163,29 @@ def test_evaluate_engine_spark(spark: Any) -> None:
     got = ir.evaluate(run, qrels, ["nDCG@10", "AP"], engine="spark")
     assert hasattr(got, "sparkSession")
     _compare(_to_polars(got), ir.evaluate(run, qrels, ["nDCG@10", "AP"]))
+
+
+def test_a_polars_run_of_100000_rows(spark: Any) -> None:
+    """A Polars run of 100,000 rows evaluates on Spark as on Polars. While its rows stayed
+    in Spark's query plan, Spark's optimizer copied them at each of the judge's references
+    to the run and exhausted a 4 GB driver heap (see ``polars_ireval.spark.from_polars``)."""
+    rng = np.random.default_rng(11)
+    queries, depth = 100, 1000
+    run = pl.DataFrame(
+        {
+            "query_id": np.repeat(np.arange(queries), depth).astype(str),
+            "doc_id": np.char.add("d", np.tile(np.arange(depth), queries).astype(str)),
+            "score": rng.integers(0, 400, queries * depth) / 4.0,  # many ties
+        }
+    )
+    judged = np.array([rng.choice(depth + 50, 8, replace=False) for _ in range(queries)])
+    qrels = pl.DataFrame(
+        {
+            "query_id": np.repeat(np.arange(queries), 8).astype(str),
+            "doc_id": np.char.add("d", judged.ravel().astype(str)),
+            "relevance": rng.integers(0, 3, queries * 8),
+        }
+    )
+    names = ["nDCG@10", "AP", "P@10", "R@1000", "RR"]
+    got = _to_polars(irspark.evaluate(run, qrels, names, spark=spark, per_query=True))
+    _compare(got, ir.evaluate(run, qrels, names, per_query=True))

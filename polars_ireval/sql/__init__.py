@@ -587,15 +587,18 @@ def condensed(parsed: Iterable[Measure], judged_only: bool) -> list[bool]:
 SPARSE_JUDGMENTS = 12.0
 
 
-def rank_by(judgments: int, queries: int) -> str:
-    """``'count'`` for qrels of ``judgments`` rows over ``queries`` judged queries as sparse
-    as :data:`SPARSE_JUDGMENTS`, else ``'window'``: the ``rank_by`` of ``ireval_judge``."""
-    return "count" if 0 < judgments <= SPARSE_JUDGMENTS * queries else "window"
+def rank_by(judgments: int, queries: int, sparse: float | None = None) -> str:
+    """``'count'`` for qrels of ``judgments`` rows over ``queries`` judged queries with at
+    most ``sparse`` judgments a query on average (default :data:`SPARSE_JUDGMENTS`, the
+    engine's own threshold otherwise), else ``'window'``: the ``rank_by`` of
+    ``ireval_judge``."""
+    limit = SPARSE_JUDGMENTS if sparse is None else sparse
+    return "count" if 0 < judgments <= limit * queries else "window"
 
 
-def qrels_rank_by(qrels: pl.DataFrame) -> str:
+def qrels_rank_by(qrels: pl.DataFrame, sparse: float | None = None) -> str:
     """:func:`rank_by` for a qrels frame."""
-    return rank_by(qrels.height, qrels.get_column(S.QUERY_ID).n_unique())
+    return rank_by(qrels.height, qrels.get_column(S.QUERY_ID).n_unique(), sparse)
 
 
 def judge_options(
