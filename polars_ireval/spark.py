@@ -36,6 +36,7 @@ from polars_ireval.registry import MIN_GEO_MEAN
 from polars_ireval.sql import templates as T
 
 _RUN_COLUMNS = (S.QUERY_ID, S.DOC_ID, S.SCORE)
+_QRELS_COLUMNS = (S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
 
 #: Judgments per judged query (on average) up to which Spark ranks the judged documents by
 #: counting (``rank_by := 'count'``), Spark's own :data:`polars_ireval.sql.SPARSE_JUDGMENTS`.
@@ -44,7 +45,6 @@ _RUN_COLUMNS = (S.QUERY_ID, S.DOC_ID, S.SCORE)
 #: against 5.0 s) and longer at 12 (6.5 s against 5.7 s), where DuckDB's count takes half
 #: the sort's time.
 SPARSE_JUDGMENTS = 4.0
-_QRELS_COLUMNS = (S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
 
 
 def _is_spark_frame(obj: Any) -> bool:
