@@ -11,6 +11,7 @@ import polars as pl
 from polars_ireval import schema as S
 from polars_ireval.errors import ParameterError
 from polars_ireval.judge import (
+    RANKING,
     Missing,
     Ties,
     as_qrels,
@@ -166,7 +167,7 @@ def evaluate(
     parsed = parse_measures(measures)
     # most measures need only the judged documents and their ranks: a much smaller table
     unjudged = residuals or any(m.needs_unjudged for m in parsed)
-    table, present = judge_and_rankings(
+    table, present, numbering = judge_and_rankings(
         run,
         qrels,
         max_depth=max_depth,
@@ -175,6 +176,7 @@ def evaluate(
         missing=missing,
         unjudged=unjudged,
         collect=False,  # one query from the inputs to the result
+        numbered=True,
     )
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
     if not lazy:
@@ -186,6 +188,7 @@ def evaluate(
         relevance_level=relevance_level,
         residuals=residuals,
         ranked=present if missing == "zero" else None,
+        numbering=numbering,
     )
     return result if lazy else result.collect()
 
@@ -198,6 +201,7 @@ def evaluate_table(
     relevance_level: int = 1,
     residuals: bool = False,
     ranked: pl.LazyFrame | None = None,
+    numbering: pl.LazyFrame | None = None,
 ) -> pl.LazyFrame:
     """Compute ``measures`` on an evaluation table (from :func:`judge`) as a lazy query.
 
@@ -205,13 +209,20 @@ def evaluate_table(
     ``ranked``: the rankings (``[run_id,] query_id``) the run holds, when the table also
     scores judged queries the run lacks (``missing="zero"``): those take the value the
     measure declares for them (``absent``; trec_eval's ``-c`` adds 0 for ``utility``).
+    ``numbering``: for a table whose rankings are numbered, the frame that names them (see
+    :class:`polars_ireval.judge.Judgment`).
     """
-    keys = group_keys(table)
     labels = [m.label for m in measures]
     resid = [_RESID + m.label for m in measures]
     per_q = per_query_columns(
-        table, measures, relevance_level=relevance_level, residuals=residuals, ranked=ranked
+        table,
+        measures,
+        relevance_level=relevance_level,
+        residuals=residuals,
+        ranked=ranked,
+        numbering=numbering,
     )
+    keys = group_keys(per_q)
     if per_query:
         wide = per_q.sort(keys)
         index = keys
@@ -251,13 +262,16 @@ def per_query_columns(
     relevance_level: int = 1,
     residuals: bool = False,
     ranked: pl.LazyFrame | None = None,
+    numbering: pl.LazyFrame | None = None,
 ) -> FrameT:
     """One row per ranking (``[run_id,] query_id``, in no particular order) and one column
     per measure, named by its label: the measures aggregated over the evaluation table,
     those with ``judged_only=True`` over its condensed rankings (:func:`condense`). With
     ``residuals``, also each measure's residual, in a column named by an internal prefix.
     With ``ranked`` (see :func:`evaluate_table`), the rankings absent from it take the
-    value their measures declare for a query the run lacks.
+    value their measures declare for a query the run lacks. With ``numbering``, the table's
+    rankings are numbered (see :class:`polars_ireval.judge.Judgment`): the group-by is on
+    the number, and ``numbering`` names each ranking after it.
     """
     keys = group_keys(table)
     out: FrameT | None = None
@@ -272,6 +286,10 @@ def per_query_columns(
         part = source.group_by(keys).agg(exprs)
         out = part if out is None else out.join(part, on=keys, how="full", coalesce=True)
     assert out is not None, "no measure given"
+    if numbering is not None:
+        names: Any = numbering.collect() if isinstance(out, pl.DataFrame) else numbering
+        out = out.join(names, on=RANKING).drop(RANKING)
+        keys = group_keys(out)
     fixed = [m for m in measures if m.defn.absent is not None]
     if ranked is not None and fixed:
         flag = "\x00in_run"

@@ -22,7 +22,7 @@ same expressions.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import polars as pl
 
@@ -43,6 +43,22 @@ _NEW = "__new"
 _QROW = "__qrow"
 _BLOCK = "__block"
 _KEY = "__key"
+RANKING = "__ranking"
+_ABSENT = 1 << 31  # rankings numbered from here on are judged queries a run lacks
+
+
+class Judgment(NamedTuple):
+    """What :func:`judge_and_rankings` returns.
+
+    ``table``: the evaluation table. ``present``: the rankings (``[run_id,] query_id``)
+    the run holds. ``numbering``: None, or, when the table identifies its rankings by number
+    (a ``RANKING`` column, u32, in ascending order, instead of ``[run_id,] query_id``),
+    the lazy frame ``RANKING, [run_id,] query_id`` that names them.
+    """
+
+    table: Any
+    present: pl.LazyFrame
+    numbering: pl.LazyFrame | None = None
 
 
 def judge(
@@ -110,7 +126,7 @@ def judge(
     │ q1       ┆ z      ┆ null  ┆ null ┆ 2         │
     └──────────┴────────┴───────┴──────┴───────────┘
     """
-    table, _ = judge_and_rankings(
+    return judge_and_rankings(
         run,
         qrels,
         max_depth=max_depth,
@@ -118,8 +134,7 @@ def judge(
         ties=ties,
         missing=missing,
         unjudged=unjudged,
-    )
-    return table
+    ).table
 
 
 def judge_and_rankings(
@@ -132,11 +147,15 @@ def judge_and_rankings(
     missing: Missing = "skip",
     unjudged: bool = True,
     collect: bool = True,
-) -> tuple[Any, pl.LazyFrame]:
+    numbered: bool = False,
+) -> Judgment:
     """:func:`judge`, and the rankings (``keys``) the run holds, for :func:`coverage_of`.
 
     ``collect=False`` leaves the table lazy even for eager input, for a caller that
     computes on it (Polars then reads only the columns that the caller uses).
+    ``numbered=True`` lets the table identify its rankings by number, in order (see
+    :class:`Judgment`), where that comes cheaply: for a caller that groups by ranking,
+    which is then a group-by on a sorted integer instead of hashed strings.
     """
     _check_options(max_depth=max_depth, ties=ties, missing=missing)
     if not isinstance(unjudged, bool):
@@ -185,17 +204,24 @@ def judge_and_rankings(
     # ranks by (ranking, number): integers, not doc id strings.
     # With numbered rankings, (ranking, number) packs into one u64 key, which joins
     # about twice as fast as two columns when the qrels are dense.
-    numbered = qrels_lf.with_row_index(_QROW)
+    numbered_qrels = qrels_lf.with_row_index(_QROW)
     packed = _packed_key(blocks is not None)
     on = [_KEY] if packed else [*link, _QROW]
     found = (
         candidates.join(
-            numbered.select(S.QUERY_ID, S.DOC_ID, _QROW), on=[S.QUERY_ID, S.DOC_ID], how="inner"
+            numbered_qrels.select(S.QUERY_ID, S.DOC_ID, _QROW),
+            on=[S.QUERY_ID, S.DOC_ID],
+            how="inner",
         )
         .with_columns(packed)
         .select(*on, S.SCORE, S.RANK)
     )
-    judgments = pairs.join(numbered, on=S.QUERY_ID).with_columns(packed)
+    if numbered and blocks is not None and not unjudged:
+        table, numbering = _numbered_table(pairs, numbered_qrels, found, packed, keys)
+        if judged_only:
+            table = condense(table)
+        return Judgment(table if not collect else table.collect(), present, numbering)
+    judgments = pairs.join(numbered_qrels, on=S.QUERY_ID).with_columns(packed)
     columns = [*keys, S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE]
     parts = [judgments.join(found, on=on, how="left").select(columns)]
     if unjudged:
@@ -206,7 +232,7 @@ def judge_and_rankings(
     table = pl.concat(parts)
     if judged_only:
         table = _condense(table, keys)
-    return (table if lazy or not collect else table.collect()), present
+    return Judgment(table if lazy or not collect else table.collect(), present)
 
 
 def coverage(run: Any, qrels: Any) -> Any:
@@ -314,8 +340,11 @@ def as_qrels(qrels: Any) -> pl.DataFrame | pl.LazyFrame:
 
 
 def group_keys(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:
-    """The columns that identify one ranking: ``[run_id,] query_id``."""
+    """The columns that identify one ranking: ``[run_id,] query_id``, or the ranking
+    number of a numbered evaluation table (see :class:`Judgment`)."""
     schema = frame.collect_schema()
+    if RANKING in schema:
+        return [RANKING]
     return [S.RUN_ID, S.QUERY_ID] if S.RUN_ID in schema else [S.QUERY_ID]
 
 
@@ -404,6 +433,38 @@ def _packed_key(packed: bool) -> list[pl.Expr]:
         return []
     block, qrow = pl.col(_BLOCK).cast(pl.UInt64), pl.col(_QROW).cast(pl.UInt64)
     return [(block * (1 << 32) + qrow).alias(_KEY)]
+
+
+def _numbered_table(
+    pairs: pl.LazyFrame,
+    numbered_qrels: pl.LazyFrame,
+    found: pl.LazyFrame,
+    packed: list[pl.Expr],
+    keys: list[str],
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """The evaluation table of the judged documents, its rankings by number: ``RANKING``
+    (in ascending order), ``doc_id, score, rank, relevance``; and the frame that names the numbers.
+
+    The evaluated rankings are numbered as :func:`_rank_ordered` numbers them (judged
+    queries a run lacks, under ``missing="zero"``, after them); each one's judgments follow
+    in qrels order, so the packed (ranking, judgment) key ascends along the table, and the
+    retrieved judgments (``found``, sorted by that key) are matched by a merge (an as-of
+    join with no tolerance) instead of a hash join. A group-by on the ranking number then
+    finds each ranking's rows contiguous.
+    """
+    block = pl.col(_BLOCK)
+    # numbered by their keys, not their row (the frame is read twice, its row order may vary)
+    absent = pl.struct(keys).rank("ordinal").cast(pl.UInt32) + pl.lit(_ABSENT, dtype=pl.UInt32)
+    pairs = pairs.with_columns(block.fill_null(absent)).sort(_BLOCK)
+    judgments = (
+        pairs.select(_BLOCK, S.QUERY_ID)
+        .join(numbered_qrels, on=S.QUERY_ID, maintain_order="left_right")
+        .with_columns(packed)
+    )
+    table = judgments.join_asof(found.sort(_KEY), on=_KEY, strategy="backward", tolerance=0).select(
+        block.set_sorted().alias(RANKING), S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE
+    )
+    return table, pairs.select(block.alias(RANKING), *keys)
 
 
 def _rank_general(run: pl.LazyFrame, keys: list[str], ties: str) -> pl.LazyFrame:

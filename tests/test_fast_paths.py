@@ -173,6 +173,51 @@ def test_compact_table_is_the_table_without_unjudged_rows(seed: int, options: di
         assert_frame_equal(_canonical(lazy), expected)
 
 
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"max_depth": 5},
+        {"judged_only": True},
+        {"missing": "zero"},
+        {"missing": "zero", "judged_only": True},
+        {"ties": "doc_id_asc"},
+        {"ties": "input_order"},
+    ],
+)
+def test_numbered_table_is_the_compact_table(seed: int, options: dict) -> None:
+    """``evaluate`` groups an ordered run's judged rows by ranking number (rankings in
+    order, each one's judgments contiguous), named back by ``numbering``: the same rows as
+    the compact table, and the same values for every measure that needs no unjudged row."""
+    from polars_ireval.evaluate import evaluate_table
+    from polars_ireval.judge import RANKING, judge_and_rankings
+    from polars_ireval.parse import parse_measures
+
+    run, qrels = _random_run(seed, runs=2), _random_qrels(seed)
+    run = run.sort("run_id", "query_id", "score", descending=[False, False, True])
+    # a judged query the second run lacks, for missing="zero"
+    run = run.filter(~((pl.col("run_id") == "r1") & (pl.col("query_id") == "q2")))
+    table, present, numbering = judge_and_rankings(
+        run, qrels, unjudged=False, numbered=True, collect=True, **options
+    )
+    assert numbering is not None, "an ordered eager run takes the numbered path"
+    assert table[RANKING].is_sorted() and table[RANKING].n_unique() == numbering.collect().height
+    named = table.join(numbering.collect(), on=RANKING).drop(RANKING)
+    compact = ir.judge(run, qrels, unjudged=False, **options)
+    assert_frame_equal(_canonical(named.select(compact.columns)), _canonical(compact))
+
+    measures = parse_measures([m for m in UNJUDGED_CASES if "ties='average'" not in m])
+    measures = [m for m in measures if not m.needs_unjudged]
+    assert len(measures) > 40
+    ranked = present if options.get("missing") == "zero" else None
+    got = evaluate_table(
+        table.lazy(), measures, per_query=True, ranked=ranked, numbering=numbering
+    ).collect()
+    expected = evaluate_table(compact.lazy(), measures, per_query=True, ranked=ranked).collect()
+    assert_frame_equal(got, expected)
+
+
 #: Measure strings exercising every registry measure and the parameters that change
 #: whether unjudged documents matter (tie averaging); a test checks every measure is here.
 UNJUDGED_CASES = [
