@@ -248,10 +248,8 @@ def validate_run(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame:
         )
     keys = [c for c in (S.RUN_ID, S.QUERY_ID) if c in frame.columns] + [S.DOC_ID]
     present, new = rankings(frame, keys[:-1])
-    # When each ranking is one block of rows, a duplicate lies within a block: hash the
-    # block number with the doc id instead of hashing every key column.
-    block = None if new is None else (new.cum_sum() - 1).cast(pl.UInt64)
-    _check_duplicates(frame, keys, source, "run", block=block)
+    # When each ranking is one block of rows, a duplicate lies within a block
+    _check_duplicates(frame, keys, source, "run", new=new)
     out = frame.select(*keys[:-1], S.DOC_ID, S.SCORE, *_extra(frame, [*keys, S.SCORE]))
     _mark(out)
     key = id(out)
@@ -274,7 +272,7 @@ def rankings(frame: pl.DataFrame, keys: Sequence[str]) -> tuple[pl.DataFrame, pl
     """
     if is_validated(frame) and id(frame) in _LAYOUT:
         return _LAYOUT[id(frame)]
-    new = frame.select(new_ranking(keys)).to_series()
+    new = frame.lazy().select(new_ranking(keys)).collect().to_series()  # lazy: in parallel
     starts = frame.filter(new).select(keys)
     if starts.is_duplicated().any():
         return frame.select(keys).unique(), None
@@ -476,13 +474,18 @@ def _read_simple_runs(paths: list[str], policy: RunIdPolicy) -> pl.DataFrame | N
         )
     except pl.exceptions.PolarsError:
         return None
-    rejected = frame.select(
-        pl.any_horizontal(
-            pl.col("__gap").any(),
-            pl.sum_horizontal(pl.all().null_count()) > 0,
-            pl.col(S.QUERY_ID).str.starts_with("#").any(),
+    rejected = (
+        frame.lazy()  # lazy: in parallel
+        .select(
+            pl.any_horizontal(
+                pl.col("__gap").any(),
+                pl.sum_horizontal(pl.all().null_count()) > 0,
+                pl.col(S.QUERY_ID).str.starts_with("#").any(),
+            )
         )
-    ).item()
+        .collect()
+        .item()
+    )
     # an empty file among them is an error, which the file-by-file reading names
     if rejected or frame.height == 0:
         return None
@@ -692,25 +695,34 @@ def _check_duplicates(
     source: str,
     kind: str,
     *,
-    block: pl.Series | None = None,
+    new: pl.Series | None = None,
 ) -> None:
-    # Fast screen. When ``block`` numbers blocks that hold every row of equal leading keys
-    # (each ranking contiguous) and the blocks are small, count the distinct last keys per
-    # block, in parallel over the blocks: exact. Otherwise count the distinct hashes of the
-    # key columns (or of the block number and the last key): equal counts prove there is
-    # no duplicate; else (a duplicate, or a rare hash collision) check exactly.
-    if block is not None and frame.height <= _SMALL_BLOCKS * (int(block[-1]) + 1):
-        distinct = pl.DataFrame({"block": block, "key": frame.get_column(keys[-1])})
-        per_block = distinct.group_by("block").agg(pl.col("key").n_unique())
-        if per_block.get_column("key").sum() == frame.height:
+    # Fast screen. When ``new`` marks the first rows of blocks that hold every row of equal
+    # leading keys (each ranking contiguous) and the blocks are small, count the distinct
+    # last keys per block (numbered in ascending order: a group-by of contiguous slices):
+    # exact. Otherwise count the distinct hashes of the key columns (or of the block number
+    # and the last key): equal counts prove there is no duplicate; else (a duplicate, or a
+    # rare hash collision) check exactly.
+    block = None if new is None else pl.col("new").cum_sum().cast(pl.UInt64)
+    if new is not None and frame.height <= _SMALL_BLOCKS * new.sum():
+        distinct = (
+            pl.DataFrame({"new": new, "key": frame.get_column(keys[-1])})
+            .lazy()
+            .select(block.set_sorted().alias("block"), "key")
+            .group_by("block")
+            .agg(pl.col("key").n_unique())
+            .select(pl.col("key").sum())
+        )
+        if distinct.collect().item() == frame.height:
             return
     else:
         if block is None:
             parts = [pl.col(k).hash(i) for i, k in enumerate(keys)]
         else:
-            parts = [pl.col(keys[-1]).hash(0), pl.lit(block) * 0x9E3779B97F4A7C15]
+            parts = [pl.col(keys[-1]).hash(0), block * 0x9E3779B97F4A7C15]
         hashed = pl.reduce(lambda a, b: a ^ b, parts)
-        if frame.select(hashed.n_unique()).item() == frame.height:
+        source_frame = frame if new is None else frame.with_columns(new.alias("new"))
+        if source_frame.select(hashed.n_unique()).item() == frame.height:
             return
     dup = frame.filter(pl.struct(keys).is_duplicated())
     if dup.height == 0:
