@@ -703,7 +703,7 @@ def _check_duplicates(
     # exact. Otherwise count the distinct hashes of the key columns (or of the block number
     # and the last key): equal counts prove there is no duplicate; else (a duplicate, or a
     # rare hash collision) check exactly.
-    block = None if new is None else pl.col("new").cum_sum().cast(pl.UInt64)
+    block = pl.col("new").cum_sum().cast(pl.UInt64)  # with ``new`` as a column "new"
     if new is not None and frame.height <= _SMALL_BLOCKS * new.sum():
         distinct = (
             pl.DataFrame({"new": new, "key": frame.get_column(keys[-1])})
@@ -716,7 +716,7 @@ def _check_duplicates(
         if distinct.collect().item() == frame.height:
             return
     else:
-        if block is None:
+        if new is None:
             parts = [pl.col(k).hash(i) for i, k in enumerate(keys)]
         else:
             parts = [pl.col(keys[-1]).hash(0), block * 0x9E3779B97F4A7C15]

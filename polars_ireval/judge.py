@@ -370,8 +370,9 @@ def _prepare_eager(
     """
     present, new = _rankings(run, keys)
     score = pl.col(S.SCORE)
-    in_order = (new | (score <= score.shift())).all()
-    ordered = new is not None and bool(run.lazy().select(in_order).collect().item())
+    ordered = new is not None and bool(
+        run.lazy().select((pl.lit(new) | (score <= score.shift())).all()).collect().item()
+    )
     if new is not None and ordered:  # the mask stays right when whole rankings go below
         run = run.with_columns(new.alias(_NEW))
     judged_queries = qrels.get_column(S.QUERY_ID).unique()
