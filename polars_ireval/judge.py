@@ -174,7 +174,9 @@ def judge_and_rankings(
     judged_docs = qrels_lf.select(S.DOC_ID).unique().collect().to_series() if not lazy else None
     if ordered and ties != "rank":  # the rank column, not the scores, orders the rows
         assert judged_docs is not None
-        plain, candidates, link = _rank_ordered(run_in.lazy(), keys, ties, judged_docs)
+        assert isinstance(run_in, pl.DataFrame)
+        starts = run_in.get_column(_NEW).arg_true().cast(pl.UInt32)
+        plain, candidates, link = _rank_ordered(run_in.lazy(), starts, ties, judged_docs)
         # the rankings in the order of their rows, numbered as _rank_ordered numbers them
         blocks = present.join(
             judged_queries, on=S.QUERY_ID, how="semi", maintain_order="left"
@@ -383,7 +385,7 @@ def _prepare_eager(
 
 
 def _rank_ordered(
-    run: pl.LazyFrame, keys: list[str], ties: str, judged_docs: pl.Series
+    run: pl.LazyFrame, starts: pl.Series, ties: str, judged_docs: pl.Series
 ) -> tuple[pl.LazyFrame, pl.LazyFrame, list[str]]:
     """Rank rows already in ranking order (each ranking contiguous, scores non-increasing).
 
@@ -393,17 +395,20 @@ def _rank_ordered(
     doc id no query judges (the bulk of a run, which needs no join with the qrels),
     ``candidates`` the others; both have a ``rank``, ``candidates`` also the number of
     their ranking (``link``: the column that identifies a ranking in ``candidates``).
+    ``run`` has the mask of the rows that start a ranking (a column ``_NEW``), ``starts``
+    the numbers of those rows.
     """
     columns = [c for c in run.collect_schema().names() if c != _NEW]
-    new = pl.col(_NEW) if _NEW in run.collect_schema() else _new_ranking(keys)
+    new = pl.col(_NEW)
     block = (new.cum_sum() - 1).cast(pl.UInt32).alias(_BLOCK)
     score = pl.col(S.SCORE)
     row = pl.int_range(pl.len(), dtype=pl.UInt32)
-    pos = row - pl.when(new).then(row).forward_fill()
     # a stable order already breaks ties by input order
     tie_prev = pl.lit(False) if ties == "input_order" else ~new & (score == score.shift())
     tie = pl.col(_TIE)
-    base = run.with_columns(pos.alias(_POS), tie_prev.alias(_TIE), block).with_columns(
+    base = run.with_columns(row.alias(_POS), tie_prev.alias(_TIE), block).with_columns(
+        # the position in its ranking: the row minus the first row of its ranking
+        pl.col(_POS) - pl.lit(starts).gather(pl.col(_BLOCK)),
         (tie | tie.shift(-1).fill_null(False)).alias(_TIED),
         pl.col(S.DOC_ID).is_in(judged_docs.implode()).alias(_JUDGED),
     )
