@@ -51,8 +51,22 @@ def rel_ret(rel: int, k: Cutoff = None) -> pl.Expr:
 
 
 def ratio(num: pl.Expr, den: pl.Expr) -> pl.Expr:
-    """``num / den`` as float64, 0 where ``den`` is 0 (trec_eval's convention)."""
-    return pl.when(den > 0).then(num.cast(pl.Float64) / den).otherwise(0.0)
+    """``num / den`` as float64, 0 where ``den`` is 0 (trec_eval's convention).
+
+    ``num`` and ``den`` are computed once each: they become the fields of a struct, which
+    the test and the division read (an aggregation context evaluates an expression that
+    appears twice twice, and an ideal DCG, say, is no cheap denominator).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> pl.select(ratio(pl.lit(1), pl.lit(4)), ratio(pl.lit(1), pl.lit(0)).alias("z")).row(0)
+    (0.25, 0.0)
+    """
+    n, d = pl.field("num"), pl.field("den")
+    fields = pl.struct(num.cast(pl.Float64).alias("num"), den.alias("den"))
+    value = pl.when(d > 0).then(n / d).otherwise(0.0).alias("value")
+    return fields.struct.with_fields(value).struct.field("value")
 
 
 def exact_div(num: pl.Expr, den: float) -> pl.Expr:
