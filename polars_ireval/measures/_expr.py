@@ -112,8 +112,10 @@ def sum_of_precisions(rel: int, k: Cutoff = None) -> pl.Expr:
     >>> ev.select(sum_of_precisions(1)).item() == 1 / 2 + 2 / 3
     True
     """
-    ranks = relevant_ranks(rel, k).sort().cast(pl.Float64)
-    return (ranks.cum_count().cast(pl.Float64) / ranks).cum_sum().last().fill_null(0.0)
+    # in one list per ranking: the sorted ranks are computed once, not once per use
+    i, rank = pl.element().cum_count().cast(pl.Float64), pl.element()
+    ranks = relevant_ranks(rel, k).sort().cast(pl.Float64).implode()
+    return ranks.list.eval((i / rank).cum_sum().last()).list.first().fill_null(0.0)
 
 
 def ordered_sum(values: pl.Expr, order: pl.Expr) -> pl.Expr:
@@ -161,9 +163,9 @@ def dcg_at_k(gain: Callable[[pl.Expr], pl.Expr], k: Cutoff = None) -> pl.Expr:
     The sum follows the ranking, so it is the same float as trec_eval's.
     """
     keep = judged_graded(k)
-    gains = gain(REL.filter(keep).cast(pl.Float64))
-    rank = RANK.filter(keep).filter(gains != 0.0)  # adding 0 changes no sum
-    return ordered_sum(gains.filter(gains != 0.0) / log2_discount(rank), rank)
+    rank = RANK.filter(keep)
+    # terms of gain 0 add 0.0, which changes no sum: cheaper to add than to filter out
+    return ordered_sum(gain(REL.filter(keep).cast(pl.Float64)) / log2_discount(rank), rank)
 
 
 def ideal_dcg_at_k(gain: Callable[[pl.Expr], pl.Expr], k: int | None = None) -> pl.Expr:

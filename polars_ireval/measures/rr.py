@@ -69,5 +69,5 @@ def rr(*, k: int | None = None, rel: int = 1) -> pl.Expr:
     >>> ir.evaluate(run, qrels, "RR@2")["value"].to_list()
     [0.5]
     """
-    first = relevant_ranks(rel, k).min()
-    return pl.when(first.is_not_null()).then(1.0 / first.cast(pl.Float64)).otherwise(0.0)
+    first = relevant_ranks(rel, k).min()  # null without one
+    return (1.0 / first.cast(pl.Float64)).fill_null(0.0)
