@@ -10,7 +10,6 @@ import polars as pl
 from polars_ireval.measures._expr import (
     exact_div,
     num_rel,
-    precision_at_relevant,
     rel_ret,
     relevant_ranks,
     retrieved,
@@ -53,12 +52,32 @@ def _needed(fraction: float, r: pl.Expr, rounding: str) -> pl.Expr:
     return whole + (x - whole >= 0.5).cast(pl.Float64)
 
 
-def _iprec(fraction: float, rel: int, rounding: str) -> pl.Expr:
-    # Interpolated precision: the best precision at or after the c-th relevant document.
-    # Precision peaks at relevant ranks, so only those are scanned; c = 0 takes them all.
-    ordinal = relevant_ranks(rel).rank("ordinal")
-    needed = _needed(fraction, num_rel(rel), rounding)
-    return precision_at_relevant(rel).filter(ordinal >= needed).max().fill_null(0.0)
+def _interpolated(points: Sequence[float], rel: int, rounding: str) -> pl.Expr:
+    """A struct with a field ``p0``, ``p1``, ... per recall level of ``points``: the
+    interpolated precision there, and the field ``mean``: their sum, added in order,
+    divided by their number.
+
+    The precision at each relevant rank i / r_i (the i-th relevant document at rank r_i:
+    precision peaks at relevant ranks, so only those are scanned) becomes, by a suffix
+    maximum, the best precision at or below it; a level needing c relevant documents
+    takes the c-th value (the first for c = 0, 0 beyond the last). The list is built once
+    per ranking and read once per level.
+    """
+    i, rank = pl.element().cum_count().cast(pl.Float64), pl.element()
+    ranks = relevant_ranks(rel).sort().cast(pl.Float64).implode()
+    best = ranks.list.eval((i / rank).reverse().cum_max().reverse())
+    fields = pl.struct(best.alias("best"), num_rel(rel).alias("r"))
+    values = []
+    for x in points:
+        needed = _needed(x, pl.field("r"), rounding)
+        index = (pl.max_horizontal(needed, pl.lit(1.0)) - 1.0).cast(pl.Int64)
+        values.append(pl.field("best").list.get(index, null_on_oob=True).fill_null(0.0))
+    total: pl.Expr = pl.lit(0.0)
+    for value in values:
+        total = total + value
+    mean = exact_div(total, len(points))  # reads fields: no work is done twice
+    named = [v.alias(f"p{j}") for j, v in enumerate(values)]
+    return fields.struct.with_fields(*named, mean.alias("mean"))
 
 
 @measure(
@@ -139,7 +158,7 @@ def iprec(*, recall: float, rel: int = 1, rounding: str = "trec_eval9") -> pl.Ex
     >>> out["value"].to_list()
     [0.6666666666666666, 1.0]
     """
-    return _iprec(recall, rel, rounding)
+    return _interpolated((recall,), rel, rounding).struct.field("p0")
 
 
 @measure(
@@ -206,10 +225,7 @@ def eleven_point_average(
     >>> out["value"].to_list()
     [0.6060606060606062, 0.5555555555555555]
     """
-    total: pl.Expr = pl.lit(0.0)
-    for x in points:
-        total = total + _iprec(x, rel, rounding)
-    return exact_div(total, len(points))
+    return _interpolated(points, rel, rounding).struct.field("mean")
 
 
 @measure(
