@@ -133,16 +133,20 @@ def weight_sum(k: int, discount: str, b: float, weights: Weights) -> float:
 
 def ranked_dcg(g: pl.Expr, k: int | None, discount: str, b: float, weights: Weights) -> pl.Expr:
     """DCG of the top ``k`` retrieved ranks (the whole ranking when ``k`` is None)."""
-    keep = retrieved(k) & (g != 0)
+    keep = retrieved(k)  # a term of gain 0 adds 0.0, which changes no sum
     return ordered_sum(discounted(g, RANK, discount, b, weights).filter(keep), RANK.filter(keep))
 
 
 def sorted_dcg(g: pl.Expr, k: int | None, discount: str, b: float, weights: Weights) -> pl.Expr:
-    """DCG@k of the positive values of ``g`` sorted descending (an ideal ranking)."""
-    best = g.filter(g > 0).sort(descending=True)
+    """DCG@k of the positive values of ``g`` sorted descending (an ideal ranking).
+
+    The sorted gains are one list per ranking, so that ``g`` is computed once.
+    """
+    best = pl.element().filter(pl.element() > 0)
     if k is not None:
         best = best.head(k)
-    return discounted(best, best.cum_count(), discount, b, weights).cum_sum().last().fill_null(0.0)
+    dcg = discounted(best, best.cum_count(), discount, b, weights).cum_sum().last()
+    return g.sort(descending=True).implode().list.eval(dcg).list.first().fill_null(0.0)
 
 
 def normalised_dcg(
