@@ -27,9 +27,11 @@ def _bpref(rel: int) -> pl.Expr:
     rel_ranks = relevant_ranks(rel).sort()
     nonrel_ranks = RANK.filter(retrieved() & judged_nonrelevant(rel)).sort()
     above = count_below(nonrel_ranks, rel_ranks).cast(pl.Float64)
-    penalty = pl.min_horizontal(above, r) / pl.min_horizontal(nonrel_total, r)
-    term = pl.when(above > 0).then(1.0 - penalty).otherwise(1.0)
-    return ratio(ordered_sum(term, rel_ranks), r)
+    # with none above, the penalty is 0 / max(.., 1) = 0; with some, the max changes nothing
+    # (then min(N, R) >= 1): each subexpression appears once, as an aggregation wants it
+    penalty = pl.min_horizontal(above, r) / pl.max_horizontal(pl.min_horizontal(nonrel_total, r), 1)
+    # the terms follow rel_ranks, sorted: added in rank order
+    return ratio((1.0 - penalty).cum_sum().last().fill_null(0.0), r)
 
 
 @measure(
