@@ -43,7 +43,7 @@ from polars_ireval import schema as S
 from polars_ireval.errors import IrevalError
 from polars_ireval.evaluate import CoverageWarning, evaluate, evaluate_table
 from polars_ireval.example import EXAMPLE_COMMAND, example_path
-from polars_ireval.io import read_qrels, read_run
+from polars_ireval.io import file_run_id, is_text_run, read_qrels, read_run
 from polars_ireval.registry import Measure
 from polars_ireval.trec_format import NUM_Q, RUNID
 
@@ -282,8 +282,16 @@ def read_runs(paths: Sequence[str], progress: Progress | None = None) -> pl.Data
     """Read every run file into one frame with a ``run_id`` column (one run per file).
 
     A Parquet or Arrow file that has its own ``run_id`` column keeps it (it may hold many
-    runs). Two files giving the same run name are an error.
+    runs). Two files giving the same run name are an error. Several TREC text files are
+    read together (one parallel scan, one validation).
     """
+    names = [run_name(p) for p in paths]
+    # io names a run by file_run_id, which mostly agrees with run_name
+    same = names == [file_run_id(p) for p in paths] and len(set(names)) == len(names)
+    if len(paths) > 1 and same and all(is_text_run(p) for p in paths):
+        if progress is not None:
+            progress.update(f"reading {len(paths)} runs", paths[0])
+        return read_run(paths, run_id="file")
     frames: list[pl.DataFrame] = []
     origin: dict[str, str] = {}
     for i, path in enumerate(paths, 1):

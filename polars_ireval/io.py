@@ -748,6 +748,17 @@ def _extra(frame: pl.DataFrame, used: Sequence[str]) -> list[str]:
     return [c for c in frame.columns if c not in used and c not in (_LINE, _FILE)]
 
 
+def file_run_id(path: PathLike) -> str:
+    """The run id that ``read_run(..., run_id="file")`` gives the runs of a file: its name
+    without extensions (``runs/bm25.run.gz`` -> ``bm25``)."""
+    return _stem(str(path))
+
+
+def is_text_run(path: PathLike) -> bool:
+    """True for a path :func:`read_run` reads as TREC text (not Parquet or Arrow)."""
+    return _format(str(path)) == "trec"
+
+
 def _stem(path: str) -> str:
     name = os.path.basename(path)
     for ext in (

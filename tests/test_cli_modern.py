@@ -100,6 +100,35 @@ def test_globs_directories_gzip_and_parquet_inputs(tmp_path: Path, capsys) -> No
     _same(pl.read_csv(io.StringIO(by_glob), separator="\t"), _reference())
 
 
+def test_several_text_runs_read_together_keep_their_file_names(tmp_path: Path, capsys) -> None:
+    """Text runs are read in one scan (``read_run(paths, run_id="file")``), named by file as
+    one by one; a file the fast reader declines (tabs) or two files of one name still work
+    as before (the latter is an error naming both)."""
+    from polars_ireval.cli import read_runs
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    shutil.copy(EXAMPLE / "runs" / "bm25.run", runs / "bm25.run")
+    with gzip.open(runs / "dense.run.gz", "wt") as f:
+        f.write((EXAMPLE / "runs" / "dense.run").read_text())
+    tabbed = (EXAMPLE / "runs" / "random.run").read_text().replace(" ", "\t")
+    (runs / "random.txt").write_text(tabbed)
+    paths = sorted(str(p) for p in runs.iterdir())
+    together = read_runs(paths)
+    one_by_one = pl.concat(
+        [
+            ir.read_run(p).with_columns(run_id=pl.lit(n)).select(together.columns)
+            for p, n in zip(paths, ["bm25", "dense", "random"], strict=True)
+        ]
+    )
+    assert_frame_equal(together, one_by_one)
+    out, _ = _run([str(EXAMPLE / "qrels.txt"), str(runs), "-m", MEASURES], capsys)
+    _same(pl.read_csv(io.StringIO(out), separator="\t"), _reference())
+    shutil.copy(runs / "bm25.run", runs / "bm25.trec")
+    assert main([str(EXAMPLE / "qrels.txt"), str(runs)]) != 0
+    assert "two runs are named 'bm25'" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("options", [[], ["-c", "-M", "5", "-J"], ["-l", "2", "-M", "50"]])
 def test_duckdb_engine_equals_polars(capsys, options: list[str]) -> None:
     measures = "P@10 AP nDCG@10 RR infAP Rprec"
