@@ -165,31 +165,42 @@ def evaluate(
     if engine != "polars":
         raise ParameterError(f"engine={engine!r}: must be 'polars', 'duckdb' or 'spark'")
     parsed = parse_measures(measures)
-    # most measures need only the judged documents and their ranks: a much smaller table
-    unjudged = residuals or any(m.needs_unjudged for m in parsed)
-    table, present, numbering = judge_and_rankings(
-        run,
-        qrels,
-        max_depth=max_depth,
-        judged_only=judged_only,
-        ties=ties,
-        missing=missing,
-        unjudged=unjudged,
-        collect=False,  # one query from the inputs to the result
-        numbered=True,
-    )
+    # Most measures need only the judged documents and their ranks: a much smaller table.
+    # Those that also need the unjudged ones (all of them with residuals) get the full table.
+    full = [residuals or m.needs_unjudged for m in parsed]
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
+    parts: list[pl.LazyFrame] = []
+    for unjudged in (False, True):
+        chosen = [m for m, f in zip(parsed, full, strict=True) if f == unjudged]
+        if not chosen:
+            continue
+        table, present, numbering = judge_and_rankings(
+            run,
+            qrels,
+            max_depth=max_depth,
+            judged_only=judged_only,
+            ties=ties,
+            missing=missing,
+            unjudged=unjudged,
+            collect=False,  # one query from the inputs to the result
+            numbered=True,
+        )
+        parts.append(
+            per_query_columns(
+                table.lazy(),
+                chosen,
+                relevance_level=relevance_level,
+                residuals=residuals,
+                ranked=present if missing == "zero" else None,
+                numbering=numbering,
+            )
+        )
     if not lazy:
         _warn_coverage(coverage_of(present, as_qrels(qrels).lazy()).collect(), missing)
-    result = evaluate_table(
-        table.lazy(),
-        parsed,
-        per_query=per_query,
-        relevance_level=relevance_level,
-        residuals=residuals,
-        ranked=present if missing == "zero" else None,
-        numbering=numbering,
-    )
+    per_q = parts[0]
+    if len(parts) > 1:
+        per_q = per_q.join(parts[1], on=group_keys(per_q), how="full", coalesce=True)
+    result = _result(per_q, parsed, per_query=per_query, residuals=residuals)
     return result if lazy else result.collect()
 
 
@@ -212,8 +223,6 @@ def evaluate_table(
     ``numbering``: for a table whose rankings are numbered, the frame that names them (see
     :class:`polars_ireval.judge.Judgment`).
     """
-    labels = [m.label for m in measures]
-    resid = [_RESID + m.label for m in measures]
     per_q = per_query_columns(
         table,
         measures,
@@ -222,6 +231,15 @@ def evaluate_table(
         ranked=ranked,
         numbering=numbering,
     )
+    return _result(per_q, measures, per_query=per_query, residuals=residuals)
+
+
+def _result(
+    per_q: pl.LazyFrame, measures: list[Measure], *, per_query: bool, residuals: bool
+) -> pl.LazyFrame:
+    """The long result of :func:`evaluate_table` from :func:`per_query_columns`' frame."""
+    labels = [m.label for m in measures]
+    resid = [_RESID + m.label for m in measures]
     keys = group_keys(per_q)
     if per_query:
         wide = per_q.sort(keys)

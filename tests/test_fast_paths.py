@@ -218,6 +218,32 @@ def test_numbered_table_is_the_compact_table(seed: int, options: dict) -> None:
     assert_frame_equal(got, expected)
 
 
+@pytest.mark.parametrize(
+    "options", [{}, {"missing": "zero", "max_depth": 6}, {"judged_only": True}]
+)
+@pytest.mark.parametrize("per_query", [True, False])
+def test_measures_split_between_two_tables_equal_one_full_table(
+    options: dict, per_query: bool
+) -> None:
+    """``evaluate`` computes the measures that need no unjudged row on the compact table and
+    the others on the full one, then joins them: the same values and rows as all measures
+    on the full table."""
+    from polars_ireval.evaluate import evaluate_table
+    from polars_ireval.judge import judge_and_rankings
+    from polars_ireval.parse import parse_measures
+
+    run, qrels = _random_run(5, runs=2), _random_qrels(5)
+    run = run.sort("run_id", "query_id", "score", descending=[False, False, True])
+    texts = ["nDCG@10", "NumRet", "AP", "Judged@5", "P(judged_only=True)@5", "RBP", "RR"]
+    measures = parse_measures(texts)
+    assert {m.needs_unjudged for m in measures} == {True, False}
+    got = ir.evaluate(run, qrels, texts, per_query=per_query, **options)
+    table, present, _ = judge_and_rankings(run, qrels, **options)
+    ranked = present if options.get("missing") == "zero" else None
+    expected = evaluate_table(table.lazy(), measures, per_query=per_query, ranked=ranked)
+    assert_frame_equal(got, expected.collect())
+
+
 #: Measure strings exercising every registry measure and the parameters that change
 #: whether unjudged documents matter (tie averaging); a test checks every measure is here.
 UNJUDGED_CASES = [
