@@ -218,8 +218,11 @@ def judge_and_rankings(
         .with_columns(packed)
         .select(*on, S.SCORE, S.RANK)
     )
-    if numbered and blocks is not None and not unjudged:
+    if numbered and blocks is not None:
         table, numbering = _numbered_table(pairs, numbered_qrels, found, packed, keys)
+        if unjudged:
+            other = candidates.join(qrels_lf, on=[S.QUERY_ID, S.DOC_ID], how="anti")
+            table = _with_unjudged(table, plain, other, qrels_lf.collect_schema()[S.RELEVANCE])
         if judged_only:
             table = condense(table)
         return Judgment(table if not collect else table.collect(), present, numbering)
@@ -429,7 +432,7 @@ def _rank_ordered(
         .select(*columns, rank, _BLOCK)
     )
     untied = ~pl.col(_TIED)
-    plain = base.filter(untied & ~pl.col(_JUDGED)).select(*columns, by_position)
+    plain = base.filter(untied & ~pl.col(_JUDGED)).select(*columns, by_position, _BLOCK)
     judged = base.filter(untied & pl.col(_JUDGED)).select(*columns, by_position, _BLOCK)
     return plain, pl.concat([judged, tied]), [_BLOCK]
 
@@ -472,6 +475,26 @@ def _numbered_table(
         block.set_sorted().alias(RANKING), S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE
     )
     return table, pairs.select(block.alias(RANKING), *keys)
+
+
+def _with_unjudged(
+    table: pl.LazyFrame, plain: pl.LazyFrame, other: pl.LazyFrame, relevance: pl.DataType
+) -> pl.LazyFrame:
+    """A numbered table (see :func:`_numbered_table`) with the retrieved documents its
+    rankings' qrels do not judge: ``plain`` (no query judges them; in run order, so in
+    ranking order) and ``other`` (judged for other queries; few, sorted here), merged in
+    ranking order, so that each ranking's rows stay contiguous."""
+    columns = [S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE]
+    none = pl.lit(None, dtype=relevance).alias(S.RELEVANCE)
+    plain = plain.select(pl.col(_BLOCK).alias(RANKING), none, *columns[:-1]).select(
+        RANKING, *columns
+    )
+    other = other.select(pl.col(_BLOCK).alias(RANKING), none, *columns[:-1]).select(
+        RANKING, *columns
+    )
+    # merge_sorted trusts its inputs to be sorted: the table and plain are by construction
+    # (ranking numbers ascend along a run), other is sorted here
+    return table.merge_sorted(plain, key=RANKING).merge_sorted(other.sort(RANKING), key=RANKING)
 
 
 def _rank_general(run: pl.LazyFrame, keys: list[str], ties: str) -> pl.LazyFrame:

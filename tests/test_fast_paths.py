@@ -186,10 +186,12 @@ def test_compact_table_is_the_table_without_unjudged_rows(seed: int, options: di
         {"ties": "input_order"},
     ],
 )
-def test_numbered_table_is_the_compact_table(seed: int, options: dict) -> None:
-    """``evaluate`` groups an ordered run's judged rows by ranking number (rankings in
-    order, each one's judgments contiguous), named back by ``numbering``: the same rows as
-    the compact table, and the same values for every measure that needs no unjudged row."""
+@pytest.mark.parametrize("unjudged", [False, True])
+def test_numbered_table_is_the_table(seed: int, options: dict, unjudged: bool) -> None:
+    """``evaluate`` groups an ordered run's rows by ranking number (rankings in order, each
+    one's rows contiguous), named back by ``numbering``: the same rows as the table (the
+    compact one, or the full one with the unjudged documents merged in), and the same values
+    for every measure that the table serves."""
     from polars_ireval.evaluate import evaluate_table
     from polars_ireval.judge import RANKING, judge_and_rankings
     from polars_ireval.parse import parse_measures
@@ -199,16 +201,16 @@ def test_numbered_table_is_the_compact_table(seed: int, options: dict) -> None:
     # a judged query the second run lacks, for missing="zero"
     run = run.filter(~((pl.col("run_id") == "r1") & (pl.col("query_id") == "q2")))
     table, present, numbering = judge_and_rankings(
-        run, qrels, unjudged=False, numbered=True, collect=True, **options
+        run, qrels, unjudged=unjudged, numbered=True, collect=True, **options
     )
     assert numbering is not None, "an ordered eager run takes the numbered path"
     assert table[RANKING].is_sorted() and table[RANKING].n_unique() == numbering.collect().height
     named = table.join(numbering.collect(), on=RANKING).drop(RANKING)
-    compact = ir.judge(run, qrels, unjudged=False, **options)
+    compact = ir.judge(run, qrels, unjudged=unjudged, **options)
     assert_frame_equal(_canonical(named.select(compact.columns)), _canonical(compact))
 
-    measures = parse_measures([m for m in UNJUDGED_CASES if "ties='average'" not in m])
-    measures = [m for m in measures if not m.needs_unjudged]
+    measures = parse_measures(UNJUDGED_CASES)
+    measures = [m for m in measures if unjudged or not m.needs_unjudged]
     assert len(measures) > 40
     ranked = present if options.get("missing") == "zero" else None
     got = evaluate_table(
