@@ -169,36 +169,35 @@ class UserModel:
         ranked = gain.filter(keep).sort_by(RANK.filter(keep)).fill_null(unknown)
         return ranked.append(pl.repeat(unknown, pl.lit(self.depth) - ranked.len()))
 
-    def _position(self, gain: pl.Expr, best: bool) -> Position:
+    def _position(self, g: pl.Expr) -> Position:
+        """The positions 1..n of the gain vector ``g`` of one ranking."""
         assert self.depth is not None
-        g = self._gains(gain, best)
         i = pl.int_range(1, self.depth + 1, dtype=pl.Int64).cast(pl.Float64)
         return Position(
             i=i, gain=g, cum_gain=g.cum_sum(), cost=i * 0.0 + 1.0, cum_cost=i, n=self.depth
         )
 
-    def _raw_weights(self, gain: pl.Expr, best: bool) -> pl.Expr:
-        """W(1..n) before normalization (worst or best case)."""
-        pos = self._position(gain, best)
+    def _raw_weights(self, g: pl.Expr) -> pl.Expr:
+        """W(1..n) before normalization, for the gain vector ``g``."""
+        pos = self._position(g)
         if self.weight is not None:
             return self.weight(pos).cast(pl.Float64)
         assert self.continuation is not None
         c = self.continuation(pos).cast(pl.Float64)
         return c.shift(1, fill_value=1.0).cum_prod()
 
-    def weights(self, gain: pl.Expr, *, best: bool = False) -> pl.Expr:
-        """W(1..n), normalized to sum to 1 over the n positions (worst or best case)."""
-        w = self._raw_weights(gain, best)
-        return w / w.sum()
-
-    def _weighted_mean(self, gain: pl.Expr, best: bool, values: pl.Expr) -> pl.Expr:
-        """Σ W(i) v_i as Σ w_i v_i / Σ w_i: one division, so that v = 1 at every position
-        gives exactly 1 (the residual of an empty ranking), and 0 <= v <= 1 never more."""
-        w = self._raw_weights(gain, best)
-        return (w * values).sum() / w.sum()
+    def _per_ranking(self, vectors: pl.Expr, value: pl.Expr) -> pl.Expr:
+        """``value``, an expression of ``pl.element()``, over the ``vectors`` of one ranking
+        taken as one list: the vectors are built once, however often ``value`` reads them
+        (an aggregation would rebuild an expression each time it appears)."""
+        return vectors.implode().list.eval(value).list.first()
 
     def _utility(self, gain: pl.Expr, best: bool) -> pl.Expr:
-        return self._weighted_mean(gain, best, self._gains(gain, best))
+        """Σ W(i) g_i as Σ w_i g_i / Σ w_i: one division, so that g = 1 at every position
+        gives exactly 1 (the residual of an empty ranking), and 0 <= g <= 1 never more."""
+        g = pl.element()
+        w = self._raw_weights(g)
+        return self._per_ranking(self._gains(gain, best), (w * g).sum() / w.sum())
 
     # -- the measurements ----------------------------------------------------------------
 
@@ -217,9 +216,14 @@ class UserModel:
             keep = retrieved(self.cutoff) & gain.is_null()
             unjudged = ordered_sum(self._static_weight().filter(keep), RANK.filter(keep))
             return unjudged + self.tail(retrieved(self.cutoff).sum().cast(pl.Float64))
-        if not self.adaptive:
-            unknown = self._gains(gain, best=True) - self._gains(gain, best=False)
-            return self._weighted_mean(gain, False, unknown)
+        if not self.adaptive:  # the worst case's weights, on the unknown positions
+            both = pl.struct(
+                self._gains(gain, best=False).alias("worst"),
+                self._gains(gain, best=True).alias("best"),
+            )
+            worst, best = pl.element().struct.field("worst"), pl.element().struct.field("best")
+            w = self._raw_weights(worst)
+            return self._per_ranking(both, (w * (best - worst)).sum() / w.sum())
         return self._utility(gain, best=True) - self._utility(gain, best=False)
 
     def expected_depth(self, gain: pl.Expr) -> pl.Expr:
@@ -228,7 +232,8 @@ class UserModel:
             assert self.weight is not None
             one, zero = pl.lit(1.0), pl.lit(0.0)
             return 1.0 / self.weight(Position(one, zero, zero, one, one, 0)).cast(pl.Float64)
-        return 1.0 / self.weights(gain).first()
+        w = self._raw_weights(pl.element())
+        return 1.0 / self._per_ranking(self._gains(gain, best=False), w.first() / w.sum())
 
     def _static_weight(self) -> pl.Expr:
         """W(rank) of each ranked row, for an infinite model (static weights)."""
