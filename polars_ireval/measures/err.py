@@ -55,7 +55,9 @@ def err(*, k: int | None = None, max_rel: int = 4) -> pl.Expr:
     grade = REL.clip(0, max_rel).fill_null(0).cast(pl.Float64)
     stop = (pl.lit(2.0).pow(grade) - 1.0) / 2.0**max_rel
     keep = retrieved(k)
-    rank = RANK.filter(keep).sort().cast(pl.Float64)
-    p = stop.filter(keep).sort_by(RANK.filter(keep))
+    # (stop, rank) of the ranked documents in rank order, one list per ranking: built once
+    rows = pl.struct(stop.alias("p"), RANK.cast(pl.Float64).alias("rank"))
+    ranked = rows.filter(keep).sort_by(RANK.filter(keep)).implode()
+    p, rank = pl.element().struct.field("p"), pl.element().struct.field("rank")
     reach = (1.0 - p).cum_prod().shift(1, fill_value=1.0)
-    return (p * reach / rank).cum_sum().last().fill_null(0.0)
+    return ranked.list.eval((p * reach / rank).cum_sum().last()).list.first().fill_null(0.0)
