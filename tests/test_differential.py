@@ -65,8 +65,15 @@ def _frames(run: dict, qrels: dict) -> tuple[pl.DataFrame, pl.DataFrame]:
     return r, q
 
 
-def _ours(run: dict, qrels: dict, names: list[str], **options: Any) -> dict[tuple[str, str], float]:
+def _ours(
+    run: dict, qrels: dict, names: list[str], *, ordered: bool = False, **options: Any
+) -> dict[tuple[str, str], float]:
+    """Our per-query values; ``ordered``: from the run's rows in ranking order (each query
+    contiguous, scores descending), which takes judge's fast path (no sort) and evaluate's
+    numbered tables, instead of the dict's order, which takes the general path."""
     r, q = _frames(run, qrels)
+    if ordered:
+        r = r.sort(["query_id", "score", "doc_id"], descending=[False, True, True])
     out = ir.evaluate(r, q, names, per_query=True, **options)
     return {(row[0], row[1]): row[2] for row in out.select("query_id", "measure", "value").rows()}
 
@@ -104,17 +111,20 @@ def test_against_pytrec_eval(data: tuple, level: int, judged_only: bool) -> None
     want = _pytrec_eval(run, qrels, level, judged_only)
     assert set(want) == set(run) & set(defined)  # the queries on both sides
     names = sorted(next(iter(want.values()))) if want else ["map"]
-    got = _ours(run, qrels, names, relevance_level=level, judged_only=judged_only)
-    assert {q for q, _ in got} == set(run) & set(qrels)  # ours also scores the rest
-    for qid, values in want.items():
-        for name, expected in values.items():
-            ours = got[(qid, name)]
-            if name in GEOMETRIC:
-                ours = math.log(max(ours, ir.registry.MIN_GEO_MEAN))
-            if math.isnan(expected):  # trec_eval's 0/0 when -J leaves nothing retrieved
-                assert ours == 0.0, (qid, name)
-                continue
-            assert ours == pytest.approx(expected, abs=1e-9), (qid, name, run, qrels)
+    for ordered in (False, True):  # the general path, and the fast path of ranked rows
+        got = _ours(
+            run, qrels, names, ordered=ordered, relevance_level=level, judged_only=judged_only
+        )
+        assert {q for q, _ in got} == set(run) & set(qrels)  # ours also scores the rest
+        for qid, values in want.items():
+            for name, expected in values.items():
+                ours = got[(qid, name)]
+                if name in GEOMETRIC:
+                    ours = math.log(max(ours, ir.registry.MIN_GEO_MEAN))
+                if math.isnan(expected):  # trec_eval's 0/0 when -J leaves nothing retrieved
+                    assert ours == 0.0, (qid, name)
+                    continue
+                assert ours == pytest.approx(expected, abs=1e-9), (qid, name, ordered, run)
 
 
 #: ir_measures strings, in groups evaluated by one ir_measures call each, with the tie policy
@@ -164,19 +174,20 @@ def test_against_ir_measures(data: tuple) -> None:
             if m.query_id in run  # ir_measures also yields 0 for judged queries it lacks
         }
         assert {q for q, _ in want} == set(run) & set(defined)
-        got = _ours(run, qrels, names, ties=ties)
         labels = {str(ir_measures.parse_measure(n)): n for n in names}
-        for (qid, label), expected in want.items():
-            if math.isnan(expected):  # trec_eval's 0/0 when -J empties a ranking (compat.md)
-                assert label.startswith("IPrec(judged_only=True)"), (qid, label)
-                assert got[(qid, labels[label])] == 0.0
-                continue
-            assert got[(qid, labels[label])] == pytest.approx(expected, abs=1e-9), (
-                qid,
-                label,
-                run,
-                qrels,
-            )
+        for ordered in (False, True):  # the general path, and the fast path of ranked rows
+            got = _ours(run, qrels, names, ordered=ordered, ties=ties)
+            for (qid, label), expected in want.items():
+                if math.isnan(expected):  # trec_eval's 0/0 when -J empties a ranking
+                    assert label.startswith("IPrec(judged_only=True)"), (qid, label)
+                    assert got[(qid, labels[label])] == 0.0
+                    continue
+                assert got[(qid, labels[label])] == pytest.approx(expected, abs=1e-9), (
+                    qid,
+                    label,
+                    ordered,
+                    run,
+                )
 
 
 def test_num_ret_beside_condensed_measures() -> None:
