@@ -362,7 +362,6 @@ def _is_canonical_qrels(frame: pl.DataFrame) -> bool:
     return io.is_validated(frame)
 
 
-_new_ranking = io.new_ranking
 _rankings = io.rankings
 
 
