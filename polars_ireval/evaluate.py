@@ -169,25 +169,26 @@ def evaluate(
     # Those that also need the unjudged ones (all of them with residuals) get the full table.
     full = [residuals or m.needs_unjudged for m in parsed]
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
+    table, present, numbering, judged = judge_and_rankings(
+        run,
+        qrels,
+        max_depth=max_depth,
+        judged_only=judged_only,
+        ties=ties,
+        missing=missing,
+        unjudged=any(full),
+        collect=False,  # one query from the inputs to the result
+        numbered=True,
+    )
     parts: list[pl.LazyFrame] = []
     for unjudged in (False, True):
         chosen = [m for m, f in zip(parsed, full, strict=True) if f == unjudged]
         if not chosen:
             continue
-        table, present, numbering = judge_and_rankings(
-            run,
-            qrels,
-            max_depth=max_depth,
-            judged_only=judged_only,
-            ties=ties,
-            missing=missing,
-            unjudged=unjudged,
-            collect=False,  # one query from the inputs to the result
-            numbered=True,
-        )
+        source = table if unjudged or judged is None else judged
         parts.append(
             per_query_columns(
-                table.lazy(),
+                source.lazy(),
                 chosen,
                 relevance_level=relevance_level,
                 residuals=residuals,

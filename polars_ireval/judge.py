@@ -53,12 +53,15 @@ class Judgment(NamedTuple):
     ``table``: the evaluation table. ``present``: the rankings (``[run_id,] query_id``)
     the run holds. ``numbering``: None, or, when the table identifies its rankings by number
     (a ``RANKING`` column, u32, in ascending order, instead of ``[run_id,] query_id``),
-    the lazy frame ``RANKING, [run_id,] query_id`` that names them.
+    the lazy frame ``RANKING, [run_id,] query_id`` that names them. ``judged``: with
+    ``unjudged=True``, the table of the judged documents only (lazy), the part of ``table``
+    a caller needs for the measures that read no unjudged document.
     """
 
     table: Any
     present: pl.LazyFrame
     numbering: pl.LazyFrame | None = None
+    judged: pl.LazyFrame | None = None
 
 
 def judge(
@@ -219,13 +222,16 @@ def judge_and_rankings(
         .select(*on, S.SCORE, S.RANK)
     )
     if numbered and blocks is not None:
-        table, numbering = _numbered_table(pairs, numbered_qrels, found, packed, keys)
+        compact, numbering = _numbered_table(pairs, numbered_qrels, found, packed, keys)
+        table = compact
         if unjudged:
             other = candidates.join(qrels_lf, on=[S.QUERY_ID, S.DOC_ID], how="anti")
-            table = _with_unjudged(table, plain, other, qrels_lf.collect_schema()[S.RELEVANCE])
+            relevance = qrels_lf.collect_schema()[S.RELEVANCE]
+            table = _with_unjudged(compact, plain, other, relevance)
         if judged_only:
-            table = condense(table)
-        return Judgment(table if not collect else table.collect(), present, numbering)
+            table, compact = condense(table), condense(compact)
+        kept = compact if unjudged else None
+        return Judgment(table if not collect else table.collect(), present, numbering, kept)
     judgments = pairs.join(numbered_qrels, on=S.QUERY_ID).with_columns(packed)
     columns = [*keys, S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE]
     parts = [judgments.join(found, on=on, how="left").select(columns)]
@@ -237,7 +243,9 @@ def judge_and_rankings(
     table = pl.concat(parts)
     if judged_only:
         table = _condense(table, keys)
-    return Judgment(table if lazy or not collect else table.collect(), present)
+    # the judged documents' rows are the same with or without the unjudged ones (condensed too)
+    kept = table.lazy().filter(pl.col(S.RELEVANCE).is_not_null()) if unjudged else None
+    return Judgment(table if lazy or not collect else table.collect(), present, None, kept)
 
 
 def coverage(run: Any, qrels: Any) -> Any:

@@ -200,9 +200,10 @@ def test_numbered_table_is_the_table(seed: int, options: dict, unjudged: bool) -
     run = run.sort("run_id", "query_id", "score", descending=[False, False, True])
     # a judged query the second run lacks, for missing="zero"
     run = run.filter(~((pl.col("run_id") == "r1") & (pl.col("query_id") == "q2")))
-    table, present, numbering = judge_and_rankings(
+    judgment = judge_and_rankings(
         run, qrels, unjudged=unjudged, numbered=True, collect=True, **options
     )
+    table, present, numbering = judgment.table, judgment.present, judgment.numbering
     assert numbering is not None, "an ordered eager run takes the numbered path"
     assert table[RANKING].is_sorted() and table[RANKING].n_unique() == numbering.collect().height
     named = table.join(numbering.collect(), on=RANKING).drop(RANKING)
@@ -240,7 +241,8 @@ def test_measures_split_between_two_tables_equal_one_full_table(
     measures = parse_measures(texts)
     assert {m.needs_unjudged for m in measures} == {True, False}
     got = ir.evaluate(run, qrels, texts, per_query=per_query, **options)
-    table, present, _ = judge_and_rankings(run, qrels, **options)
+    judgment = judge_and_rankings(run, qrels, **options)
+    table, present = judgment.table, judgment.present
     ranked = present if options.get("missing") == "zero" else None
     expected = evaluate_table(table.lazy(), measures, per_query=per_query, ranked=ranked)
     assert_frame_equal(got, expected.collect())
