@@ -491,17 +491,12 @@ def _with_unjudged(
     rankings' qrels do not judge: ``plain`` (no query judges them; in run order, so in
     ranking order) and ``other`` (judged for other queries; few, sorted here), merged in
     ranking order, so that each ranking's rows stay contiguous."""
-    columns = [S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE]
     none = pl.lit(None, dtype=relevance).alias(S.RELEVANCE)
-    plain = plain.select(pl.col(_BLOCK).alias(RANKING), none, *columns[:-1]).select(
-        RANKING, *columns
-    )
-    other = other.select(pl.col(_BLOCK).alias(RANKING), none, *columns[:-1]).select(
-        RANKING, *columns
-    )
+    columns = [pl.col(_BLOCK).alias(RANKING), S.DOC_ID, S.SCORE, S.RANK, none]
     # merge_sorted trusts its inputs to be sorted: the table and plain are by construction
     # (ranking numbers ascend along a run), other is sorted here
-    return table.merge_sorted(plain, key=RANKING).merge_sorted(other.sort(RANKING), key=RANKING)
+    merged = table.merge_sorted(plain.select(columns), key=RANKING)
+    return merged.merge_sorted(other.select(columns).sort(RANKING), key=RANKING)
 
 
 def _rank_general(run: pl.LazyFrame, keys: list[str], ties: str) -> pl.LazyFrame:
