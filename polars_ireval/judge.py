@@ -178,8 +178,7 @@ def judge_and_rankings(
     if ordered and ties != "rank":  # the rank column, not the scores, orders the rows
         assert judged_docs is not None
         assert isinstance(run_in, pl.DataFrame)
-        starts = run_in.get_column(_NEW).arg_true().cast(pl.UInt32)
-        plain, candidates, link = _rank_ordered(run_in.lazy(), starts, ties, judged_docs)
+        plain, candidates, link = _rank_ordered(run_in.lazy(), ties, judged_docs)
         # the rankings in the order of their rows, numbered as _rank_ordered numbers them
         blocks = present.join(
             judged_queries, on=S.QUERY_ID, how="semi", maintain_order="left"
@@ -395,7 +394,7 @@ def _prepare_eager(
 
 
 def _rank_ordered(
-    run: pl.LazyFrame, starts: pl.Series, ties: str, judged_docs: pl.Series
+    run: pl.LazyFrame, ties: str, judged_docs: pl.Series
 ) -> tuple[pl.LazyFrame, pl.LazyFrame, list[str]]:
     """Rank rows already in ranking order (each ranking contiguous, scores non-increasing).
 
@@ -405,23 +404,28 @@ def _rank_ordered(
     doc id no query judges (the bulk of a run, which needs no join with the qrels),
     ``candidates`` the others; both have a ``rank``, ``candidates`` also the number of
     their ranking (``link``: the column that identifies a ranking in ``candidates``).
-    ``run`` has the mask of the rows that start a ranking (a column ``_NEW``), ``starts``
-    the numbers of those rows.
+    ``run`` has the mask of the rows that start a ranking (a column ``_NEW``).
     """
     columns = [c for c in run.collect_schema().names() if c != _NEW]
     new = pl.col(_NEW)
-    block = (new.cum_sum() - 1).cast(pl.UInt32).alias(_BLOCK)
     score = pl.col(S.SCORE)
     row = pl.int_range(pl.len(), dtype=pl.UInt32)
     # a stable order already breaks ties by input order
     tie_prev = pl.lit(False) if ties == "input_order" else ~new & (score == score.shift())
-    tie = pl.col(_TIE)
-    base = run.with_columns(row.alias(_POS), tie_prev.alias(_TIE), block).with_columns(
-        # the position in its ranking: the row minus the first row of its ranking
-        pl.col(_POS) - pl.lit(starts).gather(pl.col(_BLOCK)),
+    tie, tied, judged = pl.col(_TIE), pl.col(_TIED), pl.col(_JUDGED)
+    base = run.with_columns(row.alias(_POS), tie_prev.alias(_TIE)).with_columns(
         (tie | tie.shift(-1).fill_null(False)).alias(_TIED),
         pl.col(S.DOC_ID).is_in(judged_docs.implode()).alias(_JUDGED),
     )
+
+    def numbered(kept: pl.Expr) -> pl.LazyFrame:
+        # The rows ``kept`` with their position in their ranking and the ranking's number,
+        # counted on those rows and the first row of every ranking only (kept for that).
+        start = pl.when(new).then(pl.col(_POS)).forward_fill()
+        block = (new.cum_sum() - 1).cast(pl.UInt32).alias(_BLOCK)
+        rows = base.filter(kept | new).with_columns(pl.col(_POS) - start, block)
+        return rows.filter(kept)
+
     by_position = (pl.col(_POS) + 1).cast(pl.UInt32).alias(S.RANK)
     # The rows of one run of equal scores stay together, led by a row with tie false;
     # sorting them by (run of ties, doc id) puts each run in the order of the tie policy.
@@ -429,8 +433,9 @@ def _rank_ordered(
     first = ~group.eq_missing(group.shift())
     in_group = row - pl.when(first).then(row).forward_fill()
     rank = (pl.col(_POS) + 1 + in_group).cast(pl.UInt32).alias(S.RANK)
-    tied = (
-        base.filter(pl.col(_TIED))
+    candidates = numbered(tied | judged)
+    ranked_ties = (
+        candidates.filter(tied)
         .with_columns(
             pl.when(~tie).then(pl.col(_POS)).forward_fill().alias(_POS),
             (~tie).cum_sum().alias(_GROUP),
@@ -438,10 +443,9 @@ def _rank_ordered(
         .sort([_GROUP, S.DOC_ID], descending=[False, ties == "trec_eval"])
         .select(*columns, rank, _BLOCK)
     )
-    untied = ~pl.col(_TIED)
-    plain = base.filter(untied & ~pl.col(_JUDGED)).select(*columns, by_position, _BLOCK)
-    judged = base.filter(untied & pl.col(_JUDGED)).select(*columns, by_position, _BLOCK)
-    return plain, pl.concat([judged, tied]), [_BLOCK]
+    plain = numbered(~tied & ~judged).select(*columns, by_position, _BLOCK)
+    untied = candidates.filter(~tied).select(*columns, by_position, _BLOCK)
+    return plain, pl.concat([untied, ranked_ties]), [_BLOCK]
 
 
 def _packed_key(packed: bool) -> list[pl.Expr]:
