@@ -41,7 +41,13 @@ import polars as pl
 
 from polars_ireval import schema as S
 from polars_ireval.errors import IrevalError
-from polars_ireval.evaluate import CoverageWarning, evaluate, evaluate_table
+from polars_ireval.evaluate import (
+    CoverageWarning,
+    evaluate,
+    evaluate_table,
+    long_result,
+    per_query_frame,
+)
 from polars_ireval.example import EXAMPLE_COMMAND, example_path
 from polars_ireval.io import file_run_id, is_text_run, read_qrels, read_run
 from polars_ireval.registry import Measure
@@ -786,8 +792,8 @@ def trec_items(specs: Sequence[str], version: str = "9.0.8") -> tuple[list[Any],
     return items, rel
 
 
-def _relstrings(table: pl.DataFrame, lengths: dict[str, int]) -> dict[str, dict[str, str]]:
-    if not lengths:
+def _relstrings(table: pl.DataFrame | None, lengths: dict[str, int]) -> dict[str, dict[str, str]]:
+    if table is None or not lengths:
         return {}
     ranked = table.filter(pl.col(S.RANK).is_not_null()).sort(S.QUERY_ID, S.RANK)
     rel = pl.col(S.RELEVANCE)
@@ -885,35 +891,41 @@ def trec_eval_text(args: argparse.Namespace, qrels_path: str, run_path: str) -> 
     if debug_query is not None:
         run = run.filter(pl.col(S.QUERY_ID) == debug_query)
         qrels = qrels.filter(pl.col(S.QUERY_ID) == debug_query)
-    # relstring and trec_eval 10.0's rbp and unj_* read the unjudged documents too
+    # relstring and trec_eval 10.0's rbp and unj_* read the evaluation table itself
     trec10 = any(i in TREC10_MEASURES for i in items)
-    unjudged = bool(lengths) or trec10 or any(m.needs_unjudged for m in measures)
-    table = judge(
-        run,
-        qrels,
-        missing="zero" if args.complete_rel_info_wanted else "skip",
-        max_depth=args.Max_retrieved_per_topic,
-        judged_only=args.Judged_docs_only,
-        unjudged=unjudged,
-    )
-    evaluated = sorted(table[S.QUERY_ID].unique().to_list())
+    options: dict[str, Any] = {
+        "missing": "zero" if args.complete_rel_info_wanted else "skip",
+        "max_depth": args.Max_retrieved_per_topic,
+        "judged_only": args.Judged_docs_only,
+    }
     ranked = set(run[S.QUERY_ID].unique().to_list())
+    table = None
+    if measures and not lengths and not trec10:  # evaluate's engine: one judgment, two tables
+        per_q = per_query_frame(run, qrels, measures, relevance_level=args.level_for_rel, **options)
+        per_query = long_result(per_q, measures, per_query=True).collect()
+        evaluated = sorted(per_query[S.QUERY_ID].unique().to_list())
+    else:
+        unjudged = bool(lengths) or trec10 or any(m.needs_unjudged for m in measures)
+        table = judge(run, qrels, unjudged=unjudged, **options)
+        evaluated = sorted(table[S.QUERY_ID].unique().to_list())
+        per_query = _per_query_values(
+            table,
+            measures,
+            args.level_for_rel,
+            run if args.complete_rel_info_wanted else None,
+        )
     if not ranked.intersection(evaluated):  # with -c too, as trec_eval
         raise IrevalError(
             f"no query has both results in {run_path} and judgments in {qrels_path}; "
             "check that the files belong together (trec_eval stops here too)"
         )
-    per_query, summary = _evaluate_both(
-        table,
-        measures,
-        args.level_for_rel,
-        sorted(ranked),
-        run if args.complete_rel_info_wanted else None,
-    )
+    kinds: dict[str, str] = {m.label: m.defn.aggregate for m in measures}
+    summary = aggregate(per_query, kinds, sorted(ranked))
     if trec10:
         from polars_ireval.trec_format import trec10_rbp
 
         wanted = [i for i in items if isinstance(i, str)]
+        assert table is not None
         extra = trec10_rbp(table).filter(pl.col("measure").is_in(wanted))
         per_query = pl.concat([per_query, extra])
         summary = pl.concat([summary, aggregate(extra, dict.fromkeys(wanted, "mean"))])
@@ -983,25 +995,22 @@ def _complete_num_rel(summary: pl.DataFrame, qrels: pl.DataFrame) -> pl.DataFram
     )
 
 
-def _evaluate_both(
+def _per_query_values(
     table: pl.DataFrame,
     measures: list[Measure],
     level: int,
-    ranked: Sequence[str],
     run: pl.DataFrame | None = None,
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Per-query values (one evaluation) and their aggregates over queries; with ``run``
+) -> pl.DataFrame:
+    """``query_id, measure, value`` of ``measures`` on an evaluation table; with ``run``
     (``-c``), the queries it lacks take the value trec_eval adds for them."""
     if not measures:
-        empty_q = pl.DataFrame(
+        return pl.DataFrame(
             schema={S.QUERY_ID: pl.String, "measure": pl.String, "value": pl.Float64}
         )
-        return empty_q, empty_q.drop(S.QUERY_ID)
     present = None if run is None else run.lazy().select(S.QUERY_ID).unique()
-    per_query = evaluate_table(
+    return evaluate_table(
         table.lazy(), measures, per_query=True, relevance_level=level, ranked=present
     ).collect()
-    return per_query, aggregate(per_query, {m.label: m.defn.aggregate for m in measures}, ranked)
 
 
 def aggregate(

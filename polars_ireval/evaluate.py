@@ -165,10 +165,38 @@ def evaluate(
     if engine != "polars":
         raise ParameterError(f"engine={engine!r}: must be 'polars', 'duckdb' or 'spark'")
     parsed = parse_measures(measures)
+    lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
+    per_q = per_query_frame(
+        run, qrels, parsed, relevance_level=relevance_level, missing=missing,
+        max_depth=max_depth, judged_only=judged_only, ties=ties, residuals=residuals,
+        warn=not lazy,
+    )  # fmt: skip
+    result = long_result(per_q, parsed, per_query=per_query, residuals=residuals)
+    return result if lazy else result.collect()
+
+
+def per_query_frame(
+    run: Any,
+    qrels: Any,
+    measures: list[Measure],
+    *,
+    relevance_level: int = 1,
+    missing: Missing = "skip",
+    max_depth: int | None = None,
+    judged_only: bool = False,
+    ties: Ties = "trec_eval",
+    residuals: bool = False,
+    warn: bool = False,
+) -> pl.LazyFrame:
+    """The Polars engine of :func:`evaluate` up to the per-query values: a lazy frame with
+    one row per evaluated ranking (``[run_id,] query_id``, in no particular order) and one
+    column per measure (see :func:`per_query_columns`), from one judgment of the run.
+
+    ``warn``: emit :class:`CoverageWarning` as :func:`evaluate` does (eager inputs only).
+    """
     # Most measures need only the judged documents and their ranks: a much smaller table.
     # Those that also need the unjudged ones (all of them with residuals) get the full table.
-    full = [residuals or m.needs_unjudged for m in parsed]
-    lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
+    full = [residuals or m.needs_unjudged for m in measures]
     table, present, numbering, judged = judge_and_rankings(
         run,
         qrels,
@@ -182,7 +210,7 @@ def evaluate(
     )
     parts: list[pl.LazyFrame] = []
     for unjudged in (False, True):
-        chosen = [m for m, f in zip(parsed, full, strict=True) if f == unjudged]
+        chosen = [m for m, f in zip(measures, full, strict=True) if f == unjudged]
         if not chosen:
             continue
         source = table if unjudged or judged is None else judged
@@ -196,13 +224,12 @@ def evaluate(
                 numbering=numbering,
             )
         )
-    if not lazy:
+    if warn:
         _warn_coverage(coverage_of(present, as_qrels(qrels).lazy()).collect(), missing)
     per_q = parts[0]
     if len(parts) > 1:
         per_q = per_q.join(parts[1], on=group_keys(per_q), how="full", coalesce=True)
-    result = _result(per_q, parsed, per_query=per_query, residuals=residuals)
-    return result if lazy else result.collect()
+    return per_q
 
 
 def evaluate_table(
@@ -232,11 +259,11 @@ def evaluate_table(
         ranked=ranked,
         numbering=numbering,
     )
-    return _result(per_q, measures, per_query=per_query, residuals=residuals)
+    return long_result(per_q, measures, per_query=per_query, residuals=residuals)
 
 
-def _result(
-    per_q: pl.LazyFrame, measures: list[Measure], *, per_query: bool, residuals: bool
+def long_result(
+    per_q: pl.LazyFrame, measures: list[Measure], *, per_query: bool, residuals: bool = False
 ) -> pl.LazyFrame:
     """The long result of :func:`evaluate_table` from :func:`per_query_columns`' frame."""
     labels = [m.label for m in measures]
@@ -350,5 +377,5 @@ def _warn_coverage(cov: pl.DataFrame, missing: str) -> None:
         )
     if parts:
         warnings.warn(
-            "; ".join(parts) + ". See polars_ireval.coverage().", CoverageWarning, stacklevel=3
+            "; ".join(parts) + ". See polars_ireval.coverage().", CoverageWarning, stacklevel=4
         )

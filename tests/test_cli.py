@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from polars_ireval.cli import main
+from polars_ireval.cli import main, nicknames
 from tests.conftest import CAST, TREC_TEST, need_data
 
 # (expected file in trec_eval_test/expected_v9.0.8, trec_eval arguments) from its Makefile
@@ -160,3 +160,20 @@ def test_relstring_alone(capsys) -> None:
         if line.startswith("relstring ")
     ]
     assert capsys.readouterr().out.splitlines() == expected
+
+
+@pytest.mark.parametrize("flags", ["-q", "-q -c", "-q -J -M20 -l2", "-q -c -J -M5"])
+def test_judged_and_full_tables_print_the_same(flags: str, capsys) -> None:
+    """Without relstring, ``trec_eval`` mode computes each measure on the smallest table it
+    needs (judged documents only, or every retrieved one), from one judgment of the run; with
+    relstring, every measure on the one full table. Both print the same lines."""
+    need_data()
+    files = [str(TREC_TEST / "qrels.test"), str(TREC_TEST / "results.trunc")]
+    assert main(["trec_eval", *flags.split(), "-m", "all_trec", *files]) == 0
+    full = capsys.readouterr().out
+    names = [n for n in nicknames()["all_trec"] if n != "relstring"]
+    assert main(["trec_eval", *flags.split(), *[f"-m{n}" for n in names], *files]) == 0
+    split = capsys.readouterr().out
+    expected = [line for line in full.splitlines() if not line.startswith("relstring")]
+    assert len(expected) > 200
+    assert split.splitlines() == expected

@@ -40,6 +40,9 @@ FLAGS = [
     "-q -m iprec_at_recall.0,.33,1 -m set_F",
     "-q -m set_F.0.5 -m set_F.3 -m P.1000 -m set_map",  # the first set_F wins
     "-q -m P.5 -m P.10 -m P -m ndcg.1=2 -m ndcg.1=5 -m relstring.5 -m relstring.7",
+    # no relstring: each measure on the smallest table it needs, from one judgment
+    "-q -J -c -M20 -l2 -m official -m set -m ndcg_rel -m Rndcg -m G -m infAP -m binG",
+    "-q -M5 -m official -m num_nonrel_judged_ret -m utility -m gm_bpref",
 ]
 
 
