@@ -50,7 +50,7 @@ from polars_ireval.evaluate import (
 )
 from polars_ireval.example import EXAMPLE_COMMAND, example_path
 from polars_ireval.io import file_run_id, is_text_run, read_qrels, read_run
-from polars_ireval.registry import Measure
+from polars_ireval.registry import REGISTRY, Measure
 from polars_ireval.trec_format import NUM_Q, RUNID
 
 DEFAULT_MEASURES = "nDCG@10 AP P@10 R@1000 RR"
@@ -792,6 +792,62 @@ def trec_items(specs: Sequence[str], version: str = "9.0.8") -> tuple[list[Any],
     return items, rel
 
 
+#: What trec_eval's interpolated precision reads of a ranking, evaluated beside the
+#: measures asked for under ``-J`` (labels no measure string can take).
+_HIDDEN_STATS = [
+    REGISTRY["NumRet"].bind({}, label="\x00num_ret"),
+    REGISTRY["NumRel"].bind({}, label="\x00num_rel"),
+]
+
+
+def _empty_ranking_nan(
+    per_query: pl.DataFrame, measures: list[Measure], stats: list[Measure], ranked: set[str]
+) -> pl.DataFrame:
+    """trec_eval's interpolated precision of a ranking that ``-J`` empties (every
+    retrieved document unjudged): it divides 0 relevant by 0 retrieved documents, and
+    prints ``-nan`` for each recall level asking for no relevant document (x·R rounded
+    to 0), and for ``11pt_avg`` when one of its levels does. The library scores such a
+    ranking 0 (docs/compat.md); this mode prints what trec_eval prints. ``per_query``
+    holds the values of ``measures`` and of ``stats`` (num_ret, num_rel), which go.
+    """
+    from polars_ireval.measures.iprec import needed_relevant
+
+    ret, rel = (m.label for m in stats)
+    values = per_query.filter(~pl.col("measure").is_in([ret, rel]))
+    counts = per_query.filter(pl.col("measure").is_in([ret, rel])).pivot(
+        on="measure", index=S.QUERY_ID, values="value"
+    )
+    empty = (pl.col(ret) == 0) & pl.col(S.QUERY_ID).is_in(sorted(ranked))  # not -c's
+    nan = pl.lit(float("-nan"))  # x86's 0/0, which trec_eval prints as -nan
+    value = pl.col("value")
+    for m in measures:
+        if m.name not in ("IPrec", "11pt_avg"):
+            continue
+        given = {p.name: p.default for p in m.defn.params} | m.params
+        levels = (given["recall"],) if m.name == "IPrec" else given["points"]
+        rounding = given["rounding"]
+        zero = pl.any_horizontal([needed_relevant(x, pl.col(rel), rounding) == 0 for x in levels])
+        value = pl.when((pl.col("measure") == m.label) & empty & zero).then(nan).otherwise(value)
+    return (
+        values.join(counts, on=S.QUERY_ID, how="left", maintain_order="left")
+        .with_columns(value.alias("value"))
+        .select(values.columns)
+    )
+
+
+def _relstring_table(
+    run: pl.DataFrame, qrels: pl.DataFrame, length: int, options: dict[str, Any]
+) -> pl.DataFrame:
+    """The evaluation table relstring reads: its ``length`` top ranks only, unless ``-J``
+    condenses the rankings (their top ranks then come from anywhere in the run)."""
+    from polars_ireval.judge import judge
+
+    depth = options["max_depth"]
+    if not options["judged_only"]:
+        depth = length if depth is None else min(depth, length)
+    return judge(run, qrels, unjudged=True, **{**options, "max_depth": depth})
+
+
 def _relstrings(table: pl.DataFrame | None, lengths: dict[str, int]) -> dict[str, dict[str, str]]:
     if table is None or not lengths:
         return {}
@@ -891,7 +947,7 @@ def trec_eval_text(args: argparse.Namespace, qrels_path: str, run_path: str) -> 
     if debug_query is not None:
         run = run.filter(pl.col(S.QUERY_ID) == debug_query)
         qrels = qrels.filter(pl.col(S.QUERY_ID) == debug_query)
-    # relstring and trec_eval 10.0's rbp and unj_* read the evaluation table itself
+    # trec_eval 10.0's rbp and unj_* read the evaluation table itself, relstring its top ranks
     trec10 = any(i in TREC10_MEASURES for i in items)
     options: dict[str, Any] = {
         "missing": "zero" if args.complete_rel_info_wanted else "skip",
@@ -899,12 +955,10 @@ def trec_eval_text(args: argparse.Namespace, qrels_path: str, run_path: str) -> 
         "judged_only": args.Judged_docs_only,
     }
     ranked = set(run[S.QUERY_ID].unique().to_list())
+    hidden_stats = _HIDDEN_STATS if args.Judged_docs_only and measures else []
+    shown_measures, measures = measures, [*measures, *hidden_stats]
     table = None
-    if measures and not lengths and not trec10:  # evaluate's engine: one judgment, two tables
-        per_q = per_query_frame(run, qrels, measures, relevance_level=args.level_for_rel, **options)
-        per_query = long_result(per_q, measures, per_query=True).collect()
-        evaluated = sorted(per_query[S.QUERY_ID].unique().to_list())
-    else:
+    if trec10 or not measures:
         unjudged = bool(lengths) or trec10 or any(m.needs_unjudged for m in measures)
         table = judge(run, qrels, unjudged=unjudged, **options)
         evaluated = sorted(table[S.QUERY_ID].unique().to_list())
@@ -914,11 +968,20 @@ def trec_eval_text(args: argparse.Namespace, qrels_path: str, run_path: str) -> 
             args.level_for_rel,
             run if args.complete_rel_info_wanted else None,
         )
+    else:  # evaluate's engine: one judgment, each measure on the smallest table it needs
+        per_q = per_query_frame(run, qrels, measures, relevance_level=args.level_for_rel, **options)
+        per_query = long_result(per_q, measures, per_query=True).collect()
+        evaluated = sorted(per_query[S.QUERY_ID].unique().to_list())
+        if lengths:
+            table = _relstring_table(run, qrels, max(lengths.values()), options)
+    if args.Judged_docs_only and measures:
+        per_query = _empty_ranking_nan(per_query, measures, hidden_stats, ranked)
     if not ranked.intersection(evaluated):  # with -c too, as trec_eval
         raise IrevalError(
             f"no query has both results in {run_path} and judgments in {qrels_path}; "
             "check that the files belong together (trec_eval stops here too)"
         )
+    measures = shown_measures
     kinds: dict[str, str] = {m.label: m.defn.aggregate for m in measures}
     summary = aggregate(per_query, kinds, sorted(ranked))
     if trec10:

@@ -177,3 +177,50 @@ def test_judged_and_full_tables_print_the_same(flags: str, capsys) -> None:
     expected = [line for line in full.splitlines() if not line.startswith("relstring")]
     assert len(expected) > 200
     assert split.splitlines() == expected
+
+
+# q2's documents are all unjudged and q4 judges nothing relevant; trec_eval 9.0.4's output
+# (recorded from the binary; test_cli_binary.py compares more flag sets live)
+EMPTIED_EXPECTED = """\
+iprec_at_recall_0.00  \tq1\t1.0000
+iprec_at_recall_0.04  \tq1\t1.0000
+iprec_at_recall_0.05  \tq1\t1.0000
+iprec_at_recall_0.30  \tq1\t1.0000
+11pt_avg_0.3,0.5      \tq1\t1.0000
+iprec_at_recall_0.00  \tq2\t  -nan
+iprec_at_recall_0.04  \tq2\t  -nan
+iprec_at_recall_0.05  \tq2\t0.0000
+iprec_at_recall_0.30  \tq2\t0.0000
+11pt_avg_0.3,0.5      \tq2\t0.0000
+iprec_at_recall_0.00  \tq4\t  -nan
+iprec_at_recall_0.04  \tq4\t  -nan
+iprec_at_recall_0.05  \tq4\t  -nan
+iprec_at_recall_0.30  \tq4\t  -nan
+11pt_avg_0.3,0.5      \tq4\t  -nan
+iprec_at_recall_0.00  \tall\t  -nan
+iprec_at_recall_0.04  \tall\t  -nan
+iprec_at_recall_0.05  \tall\t  -nan
+iprec_at_recall_0.30  \tall\t  -nan
+11pt_avg_0.3,0.5      \tall\t  -nan
+"""
+
+
+def test_judged_only_empty_ranking_prints_nan(tmp_path: Path, capsys) -> None:
+    """A ranking that -J empties: trec_eval divides 0 by 0 for the recall levels that ask
+    for no relevant document (x·R + 0.9 < 1), and so does this mode (the library gives 0)."""
+    from tests.test_cli_binary import EMPTIED_QRELS, EMPTIED_RUN
+
+    (tmp_path / "qrels").write_text(EMPTIED_QRELS)
+    (tmp_path / "run").write_text(EMPTIED_RUN)
+    flags = [
+        "-q",
+        "-J",
+        "-m",
+        "iprec_at_recall.0,.04,.05,.3",
+        "-m",
+        "11pt_avg.0.3,0.5",
+        "-m",
+        "11pt_avg",
+    ]
+    assert main(["trec_eval", *flags, str(tmp_path / "qrels"), str(tmp_path / "run")]) == 0
+    assert capsys.readouterr().out == EMPTIED_EXPECTED

@@ -61,12 +61,8 @@ def _run(cmd: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
 
 
-@pytest.mark.parametrize("flags", FLAGS)
-def test_same_bytes_as_the_binary(flags: str) -> None:
-    if BINARY is None:
-        pytest.skip("no trec_eval binary: set IREVAL_TREC_EVAL=/path/to/trec_eval")
-    need_data()
-    for qrels, run in _pairs():
+def _compare(flags: str, pairs: list[tuple[str, str]]) -> None:
+    for qrels, run in pairs:
         theirs = _run([BINARY, *flags.split(), qrels, run])
         assert theirs.returncode == 0, theirs.stderr
         ours = _run(
@@ -80,3 +76,36 @@ def test_same_bytes_as_the_binary(flags: str) -> None:
                 if a != b
             ]
             pytest.fail(f"{flags} {qrels} {run}: first differences (trec_eval, ireval) {diff[:3]}")
+
+
+@pytest.mark.parametrize("flags", FLAGS)
+def test_same_bytes_as_the_binary(flags: str) -> None:
+    if BINARY is None:
+        pytest.skip("no trec_eval binary: set IREVAL_TREC_EVAL=/path/to/trec_eval")
+    need_data()
+    _compare(flags, _pairs())
+
+
+# q2's documents are all unjudged, so -J leaves it an empty ranking: trec_eval's
+# interpolated precision divides 0 by 0 there (-nan); q3 is judged but not ranked (-c)
+EMPTIED_QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\nq2 0 d4 2\nq3 0 d5 1\nq4 0 d6 0\n"
+EMPTIED_RUN = (
+    "q1 Q0 d1 1 3.0 t\nq1 Q0 d7 2 2.0 t\nq2 Q0 d8 1 5.0 t\nq2 Q0 d9 2 4.0 t\nq4 Q0 d9 1 1.0 t\n"
+)
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        "-q -J -m all_trec",
+        "-q -J -c -l2 -m all_trec",
+        "-q -J -m iprec_at_recall.0,.04,.05,.3 -m 11pt_avg.0.3,0.5 -m 11pt_avg",
+        "-q -J -M1 -m official",
+    ],
+)
+def test_rankings_emptied_by_judged_only(flags: str, tmp_path) -> None:
+    if BINARY is None:
+        pytest.skip("no trec_eval binary: set IREVAL_TREC_EVAL=/path/to/trec_eval")
+    (tmp_path / "qrels").write_text(EMPTIED_QRELS)
+    (tmp_path / "run").write_text(EMPTIED_RUN)
+    _compare(flags, [(str(tmp_path / "qrels"), str(tmp_path / "run"))])

@@ -40,7 +40,7 @@ def recall_points(v: object) -> bool:
     return isinstance(v, tuple) and len(v) > 0 and all(unit_interval(x) for x in v)
 
 
-def _needed(fraction: float, r: pl.Expr, rounding: str) -> pl.Expr:
+def needed_relevant(fraction: float, r: pl.Expr, rounding: str) -> pl.Expr:
     """How many relevant documents a recall (or R multiple) ``fraction`` asks for.
 
     trec_eval 9: ``(long) (fraction · R + 0.9)``; trec_eval 10: ``lround(fraction · R)``.
@@ -69,7 +69,7 @@ def _interpolated(points: Sequence[float], rel: int, rounding: str) -> pl.Expr:
     fields = pl.struct(best.alias("best"), num_rel(rel).alias("r"))
     values = []
     for x in points:
-        needed = _needed(x, pl.field("r"), rounding)
+        needed = needed_relevant(x, pl.field("r"), rounding)
         index = (pl.max_horizontal(needed, pl.lit(1.0)) - 1.0).cast(pl.Int64)
         values.append(pl.field("best").list.get(index, null_on_oob=True).fill_null(0.0))
     total: pl.Expr = pl.lit(0.0)
@@ -290,7 +290,7 @@ def rprec_mult(*, mult: float, rel: int = 1) -> pl.Expr:
     >>> out["value"].to_list()
     [0.5, 0.6666666666666666, 0.6666666666666666, 0.3333333333333333]
     """
-    c = _needed(mult, num_rel(rel), "trec_eval9")
+    c = needed_relevant(mult, num_rel(rel), "trec_eval9")
     return pl.when(c > 0).then(rel_ret(rel, c).cast(pl.Float64) / c).otherwise(0.0)
 
 
