@@ -28,12 +28,14 @@ Usage (from ``benchmarks/``)::
     python cli.py                          # scale 1, 3 repeats, report on stdout
     python cli.py --scale 0.1 --repeat 1   # smaller
     python cli.py --trec-eval ~/bin/trec_eval --out /tmp/cli-bench.md
+    python cli.py --flags "-q -J -M100 -m all_trec"   # other flags (no pytrec_eval)
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -76,14 +78,22 @@ def _env() -> dict[str, str]:
     return env
 
 
-def commands(qrels: Path, run: Path, trec_eval: str | None) -> dict[str, list[str]]:
-    """The command line of every available tool."""
-    flags = [x for m in MEASURES for x in ("-m", m)]
+def default_flags() -> list[str]:
+    return [x for m in MEASURES for x in ("-m", m)]
+
+
+def commands(
+    qrels: Path, run: Path, trec_eval: str | None, flags: list[str] | None = None
+) -> dict[str, list[str]]:
+    """The command line of every available tool; pytrec_eval only for the default measures
+    (``flags`` None)."""
     files = [str(qrels), str(run)]
-    cmds = {
-        "ireval": [sys.executable, "-m", "polars_ireval.cli", "trec_eval", *flags, *files],
-        "pytrec_eval": [sys.executable, "-c", PYTREC_SCRIPT, *files, ",".join(PYTREC_MEASURES)],
-    }
+    given = flags if flags is not None else default_flags()
+    cmds = {"ireval": [sys.executable, "-m", "polars_ireval.cli", "trec_eval", *given, *files]}
+    if flags is None:
+        script = [sys.executable, "-c", PYTREC_SCRIPT]
+        cmds["pytrec_eval"] = [*script, *files, ",".join(PYTREC_MEASURES)]
+    flags = given
     if trec_eval:
         cmds["trec_eval"] = [trec_eval, *flags, str(qrels), str(run)]
     return cmds
@@ -123,7 +133,13 @@ def ensure_data(scale: float, seed: int, data_dir: Path) -> tuple[Path, Path]:
     return wl.text_qrels, wl.text_runs[0]
 
 
-def report(results: dict[str, list[float]], scale: float, lines: int, checks: list[str]) -> str:
+def report(
+    results: dict[str, list[float]],
+    scale: float,
+    lines: int,
+    checks: list[str],
+    flags: list[str] | None = None,
+) -> str:
     base = statistics.median(results["ireval"])
     rows = [
         "| tool | median s | min s | time / ireval's |",
@@ -135,7 +151,8 @@ def report(results: dict[str, list[float]], scale: float, lines: int, checks: li
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     head = (
         f"`ireval trec_eval` end to end on msmarco (scale {scale:g}: {lines:,} run lines), "
-        f"measures {' '.join(MEASURES)}; {len(next(iter(results.values())))} run(s) each, "
+        f"flags `{' '.join(flags if flags is not None else default_flags())}`; "
+        f"{len(next(iter(results.values())))} run(s) each, "
         f"1-minute load average before: {load:.2f}."
     )
     return "\n".join([head, "", *rows, "", *checks, ""])
@@ -152,25 +169,39 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--timeout", type=float, default=1800)
     p.add_argument("--trec-eval", default=shutil.which("trec_eval"), help="a trec_eval binary")
     p.add_argument("--out", type=Path, default=None, help="also write the report here")
+    p.add_argument(
+        "--flags",
+        default=None,
+        help="trec_eval flags instead of the five measures, e.g. '-q -J -m all_trec' "
+        "(pytrec_eval is then not run)",
+    )
     args = p.parse_args(argv)
+    flags = shlex.split(args.flags) if args.flags is not None else None
 
     qrels, run = ensure_data(args.scale, args.seed, args.data_dir)
     with open(run, "rb") as f:  # warm the OS cache, count the lines
         lines = sum(1 for _ in f)
     results: dict[str, list[float]] = {}
     texts: dict[str, str] = {}
-    for tool, cmd in commands(qrels, run, args.trec_eval).items():
+    for tool, cmd in commands(qrels, run, args.trec_eval, flags).items():
         print(f"measuring {tool} ...", file=sys.stderr)
         results[tool], texts[tool] = measure(cmd, args.repeat, args.timeout)
     checks = []
     ours = summary_values(texts["ireval"])
     for tool, text in texts.items():
         if tool == "trec_eval":
-            same = text == texts["ireval"]
-            checks.append(
-                "- trec_eval: ireval's stdout is "
-                + ("byte-identical." if same else "DIFFERENT from trec_eval's.")
-            )
+            pairs = list(zip(text.splitlines(), texts["ireval"].splitlines(), strict=False))
+            differ = [(a, b) for a, b in pairs if a != b]
+            if text == texts["ireval"]:
+                checks.append("- trec_eval: ireval's stdout is byte-identical.")
+            else:
+                checks.append(
+                    f"- trec_eval: ireval's stdout is DIFFERENT from trec_eval's: "
+                    f"{len(differ)} of {len(pairs)} lines, first (trec_eval, ireval) "
+                    f"{differ[:1]}. A trec_eval older than 9.0.8 (9.0.4 among them) stores "
+                    "scores as 32-bit floats, which ties scores equal to 7 digits; 9.0.8 and "
+                    "ireval compare them as doubles."
+                )
         elif tool != "ireval":
             values = summary_values(text)
             differ = sorted(k for k in ours if values.get(k) != ours[k])
@@ -183,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
             "- trec_eval: no binary given (--trec-eval) or on PATH; not measured. pytrec_eval "
             "runs the same trec_eval 9.0.8 C code in-process."
         )
-    text = report(results, args.scale, lines, checks)
+    text = report(results, args.scale, lines, checks, flags)
     print(text)
     if args.out is not None:
         args.out.write_text(text)

@@ -5,6 +5,8 @@ Runs when a trec_eval executable is given by ``IREVAL_TREC_EVAL`` (or is ``trec_
 --no-deps --no-binary :all:``; ``pyserini/resources/jars/anserini-*-fatjar.jar`` holds
 ``trec_eval/trec_eval-linux-amd64``), which reproduces trec_eval 9.0.8's test suite. Without
 one the test is skipped with that message: the fixed references of test_cli*.py still run.
+9.0.4 keeps scores as 32-bit floats, 9.0.8 (and ireval) as doubles: scores equal to 7
+digits tie in 9.0.4 only. The runs compared here have no such pair.
 `.ci/run` fetches the binary with `tests/tools/trec_eval_binary.py`.
 """
 
