@@ -955,8 +955,9 @@ def trec_eval_text(args: argparse.Namespace, qrels_path: str, run_path: str) -> 
         "judged_only": args.Judged_docs_only,
     }
     ranked = set(run[S.QUERY_ID].unique().to_list())
-    hidden_stats = _HIDDEN_STATS if args.Judged_docs_only and measures else []
-    shown_measures, measures = measures, [*measures, *hidden_stats]
+    # under -J, what the NaN of an emptied ranking depends on is evaluated beside them
+    nan_check = args.Judged_docs_only and bool(measures)
+    computed = [*measures, *_HIDDEN_STATS] if nan_check else measures
     table = None
     if trec10 or not measures:
         unjudged = bool(lengths) or trec10 or any(m.needs_unjudged for m in measures)
@@ -964,24 +965,23 @@ def trec_eval_text(args: argparse.Namespace, qrels_path: str, run_path: str) -> 
         evaluated = sorted(table[S.QUERY_ID].unique().to_list())
         per_query = _per_query_values(
             table,
-            measures,
+            computed,
             args.level_for_rel,
             run if args.complete_rel_info_wanted else None,
         )
     else:  # evaluate's engine: one judgment, each measure on the smallest table it needs
-        per_q = per_query_frame(run, qrels, measures, relevance_level=args.level_for_rel, **options)
-        per_query = long_result(per_q, measures, per_query=True).collect()
+        per_q = per_query_frame(run, qrels, computed, relevance_level=args.level_for_rel, **options)
+        per_query = long_result(per_q, computed, per_query=True).collect()
         evaluated = sorted(per_query[S.QUERY_ID].unique().to_list())
         if lengths:
             table = _relstring_table(run, qrels, max(lengths.values()), options)
-    if args.Judged_docs_only and measures:
-        per_query = _empty_ranking_nan(per_query, measures, hidden_stats, ranked)
+    if nan_check:
+        per_query = _empty_ranking_nan(per_query, measures, _HIDDEN_STATS, ranked)
     if not ranked.intersection(evaluated):  # with -c too, as trec_eval
         raise IrevalError(
             f"no query has both results in {run_path} and judgments in {qrels_path}; "
             "check that the files belong together (trec_eval stops here too)"
         )
-    measures = shown_measures
     kinds: dict[str, str] = {m.label: m.defn.aggregate for m in measures}
     summary = aggregate(per_query, kinds, sorted(ranked))
     if trec10:
