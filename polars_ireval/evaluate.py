@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Literal, TypeVar
 
 import polars as pl
@@ -20,6 +21,7 @@ from polars_ireval.judge import (
     group_keys,
     judge_and_rankings,
 )
+from polars_ireval.measures._expr import query_stats
 from polars_ireval.parse import MeasureLike, parse_measures
 from polars_ireval.registry import Measure
 
@@ -196,24 +198,32 @@ def per_query_frame(
     """
     # Most measures need only the judged documents and their ranks: a much smaller table.
     # Those that also need the unjudged ones (all of them with residuals) get the full table.
-    full = [residuals or m.needs_unjudged for m in measures]
-    table, present, numbering, judged = judge_and_rankings(
+    # Of the others, those that read the unretrieved judged documents only through query
+    # statistics (R, the ideal DCG) get the retrieved judged documents, the statistics
+    # computed once per query.
+    table_of = [
+        "full" if residuals or m.needs_unjudged else "stats" if m.by_qrels_stats else "judged"
+        for m in measures
+    ]
+    table, present, numbering, judged, retrieved = judge_and_rankings(
         run,
         qrels,
         max_depth=max_depth,
         judged_only=judged_only,
         ties=ties,
         missing=missing,
-        unjudged=any(full),
+        unjudged="full" in table_of,
         collect=False,  # one query from the inputs to the result
         numbered=True,
     )
+    if retrieved is None:  # no statistics row without numbered rankings
+        table_of = ["judged" if t == "stats" else t for t in table_of]
+    sources = {"full": table, "judged": table if judged is None else judged, "stats": retrieved}
     parts: list[pl.LazyFrame] = []
-    for unjudged in (False, True):
-        chosen = [m for m, f in zip(measures, full, strict=True) if f == unjudged]
+    for kind, source in sources.items():
+        chosen = [m for m, t in zip(measures, table_of, strict=True) if t == kind]
         if not chosen:
             continue
-        source = table if unjudged or judged is None else judged
         parts.append(
             per_query_columns(
                 source.lazy(),
@@ -222,13 +232,14 @@ def per_query_frame(
                 residuals=residuals,
                 ranked=present if missing == "zero" else None,
                 numbering=numbering,
+                qrels=as_qrels(qrels).lazy() if kind == "stats" else None,
             )
         )
     if warn:
         _warn_coverage(coverage_of(present, as_qrels(qrels).lazy()).collect(), missing)
     per_q = parts[0]
-    if len(parts) > 1:
-        per_q = per_q.join(parts[1], on=group_keys(per_q), how="full", coalesce=True)
+    for part in parts[1:]:
+        per_q = per_q.join(part, on=group_keys(per_q), how="full", coalesce=True)
     return per_q
 
 
@@ -309,6 +320,7 @@ def per_query_columns(
     residuals: bool = False,
     ranked: pl.LazyFrame | None = None,
     numbering: pl.LazyFrame | None = None,
+    qrels: pl.LazyFrame | None = None,
 ) -> FrameT:
     """One row per ranking (``[run_id,] query_id``, in no particular order) and one column
     per measure, named by its label: the measures aggregated over the evaluation table,
@@ -318,16 +330,35 @@ def per_query_columns(
     value their measures declare for a query the run lacks. With ``numbering``, the table's
     rankings are numbered (see :class:`polars_ireval.judge.Judgment`): the group-by is on
     the number, and ``numbering`` names each ranking after it.
+
+    With ``qrels`` (and ``numbering``), ``table`` holds only the judged documents the run
+    retrieved (:attr:`polars_ireval.judge.Judgment.retrieved`), for measures declared
+    ``qrels_stats=True``: their query statistics (:func:`polars_ireval.measures.query_stat`)
+    are computed once per query of ``qrels`` and added as one row per ranking.
     """
     keys = group_keys(table)
+    parts: list[tuple[bool, list[pl.Expr]]] = []
+    collecting: AbstractContextManager[dict[str, pl.Expr]] = (
+        query_stats() if qrels is not None else nullcontext({})
+    )
+    with collecting as stats:
+        for condensed in (False, True):
+            chosen = [m for m in measures if m.judged_only == condensed]
+            if not chosen:
+                continue
+            exprs = [m.expr(relevance_level) for m in chosen]
+            if residuals:
+                exprs += [m.residual_expr(relevance_level).alias(_RESID + m.label) for m in chosen]
+            parts.append((condensed, exprs))
+    if qrels is not None:  # a row for every ranking, even one that retrieved no judged document
+        assert numbering is not None, "statistics rows need numbered rankings"
+        per_query = qrels.group_by(S.QUERY_ID).agg(list(stats.values()))
+        rows: Any = numbering.join(per_query, on=S.QUERY_ID).select(RANKING, *stats)
+        if isinstance(table, pl.DataFrame):
+            rows = rows.collect()
+        table = pl.concat([table, rows], how="diagonal")
     out: FrameT | None = None
-    for condensed in (False, True):
-        chosen = [m for m in measures if m.judged_only == condensed]
-        if not chosen:
-            continue
-        exprs = [m.expr(relevance_level) for m in chosen]
-        if residuals:
-            exprs += [m.residual_expr(relevance_level).alias(_RESID + m.label) for m in chosen]
+    for condensed, exprs in parts:
         source = condense(table) if condensed else table
         part = source.group_by(keys).agg(exprs)
         out = part if out is None else out.join(part, on=keys, how="full", coalesce=True)

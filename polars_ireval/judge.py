@@ -55,13 +55,17 @@ class Judgment(NamedTuple):
     (a ``RANKING`` column, u32, in ascending order, instead of ``[run_id,] query_id``),
     the lazy frame ``RANKING, [run_id,] query_id`` that names them. ``judged``: with
     ``unjudged=True``, the table of the judged documents only (lazy), the part of ``table``
-    a caller needs for the measures that read no unjudged document.
+    a caller needs for the measures that read no unjudged document. ``retrieved``: with
+    ``numbering``, the rows of the judged documents the run retrieved (lazy; its rankings
+    by number, not in order), all that a measure computed from the ranks of judged
+    documents and query statistics needs (see :func:`polars_ireval.measures.query_stat`).
     """
 
     table: Any
     present: pl.LazyFrame
     numbering: pl.LazyFrame | None = None
     judged: pl.LazyFrame | None = None
+    retrieved: pl.LazyFrame | None = None
 
 
 def judge(
@@ -211,26 +215,27 @@ def judge_and_rankings(
     numbered_qrels = qrels_lf.with_row_index(_QROW)
     packed = _packed_key(blocks is not None)
     on = [_KEY] if packed else [*link, _QROW]
-    found = (
-        candidates.join(
-            numbered_qrels.select(S.QUERY_ID, S.DOC_ID, _QROW),
-            on=[S.QUERY_ID, S.DOC_ID],
-            how="inner",
-        )
-        .with_columns(packed)
-        .select(*on, S.SCORE, S.RANK)
+    hits = candidates.join(
+        numbered_qrels.select(S.QUERY_ID, S.DOC_ID, _QROW, S.RELEVANCE),
+        on=[S.QUERY_ID, S.DOC_ID],
+        how="inner",
     )
+    found = hits.with_columns(packed).select(*on, S.SCORE, S.RANK)
     if numbered and blocks is not None:
         compact, numbering = _numbered_table(pairs, numbered_qrels, found, packed, keys)
+        retrieved = hits.select(
+            pl.col(_BLOCK).alias(RANKING), S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE
+        )
         table = compact
         if unjudged:
             other = candidates.join(qrels_lf, on=[S.QUERY_ID, S.DOC_ID], how="anti")
             relevance = qrels_lf.collect_schema()[S.RELEVANCE]
             table = _with_unjudged(compact, plain, other, relevance)
         if judged_only:
-            table, compact = condense(table), condense(compact)
+            table, compact, retrieved = condense(table), condense(compact), condense(retrieved)
         kept = compact if unjudged else None
-        return Judgment(table if not collect else table.collect(), present, numbering, kept)
+        out = table if not collect else table.collect()
+        return Judgment(out, present, numbering, kept, retrieved)
     judgments = pairs.join(numbered_qrels, on=S.QUERY_ID).with_columns(packed)
     columns = [*keys, S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE]
     parts = [judgments.join(found, on=on, how="left").select(columns)]

@@ -116,6 +116,11 @@ class MeasureDef:
     #: function of the parameter values). When no requested measure does, ``evaluate``
     #: builds the evaluation table of the judged documents only (``judge(unjudged=False)``).
     unjudged: bool | Callable[[Mapping[str, Any]], bool] = True
+    #: Whether the value reads the judged documents the run did not retrieve only through
+    #: query statistics (:func:`polars_ireval.measures.query_stat`: R, the ideal DCG...).
+    #: ``evaluate`` then computes those once per query, and the measure on the retrieved
+    #: judged documents alone (see :func:`polars_ireval.evaluate.per_query_columns`).
+    qrels_stats: bool = False
     #: The value of a judged query the run lacks, under ``missing="zero"`` (trec_eval
     #: ``-c``); None: the measure's value for an empty ranking (0 for most measures).
     absent: float | None = None
@@ -235,6 +240,12 @@ class Measure:
         return flag
 
     @property
+    def by_qrels_stats(self) -> bool:
+        """True when the measure can be computed from the retrieved judged documents and
+        query statistics (declared ``qrels_stats=True``; see :func:`measure`)."""
+        return self.defn.qrels_stats and not self.needs_unjudged
+
+    @property
     def has_residual(self) -> bool:
         """True when the measure declares a residual (RBP, P@k, the C/W/L measures...)."""
         return self.defn.residual is not None
@@ -345,6 +356,7 @@ def measure(
     checks: Mapping[str, Callable[[Any], bool]] | None = None,
     residual: Callable[..., pl.Expr] | None = None,
     unjudged: bool | Callable[[Mapping[str, Any]], bool] = True,
+    qrels_stats: bool = False,
     absent: float | None = None,
 ) -> Callable[[Callable[..., pl.Expr]], Callable[..., pl.Expr]]:
     """Declare a measure. The decorated function builds its per-query expression.
@@ -378,6 +390,13 @@ def measure(
         True (the safe default) keeps them in the evaluation table; declare False for a
         measure computed from judged documents and their ranks alone, and
         ``tests/test_fast_paths.py`` checks the declaration on generated runs.
+    qrels_stats
+        Declare True for a measure that reads the judgments of documents the run did not
+        retrieve only through query statistics (:func:`polars_ireval.measures.query_stat`,
+        such as ``num_rel`` and ``ideal_dcg_at_k``): ``evaluate`` then computes those
+        statistics once per query from the qrels, and the measure on the retrieved judged
+        documents alone, a table much smaller than all judgments of every ranking when many
+        runs share the qrels. ``tests/test_fast_paths.py`` checks the declaration.
     absent
         The value of a judged query the run lacks when such queries are scored
         (``missing="zero"``, trec_eval ``-c``, which adds 0 for them); None (default): the
@@ -402,6 +421,7 @@ def measure(
             checks=dict(checks or {}),
             residual=residual,
             unjudged=unjudged,
+            qrels_stats=qrels_stats,
             absent=absent,
         )
         _register(defn)

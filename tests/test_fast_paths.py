@@ -8,6 +8,10 @@
 * ``judge(unjudged=False)`` is the evaluation table without its unjudged rows, and every
   measure declared ``unjudged=False`` gives the same values from it (and every measure
   declared True really depends on unjudged documents, so the declarations stay tight).
+* ``evaluate`` computes the measures declared ``qrels_stats=True`` from the retrieved
+  judged documents and one row of query statistics per ranking: the same values as from
+  all judgments of every ranking (and every measure not declared so differs, so the
+  declarations stay tight).
 * ``read_run`` reads single-space TREC files with Polars' CSV reader (many files in one
   scan): checked against the general (regex) reader on clean files, and on every quirk
   that must send a file to the general reader (which then reads it, or names the bad
@@ -356,6 +360,64 @@ def test_unjudged_declarations_hold(text: str) -> None:
         assert differences > 0, f"{text} never depends on unjudged rows: declare unjudged=False"
     else:
         assert differences == 0, f"{text} is declared unjudged=False but depends on them"
+
+
+def _needs_judged_only(text: str) -> bool:
+    from polars_ireval.parse import parse_measures
+
+    return not parse_measures([text])[0].needs_unjudged
+
+
+#: The cases that the tables of judged documents serve (all but those reading unjudged ones).
+JUDGED_CASES = [text for text in UNJUDGED_CASES if _needs_judged_only(text)]
+
+
+@pytest.mark.parametrize("text", JUDGED_CASES)
+def test_qrels_stats_declarations_hold(text: str) -> None:
+    """A measure declared ``qrels_stats=True`` gives the same floats from the judged
+    documents the run retrieved plus one row of query statistics per ranking as from every
+    judgment of every ranking; one not declared so differs somewhere (else declare it)."""
+    from polars_ireval.evaluate import per_query_columns
+    from polars_ireval.judge import judge_and_rankings
+    from polars_ireval.parse import parse_measures
+
+    (measure,) = parse_measures([text])
+    options: list[dict] = [
+        {},
+        {"missing": "zero", "relevance_level": 2},
+        {"judged_only": True, "max_depth": 6},
+    ]
+    differences = compared = 0
+    for seed in range(6):
+        run, qrels = _random_run(seed, runs=2), _random_qrels(seed)
+        run = run.sort("run_id", "query_id", "score", descending=[False, False, True])
+        # a judged query the second run lacks, for missing="zero"
+        run = run.filter(~((pl.col("run_id") == "r1") & (pl.col("query_id") == "q2")))
+        for option in options:
+            level = option.get("relevance_level", 1)
+            judge_options = {k: v for k, v in option.items() if k != "relevance_level"}
+            judgment = judge_and_rankings(
+                run, qrels, unjudged=False, numbered=True, collect=False, **judge_options
+            )
+            assert judgment.retrieved is not None
+            common = {
+                "relevance_level": level,
+                "numbering": judgment.numbering,
+                "ranked": judgment.present if option.get("missing") == "zero" else None,
+            }
+            a, b = (
+                per_query_columns(table, [measure], qrels=stats, **common).collect().sort(pl.all())
+                for table, stats in ((judgment.table, None), (judgment.retrieved, qrels.lazy()))
+            )
+            assert a.height == b.height > 0
+            x, y = a[measure.label], b[measure.label]
+            differences += int((~((x == y) | (x.is_null() & y.is_null()))).sum())
+            compared += a.height
+    assert compared > 100
+    if measure.defn.qrels_stats:
+        assert differences == 0, f"{text} is declared qrels_stats=True but reads other judgments"
+    else:
+        assert differences > 0, f"{text} needs no unretrieved judgment: declare qrels_stats=True"
 
 
 def test_judge_input_order_keeps_the_order_of_equal_scores() -> None:

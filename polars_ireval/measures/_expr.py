@@ -5,7 +5,10 @@ All of them are meant for an aggregation context: ``group_by(run_id, query_id).a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import polars as pl
 
@@ -13,6 +16,41 @@ from polars_ireval import schema as S
 
 RANK = pl.col(S.RANK)
 REL = pl.col(S.RELEVANCE)
+
+#: Prefix of the columns that carry query statistics (see :func:`query_stat`).
+QUERY_STAT = "\x00query:"
+_COLLECTED: ContextVar[dict[str, pl.Expr] | None] = ContextVar("query_stats", default=None)
+
+
+def query_stat(stat: pl.Expr) -> pl.Expr:
+    """``stat``, an aggregation over every judgment of the query (retrieved or not), such
+    as R or the ideal DCG: it depends on the qrels alone, not on the run.
+
+    Inside :func:`query_stats` (``evaluate`` does this for the measures declared with
+    ``qrels_stats=True``), the statistic is computed once per query over the qrels instead
+    of once per ranking over the evaluation table, and the expression returned reads it from
+    a column of the ranking's statistics row: the table then needs no row for the judged
+    documents the run did not retrieve. Elsewhere (a measure on a table from :func:`judge`)
+    it is ``stat`` itself.
+    """
+    collected = _COLLECTED.get()
+    if collected is None:
+        return stat
+    name = QUERY_STAT + hashlib.sha1(stat.meta.serialize()).hexdigest()[:20]
+    collected[name] = stat.alias(name)
+    return pl.col(name).max()  # the statistics row holds the one non-null value
+
+
+@contextmanager
+def query_stats() -> Iterator[dict[str, pl.Expr]]:
+    """Collect the :func:`query_stat` of the expressions built inside: yields a dict
+    ``{column: aggregation over a query's qrels}``, filled as they are built."""
+    collected: dict[str, pl.Expr] = {}
+    token = _COLLECTED.set(collected)
+    try:
+        yield collected
+    finally:
+        _COLLECTED.reset(token)
 
 
 Cutoff = int | float | pl.Expr | None
@@ -42,7 +80,7 @@ def judged_nonrelevant(rel: int) -> pl.Expr:
 
 def num_rel(rel: int) -> pl.Expr:
     """R: the number of judged documents with grade >= ``rel`` (retrieved or not)."""
-    return relevant(rel).sum()
+    return query_stat(relevant(rel).sum())
 
 
 def rel_ret(rel: int, k: Cutoff = None) -> pl.Expr:
@@ -178,4 +216,4 @@ def ideal_dcg_at_k(gain: Callable[[pl.Expr], pl.Expr], k: int | None = None) -> 
     ideal = g.filter(g > 0).sort(descending=True)
     if k is not None:
         ideal = ideal.head(k)
-    return (ideal / log2_discount(ideal.cum_count())).cum_sum().last().fill_null(0.0)
+    return query_stat((ideal / log2_discount(ideal.cum_count())).cum_sum().last().fill_null(0.0))

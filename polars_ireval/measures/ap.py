@@ -8,6 +8,7 @@ from polars_ireval.measures._expr import (
     RANK,
     REL,
     num_rel,
+    query_stat,
     ratio,
     rel_ret,
     relevant,
@@ -54,6 +55,7 @@ _VARIANT_CHECKS = {
 
 @measure(
     "AP",
+    qrels_stats=True,
     unjudged=False,
     aliases=["MAP"],
     cite="Harman, Overview of the Second Text Retrieval Conference (TREC-2), 1993",
@@ -139,7 +141,7 @@ def ap(
     r = _graded(rel, gains)
     if norm == "self":
         return ratio(_sum_of_precisions(r, k, discount, b, weights), (retrieved(k) & (r > 0)).sum())
-    n = (r > 0).sum()
+    n = query_stat((r > 0).sum())
     if norm == "min" and k is not None:
         n = pl.min_horizontal(n.cast(pl.Int64), pl.lit(k, dtype=pl.Int64))
     return ratio(_sum_of_precisions(r, k, discount, b, weights), n)
@@ -171,6 +173,7 @@ def _ap(k: int | None, rel: int) -> pl.Expr:
 
 @measure(
     "gm_map",
+    qrels_stats=True,
     unjudged=False,
     aggregate="gmean",
     cite="Robertson, On GMAP: and other transformations, CIKM 2006; Voorhees, Overview of "
@@ -229,6 +232,7 @@ def gm_map(*, k: int | None = None, rel: int = 1) -> pl.Expr:
 
 @measure(
     "Rprec",
+    qrels_stats=True,
     unjudged=False,
     aliases=["RPrec"],
     cite="Buckley and Voorhees, Retrieval System Evaluation, ch. 3 of TREC: Experiment and "
@@ -284,6 +288,7 @@ def rprec(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SP",
+    qrels_stats=True,
     unjudged=False,
     cite="Aslam, Pavlu and Yilmaz, A statistical method for system evaluation using "
     "incomplete judgments, SIGIR 2006",

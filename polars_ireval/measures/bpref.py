@@ -11,6 +11,7 @@ from polars_ireval.measures._expr import (
     judged_nonrelevant,
     num_rel,
     ordered_sum,
+    query_stat,
     ratio,
     relevant_ranks,
     retrieved,
@@ -23,7 +24,7 @@ INFAP_EPSILON = 0.00001
 
 def _bpref(rel: int) -> pl.Expr:
     r = num_rel(rel)
-    nonrel_total = judged_nonrelevant(rel).sum()
+    nonrel_total = query_stat(judged_nonrelevant(rel).sum())
     rel_ranks = relevant_ranks(rel).sort()
     nonrel_ranks = RANK.filter(retrieved() & judged_nonrelevant(rel)).sort()
     above = count_below(nonrel_ranks, rel_ranks).cast(pl.Float64)
@@ -36,6 +37,7 @@ def _bpref(rel: int) -> pl.Expr:
 
 @measure(
     "Bpref",
+    qrels_stats=True,
     unjudged=False,
     aliases=["BPref"],
     cite="Buckley and Voorhees, Retrieval evaluation with incomplete information, SIGIR 2004",
@@ -98,6 +100,7 @@ def bpref(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "gm_bpref",
+    qrels_stats=True,
     unjudged=False,
     aggregate="gmean",
     cite="Buckley and Voorhees, Retrieval evaluation with incomplete information, SIGIR 2004 "
@@ -148,6 +151,7 @@ def gm_bpref(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "infAP",
+    qrels_stats=True,
     unjudged=False,
     cite="Yilmaz and Aslam, Estimating average precision with incomplete and imperfect "
     "judgments, CIKM 2006",

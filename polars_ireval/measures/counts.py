@@ -13,6 +13,7 @@ from polars_ireval.registry import TrecName, integer, measure
 
 @measure(
     "NumQ",
+    qrels_stats=True,
     unjudged=False,
     aggregate="sum",
     integer=True,
@@ -65,6 +66,7 @@ def _counts_every_document(params: Mapping[str, Any]) -> bool:
 
 @measure(
     "NumRet",
+    qrels_stats=True,
     unjudged=_counts_every_document,
     aggregate="sum",
     integer=True,
@@ -114,6 +116,7 @@ def num_ret(*, rel: int | None = None) -> pl.Expr:
 
 @measure(
     "NumRel",
+    qrels_stats=True,
     unjudged=False,
     aggregate="sum",
     integer=True,
@@ -165,6 +168,7 @@ def num_relevant(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "NumRelRet",
+    qrels_stats=True,
     unjudged=False,
     aggregate="sum",
     integer=True,
@@ -212,6 +216,7 @@ def num_rel_ret(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "num_nonrel_judged_ret",
+    qrels_stats=True,
     unjudged=False,
     aggregate="sum",
     integer=True,

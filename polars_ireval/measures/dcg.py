@@ -25,7 +25,7 @@ from typing import Any
 import polars as pl
 
 from polars_ireval.errors import ParameterError
-from polars_ireval.measures._expr import RANK, REL, ordered_sum, ratio, retrieved
+from polars_ireval.measures._expr import RANK, REL, ordered_sum, query_stat, ratio, retrieved
 from polars_ireval.registry import check, finite, gain_map, measure, positive, positive_int
 
 GAINS = ("linear", "exp")
@@ -168,7 +168,7 @@ def normalised_dcg(
     if norm == "none":
         return dcg
     if norm == "ideal":
-        return ratio(dcg, sorted_dcg(g, k, discount, b, weights))
+        return ratio(dcg, query_stat(sorted_dcg(g, k, discount, b, weights)))
     if norm == "self":
         return ratio(dcg, sorted_dcg(g.filter(retrieved(k)), k, discount, b, weights))
     if k is None:
@@ -193,7 +193,13 @@ _CHECKS = {
 }
 
 
-@measure("DCG", unjudged=False, cite=_DCG_CITE, checks={**_CHECKS, "max_rel": positive_int})
+@measure(
+    "DCG",
+    qrels_stats=True,
+    unjudged=False,
+    cite=_DCG_CITE,
+    checks={**_CHECKS, "max_rel": positive_int},
+)
 def dcg(
     *,
     k: int | None = None,
@@ -314,6 +320,7 @@ def _sdcg_residual(
 
 @measure(
     "SDCG",
+    qrels_stats=True,
     unjudged=False,
     cite="Moffat, Seven numeric properties of effectiveness metrics, AIRS 2013",
     checks={**_CHECKS, "max_rel": positive_int, "min_rel": non_negative_int},

@@ -82,6 +82,7 @@ def _interpolated(points: Sequence[float], rel: int, rounding: str) -> pl.Expr:
 
 @measure(
     "IPrec",
+    qrels_stats=True,
     unjudged=False,
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7 "
     "(interpolated precision); trec_eval 9.0 (NIST), iprec_at_recall",
@@ -163,6 +164,7 @@ def iprec(*, recall: float, rel: int = 1, rounding: str = "trec_eval9") -> pl.Ex
 
 @measure(
     "11pt_avg",
+    qrels_stats=True,
     unjudged=False,
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7 "
     "(interpolated precision averaged over recall levels); trec_eval 9.0 (NIST), 11pt_avg",
@@ -230,6 +232,7 @@ def eleven_point_average(
 
 @measure(
     "Rprec_mult",
+    qrels_stats=True,
     unjudged=False,
     cite="trec_eval 9.0 (NIST), Rprec_mult; R-precision: Buckley and Voorhees, Retrieval "
     "System Evaluation, in TREC: Experiment and Evaluation in Information Retrieval, MIT "

@@ -148,6 +148,7 @@ _FAMILY_CHECKS = {
 
 @measure(
     "nDCG",
+    qrels_stats=True,
     unjudged=False,
     aliases=["NDCG"],
     cite="Järvelin and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS 2002",
@@ -434,6 +435,7 @@ def g_measure(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
 
 @measure(
     "binG",
+    qrels_stats=True,
     unjudged=False,
     cite="trec_eval 9.0 (NIST), experimental measure binG (2008)",
     trec=[TrecName("binG")],

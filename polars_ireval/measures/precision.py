@@ -22,6 +22,7 @@ _CHECKS = {"k": positive_int, "rel": integer}
 
 @measure(
     "P",
+    qrels_stats=True,
     unjudged=False,
     aliases=["Precision"],
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7",
@@ -80,6 +81,7 @@ def precision(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "R",
+    qrels_stats=True,
     unjudged=False,
     aliases=["Recall"],
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7",
@@ -134,6 +136,7 @@ def recall(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "Success",
+    qrels_stats=True,
     unjudged=False,
     cite="trec_eval 9.0 (NIST), measure success, developed by Stephen Tomlinson",
     trec=[TrecName("success", "k", (1, 5, 10), "list")],
@@ -184,6 +187,7 @@ def success(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "relative_P",
+    qrels_stats=True,
     unjudged=False,
     cite="trec_eval 9.0 (NIST), measure relative_P",
     trec=[TrecName("relative_P", "k", CUTOFFS, "list")],

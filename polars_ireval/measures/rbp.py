@@ -108,7 +108,14 @@ def _averages_ties(params: Mapping[str, Any]) -> bool:
     return bool(params.get("ties") == "average")
 
 
-@measure("RBP", unjudged=_averages_ties, cite=_CITE, checks=_CHECKS, residual=rbp_residual)
+@measure(
+    "RBP",
+    qrels_stats=True,
+    unjudged=_averages_ties,
+    cite=_CITE,
+    checks=_CHECKS,
+    residual=rbp_residual,
+)
 def rbp(
     *,
     k: int | None = None,

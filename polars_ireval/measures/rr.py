@@ -10,6 +10,7 @@ from polars_ireval.registry import TrecName, integer, measure, positive_int
 
 @measure(
     "RR",
+    qrels_stats=True,
     unjudged=False,
     aliases=["MRR"],
     cite="Kantor and Voorhees, The TREC-5 confusion track: comparing retrieval methods for "

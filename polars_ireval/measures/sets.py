@@ -72,6 +72,7 @@ def set_precision(*, rel: int = 1, relative: bool = False) -> pl.Expr:
 
 @measure(
     "SetR",
+    qrels_stats=True,
     unjudged=False,
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7",
     trec=[TrecName("set_recall")],
