@@ -332,7 +332,8 @@ def per_query_columns(
     the number, and ``numbering`` names each ranking after it.
 
     With ``qrels`` (and ``numbering``), ``table`` holds only the judged documents the run
-    retrieved (:attr:`polars_ireval.judge.Judgment.retrieved`), for measures declared
+    retrieved, sorted by ranking number (:attr:`polars_ireval.judge.Judgment.retrieved`),
+    for measures declared
     ``qrels_stats=True``: their query statistics (:func:`polars_ireval.measures.query_stat`)
     are computed once per query of ``qrels`` and added as one row per ranking.
     """
@@ -352,11 +353,7 @@ def per_query_columns(
             parts.append((condensed, exprs))
     if qrels is not None:  # a row for every ranking, even one that retrieved no judged document
         assert numbering is not None, "statistics rows need numbered rankings"
-        per_query = qrels.group_by(S.QUERY_ID).agg(list(stats.values()))
-        rows: Any = numbering.join(per_query, on=S.QUERY_ID).select(RANKING, *stats)
-        if isinstance(table, pl.DataFrame):
-            rows = rows.collect()
-        table = pl.concat([table, rows], how="diagonal")
+        table = _with_statistics(table, numbering, qrels, stats)
     out: FrameT | None = None
     for condensed, exprs in parts:
         source = condense(table) if condensed else table
@@ -378,6 +375,26 @@ def per_query_columns(
             for m in fixed
         )
         out = out.drop(flag)
+    return out
+
+
+def _with_statistics(
+    table: FrameT, numbering: pl.LazyFrame, qrels: pl.LazyFrame, stats: dict[str, pl.Expr]
+) -> FrameT:
+    """``table`` (sorted by ranking number) and one row per ranking of ``numbering`` with
+    the query statistics ``stats`` (columns computed once per query of ``qrels``), merged
+    in ranking order: the rows of each ranking stay together, for a group-by on sorted keys.
+    """
+    per_query = qrels.group_by(S.QUERY_ID).agg(list(stats.values()))
+    rows = numbering.join(per_query, on=S.QUERY_ID).select(RANKING, *stats).sort(RANKING)
+    have: pl.Schema = table.lazy().collect_schema()
+    added: pl.Schema = rows.collect_schema()
+    left = table.lazy().with_columns(pl.lit(None, added[c]).alias(c) for c in stats)
+    right = rows.with_columns(
+        pl.lit(None, have[c]).alias(c) for c in have.names() if c != RANKING
+    ).select(*have.names(), *stats)
+    merged = left.merge_sorted(right, key=RANKING).with_columns(pl.col(RANKING).set_sorted())
+    out: Any = merged.collect() if isinstance(table, pl.DataFrame) else merged
     return out
 
 

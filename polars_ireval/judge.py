@@ -57,7 +57,7 @@ class Judgment(NamedTuple):
     ``unjudged=True``, the table of the judged documents only (lazy), the part of ``table``
     a caller needs for the measures that read no unjudged document. ``retrieved``: with
     ``numbering``, the rows of the judged documents the run retrieved (lazy; its rankings
-    by number, not in order), all that a measure computed from the ranks of judged
+    by number, in ascending order), all that a measure computed from the ranks of judged
     documents and query statistics needs (see :func:`polars_ireval.measures.query_stat`).
     """
 
@@ -223,9 +223,10 @@ def judge_and_rankings(
     found = hits.with_columns(packed).select(*on, S.SCORE, S.RANK)
     if numbered and blocks is not None:
         compact, numbering = _numbered_table(pairs, numbered_qrels, found, packed, keys)
+        # in ranking order, as the table: a group-by then finds each ranking's rows together
         retrieved = hits.select(
             pl.col(_BLOCK).alias(RANKING), S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE
-        )
+        ).sort(RANKING)
         table = compact
         if unjudged:
             other = candidates.join(qrels_lf, on=[S.QUERY_ID, S.DOC_ID], how="anti")
@@ -420,7 +421,7 @@ def _rank_ordered(
     tie, tied, judged = pl.col(_TIE), pl.col(_TIED), pl.col(_JUDGED)
     base = run.with_columns(row.alias(_POS), tie_prev.alias(_TIE)).with_columns(
         (tie | tie.shift(-1).fill_null(False)).alias(_TIED),
-        pl.col(S.DOC_ID).is_in(judged_docs.implode()).alias(_JUDGED),
+        _maybe_judged(judged_docs).alias(_JUDGED),
     )
 
     def numbered(kept: pl.Expr) -> pl.LazyFrame:
@@ -451,6 +452,13 @@ def _rank_ordered(
     plain = numbered(~tied & ~judged).select(*columns, by_position, _BLOCK)
     untied = candidates.filter(~tied).select(*columns, by_position, _BLOCK)
     return plain, pl.concat([untied, ranked_ties]), [_BLOCK]
+
+
+def _maybe_judged(judged_docs: pl.Series) -> pl.Expr:
+    """True for every row whose doc id is in ``judged_docs``, and for the rare row whose id
+    only shares a 64-bit hash with one (a row the join with the qrels then finds unjudged):
+    looking integers up is cheaper than looking strings up."""
+    return pl.col(S.DOC_ID).hash().is_in(judged_docs.hash().unique().implode())
 
 
 def _packed_key(packed: bool) -> list[pl.Expr]:
