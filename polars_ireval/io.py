@@ -240,8 +240,13 @@ def validate_run(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame:
             f"{source}: the run holds no ranking line; check the file and its path"
         )
     _check_nulls(frame, [*id_cols, S.SCORE], source, "run")
-    bad = frame.filter(~pl.col(S.SCORE).is_finite())
-    if bad.height:
+    score = pl.col(S.SCORE)
+    flags = frame.select((~score.is_finite()).any().alias("inf"), (score == 0.0).any().alias("zero"))
+    infinite, zero = flags.row(0)
+    if zero:  # a new column only when there may be a -0.0 to store as 0.0
+        frame = frame.with_columns(float_score(score))
+    if infinite:
+        bad = frame.filter(~score.is_finite())
         row = bad.row(0, named=True)
         raise ScoreError(
             f"{_where(row, source)}: score {row[S.SCORE]} of document {row[S.DOC_ID]!r} "
@@ -642,7 +647,7 @@ def _score_column(frame: pl.DataFrame, source: str) -> pl.Expr:
             f"{source}: column 'score' has type {dtype}; scores must be numbers. "
             "Cast it, e.g. pl.col('score').cast(pl.Float64)"
         )
-    return float_score(pl.col(S.SCORE))
+    return pl.col(S.SCORE).cast(pl.Float64)
 
 
 def float_score(score: pl.Expr) -> pl.Expr:

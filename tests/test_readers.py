@@ -102,6 +102,8 @@ def test_scores_parsed_as_exact_float64(tmp_path: Path) -> None:
 def test_negative_zero_score_stored_as_zero(tmp_path: Path) -> None:
     run = ir.read_run(_write(tmp_path, "z.run", "q1 Q0 a 1 -0.0 t\nq1 Q0 b 2 0 t\n"))
     assert [str(s) for s in run["score"]] == ["0.0", "0.0"]
+    frame = pl.DataFrame({"query_id": "q1", "doc_id": ["a", "b"], "score": [2.5, -0.0]})
+    assert [str(s) for s in ir.read_run(frame)["score"]] == ["2.5", "0.0"]
     lazy = pl.LazyFrame({"query_id": ["q1"], "doc_id": ["a"], "score": [-0.0]})
     assert str(ir.judge(lazy, {"q1": {"a": 1}}).collect()["score"][0]) == "0.0"
 
