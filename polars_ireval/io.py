@@ -241,8 +241,9 @@ def validate_run(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame:
         )
     _check_nulls(frame, [*id_cols, S.SCORE], source, "run")
     score = pl.col(S.SCORE)
-    flags = frame.select((~score.is_finite()).any().alias("inf"), (score == 0.0).any().alias("zero"))
-    infinite, zero = flags.row(0)
+    infinite, zero = frame.select(
+        (~score.is_finite()).any().alias("infinite"), (score == 0.0).any().alias("zero")
+    ).row(0)
     if zero:  # a new column only when there may be a -0.0 to store as 0.0
         frame = frame.with_columns(float_score(score))
     if infinite:
