@@ -1,12 +1,13 @@
 """Time IR evaluation tools end to end on the generated workloads.
 
 Every (tool, workload, input format) is measured in a fresh worker process (this script
-with ``--worker``), ``--repeat`` times. A worker imports its tool (timed apart), then
-times reading the files and computing the mean of nDCG@10, AP, P@10, R@1000 and RR of
-every run, and reports that wall time, its peak resident memory and the means. The
-parent warms the OS file cache, reports median and minimum times, the ratio of each
-peer's time to polars_ireval's, cross-checks the means against pytrec_eval, prints a
-table and writes it as Markdown plus the raw results as JSON.
+with ``--worker``), ``--repeat`` times, the cases of a workload in turn (round-robin). A
+worker imports its tool (timed apart), then times reading the files and computing the
+mean of nDCG@10, AP, P@10, R@1000 and RR of every run, and reports that wall time, its
+peak resident memory and the means. The parent warms the OS file cache, reports median
+and minimum times, the ratio of each peer's time to polars_ireval's, cross-checks the
+means against pytrec_eval, prints a table and writes it as Markdown plus the raw results
+as JSON.
 
 Usage::
 
@@ -388,20 +389,17 @@ def short_paths(message: str, data_dir: Path) -> str:
     return message
 
 
-def measure(tool: str, spec: Workload, fmt: str, args: argparse.Namespace) -> Row:
-    """Measure one (tool, workload, input) ``args.repeat`` times; stop at the first failure."""
-    row = Row(tool, spec.name, fmt)
-    for _ in range(args.repeat):
-        record = run_worker(tool, spec.name, args.scale, fmt, args)
-        row.version = record.get("version", row.version)
-        if record["status"] != "ok":
-            row.status, row.error = record["status"], short_paths(record["error"], args.data_dir)
-            break
-        row.times.append(record["seconds"])
-        row.import_times.append(record["import_s"])
-        row.peak_mb = max(row.peak_mb or 0.0, record["peak_mb"])
-        row.means = record["means"]
-    return row
+def measure_round(row: Row, spec: Workload, args: argparse.Namespace) -> None:
+    """Measure one more repetition of ``row``'s (tool, workload, input); a failure ends it."""
+    record = run_worker(row.tool, spec.name, args.scale, row.input, args)
+    row.version = record.get("version", row.version)
+    if record["status"] != "ok":
+        row.status, row.error = record["status"], short_paths(record["error"], args.data_dir)
+        return
+    row.times.append(record["seconds"])
+    row.import_times.append(record["import_s"])
+    row.peak_mb = max(row.peak_mb or 0.0, record["peak_mb"])
+    row.means = record["means"]
 
 
 def warm_cache(paths: Iterable[Path]) -> None:
@@ -460,12 +458,25 @@ def benchmark(args: argparse.Namespace) -> tuple[list[Row], dict[str, dict[str, 
         spec = generate.ensure(name, args.data_dir, args.scale, args.seed)
         manifests[name] = json.loads(spec.manifest.read_text())
         warm_cache(spec.files)
+        cases = []
         for tool, fmt in selected_cases(args):
-            if tool in unavailable:
-                rows.append(Row(tool, name, fmt, "unavailable", unavailable[tool]))
-                continue
-            print(f"measuring {tool} on {name} ({fmt}) ...", file=sys.stderr, flush=True)
-            rows.append(measure(tool, spec, fmt, args))
+            status, error = (
+                ("unavailable", unavailable[tool]) if tool in unavailable else ("ok", "")
+            )
+            cases.append(Row(tool, name, fmt, status, error))
+        # Round-robin: repetition i of every case before repetition i + 1 of any, so that a
+        # change in the machine's load over the run weighs on every tool alike (ratios).
+        for i in range(args.repeat):
+            for row in cases:
+                if row.status != "ok":
+                    continue
+                print(
+                    f"measuring {row.tool} on {name} ({row.input}), {i + 1}/{args.repeat} ...",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                measure_round(row, spec, args)
+        rows.extend(cases)
     return rows, manifests
 
 
@@ -728,15 +739,17 @@ def workload_lines(manifests: dict[str, dict[str, Any]]) -> list[str]:
 
 
 METHOD = """\
-Each (tool, workload, input) is run in a fresh Python process, {repeat} time(s); the table
-gives the median and minimum wall time from reading the files to having the mean of
-nDCG@10, AP, P@10, R@1000 and RR of every run in memory (trec_eval semantics:
-`ndcg_cut_10 map P_10 recall_1000 recip_rank`). Importing the tool is timed apart
-(`import s`, not included). Every case first runs once, untimed, on a tiny workload
-(this fills numba's on-disk cache for ranx), and the OS file cache is warm (every file
-is read once before the measurements). `peak MB` is the peak resident memory of the
-worker process (interpreter and imports included). Tools use their defaults:
-pytrec_eval is single-threaded; ranx (numba) and polars_ireval (Polars) use all cores.
+Each (tool, workload, input) is run in a fresh Python process, {repeat} time(s), the
+cases of a workload taking turns (every case's first run, then every case's second,
+...), so that a drift in the machine's load weighs on every tool alike; the table gives
+the median and minimum wall time from reading the files to having the mean of nDCG@10,
+AP, P@10, R@1000 and RR of every run in memory (trec_eval semantics: `ndcg_cut_10 map
+P_10 recall_1000 recip_rank`). Importing the tool is timed apart (`import s`, not
+included). Every case first runs once, untimed, on a tiny workload (this fills numba's
+on-disk cache for ranx), and the OS file cache is warm (every file is read once before
+the measurements). `peak MB` is the peak resident memory of the worker process
+(interpreter and imports included). Tools use their defaults: pytrec_eval is single-
+threaded; ranx (numba) and polars_ireval (Polars) use all cores.
 
 - pytrec_eval: a plain-Python reader into its `{{qid: {{docid: score}}}}` dicts (about 20%
   faster than `pytrec_eval.parse_run`), one `RelevanceEvaluator`, `evaluate` per run,
