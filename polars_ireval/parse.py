@@ -230,7 +230,11 @@ def _parse_trec(token: str) -> list[Measure] | None:
         if spec.kind == "none":
             continue
         params = token[i + 1 :]
-        return _expand_trec(defn, spec, params, token if token[i] == "_" else None)
+        label = token if token[i] == "_" else None
+        try:
+            return _expand_trec(defn, spec, params, label)
+        except ParameterError as exc:  # name the measure string the bad value came from
+            raise ParameterError(f"{token!r}: {exc}") from None
     return None
 
 

@@ -236,6 +236,9 @@ def test_unknown_measure_suggests_closest(text: str, suggestion: str) -> None:
         ("IPrec@1.5", r"IPrec: recall=1\.5 is invalid.*\[0, 1\]"),
         ("SetF(beta=-1)", r"SetF: beta=-1 is invalid"),
         ("infAP(p=2)", r"unknown parameter\(s\) \['p'\]"),
+        ("ndcg_cut.x", r"'ndcg_cut\.x': cutoff 'x' is not a number"),
+        ("P_0", r"'P_0': cutoff '0' must be at least 1"),
+        ("iprec_at_recall.y", r"'iprec_at_recall\.y': parameter 'y' is not a number"),
     ],
 )
 def test_invalid_parameters(text: str, pattern: str) -> None:
