@@ -100,7 +100,10 @@ def read_run(
         tag column (TREC text, as trec_eval's ``runid``) or the file name
         (other formats) for several. ``"tag"``: the TREC tag column. ``"file"``: the file
         name without extensions. ``"none"``: no ``run_id`` column (all lines form one run).
-        A frame that already has a ``run_id`` column keeps it.
+        A frame that already has a ``run_id`` column keeps it. Text files that share a
+        tag form one run when each query's ranking lies in one file (a run written in
+        parts); a ranking with lines in two files raises :class:`DuplicateError` naming
+        them (two runs with one tag, e.g. a tool's default: pass ``run_id="file"``).
 
     Returns
     -------
@@ -116,7 +119,8 @@ def read_run(
     ScoreError
         A score is NaN or infinite.
     DuplicateError
-        A document appears twice for one query of one run.
+        A document appears twice for one query of one run, or one ranking (run tag,
+        query) has lines in two of several text files.
     EmptyInputError
         The input holds no data line.
 
@@ -147,16 +151,106 @@ def read_run(
                 raise EmptyInputError(
                     f"{path}: the run holds no ranking line; check the file, or leave it out"
                 )
+    # several TREC files whose lines are grouped by tag: one ranking must not span two files
+    by_tag = several and policy == "tag" and len(text) == len(paths)
+    heights = None if together is not None else [f.height for f in frames]
     try:
-        return validate_run(_concat(frames), label)
-    except IrevalError:
+        out = validate_run(_concat(frames), label)
+    except IrevalError as exc:
+        if by_tag and isinstance(exc, DuplicateError):  # the likelier cause, and its fix
+            _check_rankings_in_one_file(paths, _concat(frames), heights)
         if all(
             _LINE in f.columns for f, p in zip(frames, paths, strict=True) if _format(p) == "trec"
         ):
             raise
+    else:
+        if by_tag:
+            _check_rankings_in_one_file(paths, out, heights)
+        return out
     # the fast text reader keeps no line numbers: read again to say where the error is
     frames = [_read_run_path(p, policy, several, fast=False) for p in paths]
     return validate_run(_concat(frames), label)
+
+
+def _check_rankings_in_one_file(
+    paths: list[str], frame: pl.DataFrame, heights: list[int] | None
+) -> None:
+    """Raise :class:`DuplicateError` when the lines of one ranking (run tag, query) come
+    from two of the run files ``paths`` (read in order into ``frame``; ``heights``: the
+    number of rows each gave, when known): two runs with one tag (tools write default
+    tags), whose rankings would otherwise merge."""
+    keys = [S.RUN_ID, S.QUERY_ID]
+    _, new = rankings(frame, keys)
+    spans: tuple[int, str, str] | None = None  # (file index, tag, query): spans files i, i + 1
+    if new is not None and heights is None:
+        # each ranking contiguous and the files plain (the one-scan reader): a ranking can
+        # only continue across a file boundary, from one file's last line to the next's first
+        ends = [_first_last_keys(p) for p in paths]
+        for i in range(len(paths) - 1):
+            if ends[i][1] == ends[i + 1][0]:
+                spans = (i, *ends[i][1])
+                break
+    elif new is not None:
+        assert heights is not None
+        starts = [sum(heights[: i + 1]) for i in range(len(paths) - 1)]
+        for i, row in enumerate(starts):
+            if row < frame.height and not new[row]:
+                spans = (i, frame[row, S.RUN_ID], frame[row, S.QUERY_ID])
+                break
+    else:  # rankings interleave: number each row by its file
+        counts = heights if heights is not None else _line_counts(paths)
+        number = pl.int_range(len(paths), dtype=pl.UInt32).repeat_by(pl.Series(counts)).explode()
+        found = (
+            frame.lazy()
+            .select(*keys, number.alias("__file_no"))
+            .group_by(keys)
+            .agg(pl.col("__file_no").min().alias("first"), pl.col("__file_no").max().alias("last"))
+            .filter(pl.col("first") != pl.col("last"))
+            .sort("first", *keys)
+            .head(1)
+            .collect()
+        )
+        if found.height:
+            tag, query, first, last = found.row(0)
+            raise _split_ranking(paths[first], paths[last], tag, query)
+    if spans is not None:
+        i, tag, query = spans
+        raise _split_ranking(paths[i], paths[i + 1], tag, query)
+
+
+def _split_ranking(first: str, second: str, tag: str, query: str) -> DuplicateError:
+    return DuplicateError(
+        f"{first} and {second} both rank query {query!r} under run tag {tag!r}: read "
+        "together, their lines would form one ranking. Pass run_id='file' to name each run "
+        "after its file, or give the runs distinct tags (the sixth column)"
+    )
+
+
+def _first_last_keys(path: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """(tag, query) of the first and the last line of a plain TREC run file whose fields
+    are separated by single spaces (as the one-scan reader requires)."""
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        start, stop = 0, len(data)
+        while start < stop and data[start : start + 1] in b"\n ":
+            start += 1
+        while stop > start and data[stop - 1 : stop] in b"\n ":
+            stop -= 1
+        first_end = data.find(b"\n", start, stop)
+        first = data[start : stop if first_end < 0 else first_end]
+        last = data[data.rfind(b"\n", start, stop) + 1 : stop]
+
+    def key(line: bytes) -> tuple[str, str]:
+        fields = line.decode("utf-8", "replace").split(" ")
+        return fields[5], fields[0]
+
+    return key(first), key(last)
+
+
+def _line_counts(paths: list[str]) -> list[int]:
+    """The number of rows the one-scan reader reads from each of ``paths``."""
+    options: dict[str, Any] = {"has_header": False, "quote_char": None, "schema": _SIMPLE_RUN}
+    scans = [pl.scan_csv(p, separator=" ", **options).select(pl.len()) for p in paths]
+    return [int(f.item()) for f in pl.collect_all(scans)]
 
 
 def _concat(frames: list[pl.DataFrame]) -> pl.DataFrame:

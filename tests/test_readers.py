@@ -209,6 +209,46 @@ def test_several_runs_one_tag_per_line(tmp_path: Path) -> None:
         ir.read_run(path)
 
 
+# Tools write default tags ("Anserini"), so two runs read together may share one: a
+# ranking whose lines come from two files is an error naming both files and the fix,
+# whether the files repeat documents (a duplicate) or not (the rankings would merge).
+# ".gz" goes through the line-by-line reader, the others through the one-scan reader.
+@pytest.mark.parametrize("ext", [".run", ".run.gz"])
+@pytest.mark.parametrize(
+    ("texts", "spanned"),
+    [
+        (["q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\n", "q1 Q0 d1 1 2 t\nq1 Q0 d3 2 1 t\n"], (0, 1)),
+        (["q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\n", "q1 Q0 d7 1 2 t\n"], (0, 1)),
+        (["q2 Q0 d1 1 2 t\n", "q1 Q0 d1 1 2 t\n", "q2 Q0 d5 1 2 t\nq1 Q0 d9 1 2 t\n"], (0, 2)),
+        (["q1 Q0 d1 1 2 t\n", "q2 Q0 d1 1 2 u\n", "q1 Q0 d2 1 2 t\n"], (0, 2)),
+    ],
+    ids=["repeated docs", "disjoint docs", "interleaved", "across a file"],
+)
+def test_one_ranking_in_two_files_is_an_error(
+    tmp_path: Path, ext: str, texts: list[str], spanned: tuple[int, int]
+) -> None:
+    paths = [_write(tmp_path, f"r{i}{ext}", text) for i, text in enumerate(texts)]
+    first, second = (paths[i] for i in spanned)
+    with pytest.raises(ir.DuplicateError, match=r"run_id='file'") as info:
+        ir.read_run(paths)
+    assert f"{first} and {second} both rank query" in str(info.value)
+    with pytest.raises(ir.DuplicateError, match=r"both rank query"):
+        ir.read_run(paths, run_id="tag")
+    by_file = ir.read_run(paths, run_id="file")
+    assert by_file["run_id"].unique(maintain_order=True).to_list() == [
+        f"r{i}" for i in range(len(texts))
+    ]
+
+
+@pytest.mark.parametrize("ext", [".run", ".run.gz"])
+def test_one_run_split_by_query_over_files(tmp_path: Path, ext: str) -> None:
+    """A run written in parts, each with its own queries, reads as one run."""
+    a = _write(tmp_path, f"part1{ext}", "q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\n")
+    b = _write(tmp_path, f"part2{ext}", "q2 Q0 d1 1 2 t\n\n")
+    run = ir.read_run([a, b])
+    assert run.rows() == [("t", "q1", "d1", 2.0), ("t", "q1", "d2", 1.0), ("t", "q2", "d1", 2.0)]
+
+
 def test_ids_compared_bytewise_in_tie_break(tmp_path: Path) -> None:
     # trec_eval: score descending, then strcmp(docno) descending
     docs = ["D10", "D2", "a", "B", "b", "D1", "Z", "é", "_"]
