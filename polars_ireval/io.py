@@ -795,18 +795,19 @@ def _check_duplicates(
     *,
     new: pl.Series | None = None,
 ) -> None:
-    # Fast screen. When ``new`` marks the first rows of blocks that hold every row of equal
-    # leading keys (each ranking contiguous) and the blocks are small, count the distinct
-    # last keys per block (numbered in ascending order: a group-by of contiguous slices):
-    # exact. Otherwise count the distinct hashes of the key columns (or of the block number
-    # and the last key): equal counts prove there is no duplicate; else (a duplicate, or a
-    # rare hash collision) check exactly.
+    # Fast screen: counts of distinct 64-bit hashes. When ``new`` marks the first rows of
+    # blocks that hold every row of equal leading keys (each ranking contiguous) and the
+    # blocks are small, count the distinct hashes of the last key per block (numbered in
+    # ascending order: a group-by of contiguous slices; integers hash faster than
+    # strings). Otherwise count the distinct hashes of the key columns (or of the block
+    # number and the last key). Equal counts prove there is no duplicate; else (a
+    # duplicate, or a rare hash collision) check exactly.
     block = pl.col("new").cum_sum().cast(pl.UInt64)  # with ``new`` as a column "new"
     if new is not None and frame.height <= _SMALL_BLOCKS * new.sum():
         distinct = (
             pl.DataFrame({"new": new, "key": frame.get_column(keys[-1])})
             .lazy()
-            .select(block.set_sorted().alias("block"), "key")
+            .select(block.set_sorted().alias("block"), pl.col("key").hash())
             .group_by("block")
             .agg(pl.col("key").n_unique())
             .select(pl.col("key").sum())
