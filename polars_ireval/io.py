@@ -13,10 +13,13 @@ document, non-integer grade, empty file) instead of dropping anything.
 from __future__ import annotations
 
 import glob
+import gzip
 import mmap
 import os
 import weakref
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
 
@@ -141,7 +144,8 @@ def read_run(
     policy = run_id if run_id != "auto" or not several else "tag"
     label = paths[0] if not several else f"{len(paths)} run files"
     text = [p for p in paths if _format(p) == "trec"]
-    together = _read_simple_runs(text, policy) if several and len(text) == len(paths) else None
+    simple = _read_simple_runs(text, policy) if several and len(text) == len(paths) else None
+    together, ends = simple if simple is not None else (None, None)
     if together is not None:  # every file in one parallel scan
         frames = [together]
     else:
@@ -158,14 +162,14 @@ def read_run(
         out = validate_run(_concat(frames), label)
     except IrevalError as exc:
         if by_tag and isinstance(exc, DuplicateError):  # the likelier cause, and its fix
-            _check_rankings_in_one_file(paths, _concat(frames), heights)
+            _check_rankings_in_one_file(paths, _concat(frames), heights, ends)
         if all(
             _LINE in f.columns for f, p in zip(frames, paths, strict=True) if _format(p) == "trec"
         ):
             raise
     else:
         if by_tag:
-            _check_rankings_in_one_file(paths, out, heights)
+            _check_rankings_in_one_file(paths, out, heights, ends)
         return out
     # the fast text reader keeps no line numbers: read again to say where the error is
     frames = [_read_run_path(p, policy, several, fast=False) for p in paths]
@@ -173,19 +177,23 @@ def read_run(
 
 
 def _check_rankings_in_one_file(
-    paths: list[str], frame: pl.DataFrame, heights: list[int] | None
+    paths: list[str],
+    frame: pl.DataFrame,
+    heights: list[int] | None,
+    ends: list[_Ends] | None,
 ) -> None:
     """Raise :class:`DuplicateError` when the lines of one ranking (run tag, query) come
     from two of the run files ``paths`` (read in order into ``frame``; ``heights``: the
-    number of rows each gave, when known): two runs with one tag (tools write default
-    tags), whose rankings would otherwise merge."""
+    number of rows each gave, or ``ends``: the (tag, query) of each one's first and last
+    line): two runs with one tag (tools write default tags), whose rankings would
+    otherwise merge."""
     keys = [S.RUN_ID, S.QUERY_ID]
     _, new = rankings(frame, keys)
     spans: tuple[int, str, str] | None = None  # (file index, tag, query): spans files i, i + 1
     if new is not None and heights is None:
-        # each ranking contiguous and the files plain (the one-scan reader): a ranking can
-        # only continue across a file boundary, from one file's last line to the next's first
-        ends = [_first_last_keys(p) for p in paths]
+        # each ranking contiguous (and the files read in one scan): a ranking can only
+        # continue across a file boundary, from one file's last line to the next's first
+        assert ends is not None
         for i in range(len(paths) - 1):
             if ends[i][1] == ends[i + 1][0]:
                 spans = (i, *ends[i][1])
@@ -226,24 +234,34 @@ def _split_ranking(first: str, second: str, tag: str, query: str) -> DuplicateEr
     )
 
 
-def _first_last_keys(path: str) -> tuple[tuple[str, str], tuple[str, str]]:
-    """(tag, query) of the first and the last line of a plain TREC run file whose fields
-    are separated by single spaces (as the one-scan reader requires)."""
-    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-        start, stop = 0, len(data)
-        while start < stop and data[start : start + 1] in b"\n ":
-            start += 1
-        while stop > start and data[stop - 1 : stop] in b"\n ":
-            stop -= 1
-        first_end = data.find(b"\n", start, stop)
-        first = data[start : stop if first_end < 0 else first_end]
-        last = data[data.rfind(b"\n", start, stop) + 1 : stop]
+def _gunzip(path: str, data: mmap.mmap) -> bytes:
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise FormatError(
+            path, None, f"the file is not valid gzip ({exc}); check the download or recompress it"
+        ) from None
 
-    def key(line: bytes) -> tuple[str, str]:
+
+def _first_last_keys(data: bytes | mmap.mmap) -> _Ends | None:
+    """(tag, query) of the first and the last line of run text whose fields are
+    separated by single spaces (blank lines at either end skipped); None when either line
+    has fewer than six fields."""
+    start, stop = 0, len(data)
+    while start < stop and data[start : start + 1] in b"\n ":
+        start += 1
+    while stop > start and data[stop - 1 : stop] in b"\n ":
+        stop -= 1
+    first_end = data.find(b"\n", start, stop)
+    first = data[start : stop if first_end < 0 else first_end]
+    last = data[data.rfind(b"\n", start, stop) + 1 : stop]
+    keys = []
+    for line in (first, last):
         fields = line.decode("utf-8", "replace").split(" ")
-        return fields[5], fields[0]
-
-    return key(first), key(last)
+        if len(fields) < 6:
+            return None
+        keys.append((fields[5], fields[0]))
+    return keys[0], keys[1]
 
 
 def _line_counts(paths: list[str]) -> list[int]:
@@ -510,69 +528,67 @@ _SIMPLE_RUN = {
 }
 
 
+#: The (tag, query) of the first and of the last line of a run file.
+_Ends = tuple[tuple[str, str], tuple[str, str]]
+
+
 def _read_simple_run(path: str, policy: RunIdPolicy) -> pl.DataFrame | None:
-    """Read a run whose every line is six fields separated by single spaces, the shape
-    TREC tools write, with Polars' parallel CSV reader; None when the file needs the
-    general reader (tabs, carriage returns, other widths of space, comments, blank or
-    malformed lines, compression): the general reader reads those the same way, and
-    says where a malformed line is.
+    """One run read as :func:`_read_simple_runs` reads several."""
+    found = _read_simple_runs([path], policy)
+    return None if found is None else found[0]
+
+
+def _read_simple_runs(
+    paths: list[str], policy: RunIdPolicy
+) -> tuple[pl.DataFrame, list[_Ends]] | None:
+    """Runs whose every line is six fields separated by single spaces, the shape TREC
+    tools write, plain or gzip, read in one scan of all the files with Polars' parallel
+    CSV reader (in their order); and the (tag, query) of each file's first and last line.
+    None when a file needs the general reader (tabs, carriage returns, other widths of
+    space, comments, blank or malformed lines, an empty file, zstd): the general reader
+    reads those the same way, and says where a malformed line is or which file is empty.
     """
-    if _has_bytes(path, b"\t\r"):
+    if not paths:
         return None
+    workers = min(len(paths), os.cpu_count() or 1)
+    if workers > 1:  # gzip files decompress in parallel (zlib releases the GIL)
+        with ThreadPoolExecutor(workers) as pool:
+            found = list(pool.map(_simple_source, paths))
+    else:
+        found = [_simple_source(p) for p in paths]
+    if any(f is None for f in found):
+        return None
+    sources = [f[0] for f in found if f is not None]
+    ends = [f[1] for f in found if f is not None]
+    options: dict[str, Any] = {
+        "separator": " ", "has_header": False, "quote_char": None, "schema": _SIMPLE_RUN
+    }  # fmt: skip
     cols: list[pl.Expr] = [pl.col(S.QUERY_ID), pl.col(S.DOC_ID), pl.col(S.SCORE)]
     if policy == "tag":
         cols.insert(0, pl.col("__tag").alias(S.RUN_ID))
     elif policy == "file":
-        cols.insert(0, pl.lit(_stem(path)).alias(S.RUN_ID))
+        cols.insert(0, pl.col(S.RUN_ID))
+    plain = [s for s in sources if isinstance(s, str)]
+    if len(plain) == len(sources):  # the files themselves, named by the scan (policy "file")
+        by_path = policy == "file"
+        scan = pl.scan_csv(plain, include_file_paths=_FILE if by_path else None, **options)
+        if by_path:
+            stems = pl.col(_FILE).replace_strict(paths, [_stem(p) for p in paths])
+            scan = scan.with_columns(stems.alias(S.RUN_ID))
+    else:  # decompressed text in memory, with each plain file's bytes
+        texts = [s if isinstance(s, bytes) else Path(s).read_bytes() for s in sources]
+        if policy == "file":  # one scan a file, each named after it, run together
+            scan = pl.concat(
+                pl.scan_csv(text, **options).with_columns(pl.lit(_stem(path)).alias(S.RUN_ID))
+                for text, path in zip(texts, paths, strict=True)
+            )
+        else:
+            scan = pl.scan_csv(texts, **options)
     # a field left empty (two spaces in a row, a missing field) reads as null
     gap = pl.any_horizontal(pl.col("__q0", "__rank", "__tag").is_null())
     try:
-        frame = (
-            pl.scan_csv(path, separator=" ", has_header=False, quote_char=None, schema=_SIMPLE_RUN)
-            .select(*cols, gap.alias("__gap"))
-            .collect()
-        )
+        frame = scan.select(*cols, gap.alias("__gap")).collect()
     except pl.exceptions.PolarsError:  # a line with more than six fields, a bad score...
-        return None
-    query = pl.col(S.QUERY_ID)
-    rejected = frame.select(
-        pl.any_horizontal(
-            pl.col("__gap").any(),
-            pl.sum_horizontal(pl.all().null_count()) > 0,
-            query.str.starts_with("#").any(),
-        )
-    ).item()
-    if frame.height == 0 or rejected:
-        return None
-    return frame.drop("__gap")
-
-
-def _read_simple_runs(paths: list[str], policy: RunIdPolicy) -> pl.DataFrame | None:
-    """Several runs read as :func:`_read_simple_run` reads one, in one scan of all the
-    files (in parallel, in their order); None when any file needs the general reader."""
-    if not paths or any(os.path.getsize(p) == 0 or _has_bytes(p, b"\t\r") for p in paths):
-        return None
-    cols: list[pl.Expr] = [pl.col(S.QUERY_ID), pl.col(S.DOC_ID), pl.col(S.SCORE)]
-    if policy == "tag":
-        cols.insert(0, pl.col("__tag").alias(S.RUN_ID))
-    elif policy == "file":
-        stems = pl.col(_FILE).replace_strict(paths, [_stem(p) for p in paths])
-        cols.insert(0, stems.alias(S.RUN_ID))
-    gap = pl.any_horizontal(pl.col("__q0", "__rank", "__tag").is_null())
-    try:
-        frame = (
-            pl.scan_csv(
-                paths,
-                separator=" ",
-                has_header=False,
-                quote_char=None,
-                schema=_SIMPLE_RUN,
-                include_file_paths=_FILE if policy == "file" else None,
-            )
-            .select(*cols, gap.alias("__gap"))
-            .collect()
-        )
-    except pl.exceptions.PolarsError:
         return None
     rejected = (
         frame.lazy()  # lazy: in parallel
@@ -586,22 +602,31 @@ def _read_simple_runs(paths: list[str], policy: RunIdPolicy) -> pl.DataFrame | N
         .collect()
         .item()
     )
-    # an empty file among them is an error, which the file-by-file reading names
     if rejected or frame.height == 0:
         return None
-    return frame.drop("__gap")
+    return frame.drop("__gap"), ends
 
 
-def _has_bytes(path: str, needles: bytes) -> bool:
-    """True when the file holds one of the bytes ``needles`` or is compressed."""
+def _simple_source(path: str) -> tuple[str | bytes, _Ends] | None:
+    """What :func:`_read_simple_runs` scans of one run file: the path (a plain file) or
+    its decompressed text (gzip), and the (tag, query) of its first and last line; None
+    when the file needs the general reader (empty, zstd, a tab or carriage return, a first
+    or last line without six fields)."""
     with open(path, "rb") as f:
         if os.fstat(f.fileno()).st_size == 0:
-            return False
+            return None
         # mapped, not read: each search runs over the OS cache's pages, with no copy
-        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            if data[:2] == b"\x1f\x8b" or data[:4] == b"\x28\xb5\x2f\xfd":
-                return True  # gzip, zstd
-            return any(data.find(needles[i : i + 1]) >= 0 for i in range(len(needles)))
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            if mapped[:4] == b"\x28\xb5\x2f\xfd":  # zstd
+                return None
+            text = _gunzip(path, mapped) if mapped[:2] == b"\x1f\x8b" else None
+            data = mapped if text is None else text
+            if data.find(b"\t") >= 0 or data.find(b"\r") >= 0:
+                return None
+            ends = _first_last_keys(data)
+    if ends is None:
+        return None
+    return (path if text is None else text), ends
 
 
 def _read_qrels_path(path: str) -> pl.DataFrame:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import re
 import warnings
 from pathlib import Path
@@ -53,6 +54,15 @@ def test_run_non_numeric_score_names_file_line_and_value(tmp_path: Path, bad: st
         ir.read_run(path)
     assert info.value.line == 4
     assert "'d3'" in str(info.value)
+
+
+def test_run_truncated_gzip_is_named(tmp_path: Path) -> None:
+    whole = gzip.compress((GOOD_RUN * 2000).encode())
+    path = tmp_path / "cut.run.gz"
+    path.write_bytes(whole[: len(whole) // 2])
+    pattern = rf"{re.escape(str(path))}: the file is not valid gzip"
+    with pytest.raises(ir.FormatError, match=pattern):
+        ir.read_run(str(path))
 
 
 def test_run_overflowing_score_is_not_finite(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import gzip
 import importlib
 from pathlib import Path
 
@@ -454,10 +455,16 @@ def _general(path: str, run_id: str = "auto") -> pl.DataFrame:
     return io.validate_run(frame, path)
 
 
+def _write_text(path: Path, text: str) -> None:
+    """``text`` to ``path``, gzip-compressed when the name ends in ``.gz``."""
+    path.write_bytes(gzip.compress(text.encode()) if path.suffix == ".gz" else text.encode())
+
+
+@pytest.mark.parametrize("ext", ["", ".gz"])
 @pytest.mark.parametrize("run_id", ["auto", "tag", "file"])
-def test_simple_text_equals_general_reader(tmp_path: Path, run_id: str) -> None:
-    path = tmp_path / "clean.run"
-    path.write_text(CLEAN)
+def test_simple_text_equals_general_reader(tmp_path: Path, run_id: str, ext: str) -> None:
+    path = tmp_path / f"clean.run{ext}"
+    _write_text(path, CLEAN)
     assert io._read_simple_run(str(path), "none") is not None  # the fast path is taken
     assert_frame_equal(ir.read_run(str(path), run_id=run_id), _general(str(path), run_id))  # type: ignore[arg-type]
 
@@ -471,12 +478,15 @@ def test_generated_text_equals_general_reader(tmp_path: Path) -> None:
     assert_frame_equal(ir.read_run(str(path), run_id="tag"), _general(str(path), "tag"))
 
 
+@pytest.mark.parametrize("compressed", [(), (1,), (0, 1, 2)], ids=["plain", "mixed", "gzip"])
 @pytest.mark.parametrize("run_id", ["auto", "tag", "file"])
-def test_many_files_in_one_scan_equal_file_by_file(tmp_path: Path, run_id: str) -> None:
+def test_many_files_in_one_scan_equal_file_by_file(
+    tmp_path: Path, run_id: str, compressed: tuple[int, ...]
+) -> None:
     paths = []
     for i in range(3):
-        path = tmp_path / f"run{i}.txt"
-        path.write_text(CLEAN.replace("tagA", f"tag{i}").replace("d2", f"d2x{i}"))
+        path = tmp_path / (f"run{i}.txt.gz" if i in compressed else f"run{i}.txt")
+        _write_text(path, CLEAN.replace("tagA", f"tag{i}").replace("d2", f"d2x{i}"))
         paths.append(str(path))
     policy = "tag" if run_id == "auto" else run_id
     assert io._read_simple_runs(paths, policy) is not None  # the one-scan path is taken
@@ -514,10 +524,11 @@ QUIRKS = {
 }
 
 
+@pytest.mark.parametrize("ext", ["", ".gz"])
 @pytest.mark.parametrize("quirk", sorted(QUIRKS))
-def test_quirky_text_goes_to_the_general_reader(tmp_path: Path, quirk: str) -> None:
-    path = tmp_path / "quirk.run"
-    path.write_text(CLEAN + QUIRKS[quirk] + CLEAN.replace("q", "p"))
+def test_quirky_text_goes_to_the_general_reader(tmp_path: Path, quirk: str, ext: str) -> None:
+    path = tmp_path / f"quirk.run{ext}"
+    _write_text(path, CLEAN + QUIRKS[quirk] + CLEAN.replace("q", "p"))
     assert io._read_simple_run(str(path), "none") is None
     try:
         expected: pl.DataFrame | str = _general(str(path))
@@ -527,7 +538,7 @@ def test_quirky_text_goes_to_the_general_reader(tmp_path: Path, quirk: str) -> N
         with pytest.raises(IrevalError) as info:
             ir.read_run(str(path))
         assert str(info.value) == expected
-        assert "quirk.run:5" in expected  # the line is named
+        assert f"quirk.run{ext}:5" in expected  # the line is named
     else:
         assert_frame_equal(ir.read_run(str(path)), expected)
 
