@@ -238,9 +238,32 @@ def _gunzip(path: str, data: mmap.mmap) -> bytes:
     try:
         return gzip.decompress(data)
     except (OSError, EOFError, zlib.error) as exc:
-        raise FormatError(
+        raise _unreadable(path, exc) from None
+
+
+def _unreadable(path: str, exc: Exception) -> FormatError:
+    """The error for a file that cannot be read as lines of text, saying why."""
+    with open(path, "rb") as f:
+        head = f.read(2)
+        compressed = head == b"\x1f\x8b"
+        if not compressed:
+            f.seek(0)
+            binary = b"\x00" in f.read(1 << 20)
+    if compressed:
+        return FormatError(
             path, None, f"the file is not valid gzip ({exc}); check the download or recompress it"
-        ) from None
+        )
+    if binary:
+        return FormatError(
+            path, None, "the file holds NUL bytes, so it is not text; pass the TREC text file "
+            "(or a Parquet or Arrow file, by its extension)"
+        )  # fmt: skip
+    if "utf-8" in str(exc).lower():
+        return FormatError(
+            path, None, f"the file is not UTF-8 text ({exc}); convert it, e.g. with "
+            f"iconv -f latin1 -t utf-8 {path} > {path}.utf8"
+        )  # fmt: skip
+    return FormatError(path, None, f"the file cannot be read as lines of text ({exc})")
 
 
 def _first_last_keys(data: bytes | mmap.mmap) -> _Ends | None:
@@ -458,14 +481,17 @@ def _extract(path: str, pattern: str, names: Sequence[str]) -> pl.DataFrame:
     few keep their text. A matched line whose first field starts with ``#`` is a comment.
     """
     text = pl.col(S.LINE_TEXT)
-    fields = (
-        _scan_lines(path)
-        .select(_LINE, text, text.str.extract_groups(pattern).alias("f"))
-        .unnest("f")
-        .rename(dict(zip([str(i) for i in range(1, len(names) + 1)], names, strict=True)))
-        .with_columns(pl.when(pl.col(names[0]).is_null()).then(text).alias(S.LINE_TEXT))
-        .collect()
-    )
+    try:
+        fields = (
+            _scan_lines(path)
+            .select(_LINE, text, text.str.extract_groups(pattern).alias("f"))
+            .unnest("f")
+            .rename(dict(zip([str(i) for i in range(1, len(names) + 1)], names, strict=True)))
+            .with_columns(pl.when(pl.col(names[0]).is_null()).then(text).alias(S.LINE_TEXT))
+            .collect()
+        )
+    except (pl.exceptions.PolarsError, OSError, EOFError) as exc:  # not text, bad gzip...
+        raise _unreadable(path, exc) from None
     first = pl.col(names[0])
     rejected = fields.filter(first.is_null())
     if rejected.height:
@@ -494,6 +520,8 @@ def _read_run_path(path: str, policy: RunIdPolicy, several: bool, *, fast: bool)
     try:
         fields = _extract(path, _RUN_RX, [S.QUERY_ID, S.DOC_ID, "__rank", "__score", "__tag"])
     except FormatError as e:
+        if e.line is None:  # the file as a whole (not text, bad gzip)
+            raise
         raise FormatError(
             path,
             e.line,
@@ -636,6 +664,8 @@ def _read_qrels_path(path: str) -> pl.DataFrame:
     try:
         fields = _extract(path, _QRELS_RX, [S.QUERY_ID, S.DOC_ID, "__rel"])
     except FormatError as e:
+        if e.line is None:  # the file as a whole (not text, bad gzip)
+            raise
         raise FormatError(
             path,
             e.line,

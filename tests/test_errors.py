@@ -56,13 +56,29 @@ def test_run_non_numeric_score_names_file_line_and_value(tmp_path: Path, bad: st
     assert "'d3'" in str(info.value)
 
 
-def test_run_truncated_gzip_is_named(tmp_path: Path) -> None:
-    whole = gzip.compress((GOOD_RUN * 2000).encode())
-    path = tmp_path / "cut.run.gz"
-    path.write_bytes(whole[: len(whole) // 2])
-    pattern = rf"{re.escape(str(path))}: the file is not valid gzip"
-    with pytest.raises(ir.FormatError, match=pattern):
-        ir.read_run(str(path))
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("truncated gzip", "the file is not valid gzip"),
+        ("binary", "the file holds NUL bytes, so it is not text"),
+        ("latin-1", r"the file is not UTF-8 text .*iconv"),
+    ],
+)
+def test_unreadable_file_is_named(tmp_path: Path, kind: str, content: str, message: str) -> None:
+    text = GOOD_RUN if kind == "run" else GOOD_QRELS
+    path = tmp_path / (f"x.{kind}.gz" if content == "truncated gzip" else f"x.{kind}")
+    if content == "truncated gzip":
+        whole = gzip.compress((text * 2000).encode())
+        path.write_bytes(whole[: len(whole) // 2])
+    elif content == "binary":
+        path.write_bytes(bytes(range(256)) * 8)
+    else:
+        path.write_bytes(text.replace("d1", "d\xe9").encode("latin-1"))
+    read = ir.read_run if kind == "run" else ir.read_qrels
+    with pytest.raises(ir.FormatError, match=rf"^{re.escape(str(path))}: {message}") as info:
+        read(str(path))
+    assert info.value.line is None
 
 
 def test_run_overflowing_score_is_not_finite(tmp_path: Path) -> None:
