@@ -676,9 +676,11 @@ def _read_qrels_path(path: str) -> pl.DataFrame:
     bad = fields.filter(rel.is_null())
     if bad.height:
         row = bad.row(0, named=True)
+        digits = row["__rel"].lstrip("+-").isdigit()
+        what = "is out of the 64-bit range" if digits else "is not an integer"
         raise RelevanceError(
             f"{path}:{row[_LINE]}: relevance {row['__rel']!r} of document {row[S.DOC_ID]!r} "
-            "is not an integer; grades must be whole numbers such as 0, 1, 2 or -1"
+            f"{what}; grades must be whole numbers such as 0, 1, 2 or -1"
         )
     return fields.select(
         S.QUERY_ID, S.DOC_ID, rel.alias(S.RELEVANCE), _LINE, pl.lit(path).alias(_FILE)

@@ -192,12 +192,19 @@ def test_qrels_wrong_column_count(tmp_path: Path) -> None:
     assert "four" in str(info.value)
 
 
-@pytest.mark.parametrize("grade", ["1.5", "high", "1e3"])
-def test_qrels_non_integer_relevance_in_file(tmp_path: Path, grade: str) -> None:
+@pytest.mark.parametrize(
+    ("grade", "why"),
+    [
+        ("1.5", "is not an integer"),
+        ("high", "is not an integer"),
+        ("1e3", "is not an integer"),
+        ("99999999999999999999", "is out of the 64-bit range"),
+    ],
+)
+def test_qrels_non_integer_relevance_in_file(tmp_path: Path, grade: str, why: str) -> None:
     path = _write(tmp_path, "bad.qrels", GOOD_QRELS + f"q1 0 d3 {grade}\n")
-    with pytest.raises(
-        ir.RelevanceError, match=rf"{re.escape(path)}:3: relevance '{re.escape(grade)}'"
-    ):
+    pattern = rf"{re.escape(path)}:3: relevance '{re.escape(grade)}' of document 'd3' {why}"
+    with pytest.raises(ir.RelevanceError, match=pattern):
         ir.read_qrels(path)
 
 
