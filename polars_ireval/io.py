@@ -206,7 +206,8 @@ def _check_rankings_in_one_file(
                 spans = (i, frame[row, S.RUN_ID], frame[row, S.QUERY_ID])
                 break
     else:  # rankings interleave: number each row by its file
-        counts = heights if heights is not None else _line_counts(paths)
+        # (rare: the one-scan reader gives no file boundaries; reading file by file does)
+        counts = heights or [_read_run_path(p, "tag", True, fast=True).height for p in paths]
         number = pl.int_range(len(paths), dtype=pl.UInt32).repeat_by(pl.Series(counts)).explode()
         found = (
             frame.lazy()
@@ -285,13 +286,6 @@ def _first_last_keys(data: bytes | mmap.mmap) -> _Ends | None:
             return None
         keys.append((fields[5], fields[0]))
     return keys[0], keys[1]
-
-
-def _line_counts(paths: list[str]) -> list[int]:
-    """The number of rows the one-scan reader reads from each of ``paths``."""
-    options: dict[str, Any] = {"has_header": False, "quote_char": None, "schema": _SIMPLE_RUN}
-    scans = [pl.scan_csv(p, separator=" ", **options).select(pl.len()) for p in paths]
-    return [int(f.item()) for f in pl.collect_all(scans)]
 
 
 def _concat(frames: list[pl.DataFrame]) -> pl.DataFrame:
