@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import glob
 import gzip
+import itertools
 import mmap
 import os
 import weakref
@@ -200,7 +201,7 @@ def _check_rankings_in_one_file(
                 break
     elif new is not None:
         assert heights is not None
-        starts = [sum(heights[: i + 1]) for i in range(len(paths) - 1)]
+        starts = list(itertools.accumulate(heights[:-1]))  # each later file's first row
         for i, row in enumerate(starts):
             if row < frame.height and not new[row]:
                 spans = (i, frame[row, S.RUN_ID], frame[row, S.QUERY_ID])
