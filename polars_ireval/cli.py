@@ -4,6 +4,7 @@ The first word chooses the mode (nothing else switches modes)::
 
     ireval QRELS RUN [RUN ...] [-m MEASURES]... [-q] [-l L] [-c] [-M N] [-J]
            [--format table|tsv|csv|jsonl|parquet] [--output FILE] [--engine polars|duckdb]
+           [--batch N]
     ireval --example                       # the bundled example campaign
     ireval --write-example DIR             # its files, regenerated (seeded) into DIR
     ireval trec_eval [trec_eval flags] QRELS RUN      # trec_eval 9.0.8, byte for byte
@@ -14,7 +15,9 @@ query with ``-q``). Measures are ir_measures strings or trec_eval names (``-m "n
 RBP(p=0.8)"``). The output is an aligned table on a terminal and TSV otherwise, or what
 ``--format`` / the ``--output`` file extension asks for. Queries that cannot be evaluated
 (ranked but not judged, judged but not ranked) are summed up on stderr; a progress line
-shows on stderr while many files are read, when stderr is a terminal.
+shows on stderr while many files are read, when stderr is a terminal. ``--batch N`` reads
+and evaluates N run files at a time, so that memory holds N runs instead of the whole
+campaign; the output is the same.
 
 **trec_eval mode.** ``ireval trec_eval`` takes trec_eval's flags with their short and long
 forms (``-q``/``--query_eval_wanted``, ``-m``/``--measure``, ``-c``, ``-l``, ``-n``, ``-D``,
@@ -50,6 +53,7 @@ from polars_ireval.evaluate import (
 )
 from polars_ireval.example import EXAMPLE_COMMAND, example_path
 from polars_ireval.io import file_run_id, is_text_run, read_qrels, read_run
+from polars_ireval.judge import coverage
 from polars_ireval.registry import REGISTRY, Measure
 from polars_ireval.trec_format import NUM_Q, RUNID
 
@@ -152,6 +156,14 @@ def _parser() -> _Parser:
         default="polars",
         help="polars (default, one lazy query) or duckdb (the SQL macros of sql/)",
     )
+    p.add_argument(
+        "--batch",
+        type=int,
+        default=None,
+        metavar="N",
+        help="read and evaluate N run files at a time: memory for N runs, not all of them "
+        "(default: all at once, the fastest); the output is the same",
+    )
     p.add_argument("--quiet", action="store_true", help="no summary of skipped queries on stderr")
     p.add_argument(
         "--progress",
@@ -190,6 +202,8 @@ def modern_main(argv: Sequence[str]) -> int:
         raise UsageError("give a qrels file and at least one run (or --example); see ireval -h")
     if args.max_depth is not None and args.max_depth < 1:
         raise UsageError(f"-M {args.max_depth}: the number of documents must be at least 1")
+    if args.batch is not None and args.batch < 1:
+        raise UsageError(f"--batch {args.batch}: the number of run files must be at least 1")
     if not os.path.exists(qrels_path):
         raise FileNotFoundError(2, "no such file", qrels_path)
     fmt = _output_format(args.format, args.output)
@@ -204,26 +218,43 @@ def modern_main(argv: Sequence[str]) -> int:
         raise type(e)(f"-m {measures!r}: {e}") from None
     progress = Progress(args.progress)
     paths = expand_runs(run_args)
-    run = read_runs(paths, progress)
     progress.update("reading qrels", qrels_path)
     qrels = read_qrels(qrels_path)
-    progress.update("evaluating", f"{len(paths)} run(s)")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", CoverageWarning)
-        result = evaluate(
-            run,
-            qrels,
-            parsed,
-            per_query=args.per_query,
-            relevance_level=args.relevance_level,
-            missing="zero" if args.complete else "skip",
-            max_depth=args.max_depth,
-            judged_only=args.judged_only,
-            engine=args.engine,
+    size = args.batch or len(paths)
+    results: list[pl.DataFrame] = []
+    covered: list[pl.DataFrame] = []
+    seen: dict[str, str] = {}
+    for start in range(0, len(paths), size):
+        batch = paths[start : start + size]
+        run = read_runs(batch, progress, seen=seen)
+        what = (
+            f"{len(paths)} run(s)"
+            if size >= len(paths)
+            else f"runs {start + 1}-{start + len(batch)} of {len(paths)}"
         )
+        progress.update("evaluating", what)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", CoverageWarning)
+            results.append(
+                evaluate(
+                    run,
+                    qrels,
+                    parsed,
+                    per_query=args.per_query,
+                    relevance_level=args.relevance_level,
+                    missing="zero" if args.complete else "skip",
+                    max_depth=args.max_depth,
+                    judged_only=args.judged_only,
+                    engine=args.engine,
+                )
+            )
+        if not args.quiet:
+            covered.append(coverage(run, qrels))
+        del run  # a batch's rows go before the next batch is read
     progress.done()
+    result = _concat_sorted(results)
     if not args.quiet:
-        for line in coverage_summary(run, qrels, complete=args.complete):
+        for line in coverage_summary(pl.concat(covered), complete=args.complete):
             print(f"ireval: {line}", file=sys.stderr)
     counts = [m.label for m in parsed if m.defn.integer]
     write_result(wide_result(result, [m.label for m in parsed]), fmt, args.output, counts)
@@ -284,22 +315,30 @@ def run_name(path: str) -> str:
     return name or Path(path).name
 
 
-def read_runs(paths: Sequence[str], progress: Progress | None = None) -> pl.DataFrame:
+def read_runs(
+    paths: Sequence[str],
+    progress: Progress | None = None,
+    *,
+    seen: dict[str, str] | None = None,
+) -> pl.DataFrame:
     """Read every run file into one frame with a ``run_id`` column (one run per file).
 
     A Parquet or Arrow file that has its own ``run_id`` column keeps it (it may hold many
-    runs). Two files giving the same run name are an error. Several TREC text files are
-    read together (one parallel scan, one validation).
+    runs). Two files giving the same run name are an error, also across calls that share
+    ``seen`` (run name -> file, filled in here: the batches of one command). Several TREC
+    text files are read together (one parallel scan, one validation).
     """
+    origin: dict[str, str] = {} if seen is None else seen
     names = [run_name(p) for p in paths]
     # io names a run by file_run_id, which mostly agrees with run_name
     same = names == [file_run_id(p) for p in paths] and len(set(names)) == len(names)
     if len(paths) > 1 and same and all(is_text_run(p) for p in paths):
+        for name, path in zip(names, paths, strict=True):
+            _claim(name, path, origin)
         if progress is not None:
             progress.update(f"reading {len(paths)} runs", paths[0])
         return read_run(paths, run_id="file")
     frames: list[pl.DataFrame] = []
-    origin: dict[str, str] = {}
     for i, path in enumerate(paths, 1):
         if progress is not None:
             progress.update(f"reading run {i}/{len(paths)}", path)
@@ -308,14 +347,28 @@ def read_runs(paths: Sequence[str], progress: Progress | None = None) -> pl.Data
             frame = frame.with_columns(pl.lit(run_name(path)).alias(S.RUN_ID))
         frame = frame.select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE)
         for rid in frame[S.RUN_ID].unique(maintain_order=True).to_list():
-            if rid in origin:
-                raise UsageError(
-                    f"two runs are named {rid!r} ({origin[rid]} and {path}); "
-                    "rename one of the files"
-                )
-            origin[rid] = path
+            _claim(rid, path, origin)
         frames.append(frame)
     return pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
+
+
+def _claim(name: str, path: str, origin: dict[str, str]) -> None:
+    """Record that run ``name`` comes from ``path``; a name met before is an error."""
+    if name in origin:
+        raise UsageError(
+            f"two runs are named {name!r} ({origin[name]} and {path}); rename one of the files"
+        )
+    origin[name] = path
+
+
+def _concat_sorted(results: Sequence[pl.DataFrame]) -> pl.DataFrame:
+    """The results of the batches of one command as one evaluation of all the runs would
+    give them: ordered by run (and query), each keeping its measures' order."""
+    if len(results) == 1:
+        return results[0]
+    out = pl.concat(results, how="vertical")
+    index = [c for c in (S.RUN_ID, S.QUERY_ID) if c in out.columns]
+    return out.sort(index, maintain_order=True)
 
 
 class Progress:
@@ -347,15 +400,13 @@ class Progress:
             self.stream.flush()
 
 
-def coverage_summary(run: pl.DataFrame, qrels: pl.DataFrame, *, complete: bool) -> list[str]:
-    """Lines saying, per run, which queries were evaluated, skipped or scored 0.
+def coverage_summary(cov: pl.DataFrame, *, complete: bool) -> list[str]:
+    """Lines saying, per run, which queries were evaluated, skipped or scored 0, from the
+    :func:`polars_ireval.coverage` frame of the runs and qrels.
 
     Queries ranked but never judged are not evaluated; queries judged but not ranked are
     skipped (or scored 0 with ``-c``). Nothing is left out silently.
     """
-    from polars_ireval.judge import coverage
-
-    cov = coverage(run, qrels)
     keys = [S.RUN_ID] if S.RUN_ID in cov.columns else []
     summary = (
         cov.group_by(keys, maintain_order=True)
