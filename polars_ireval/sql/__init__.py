@@ -582,9 +582,10 @@ def condensed(parsed: Iterable[Measure], judged_only: bool) -> list[bool]:
 #: by counting the documents ahead of each (``ireval_judge(..., rank_by := 'count')``, a
 #: join of each judged retrieved document with its ranking) rather than sorting every
 #: ranking (``'window'``). In DuckDB, on 5,000 rankings of 1,000 documents (one score in 32
-#: tied) whose judged documents are all retrieved at random ranks, counting takes 36% of the
-#: sort's time at 1 judgment a query, 50% at 4, 66% at 8, 100% at 12, 117% at 16 and 151%
-#: at 24 (the sort by score, then doc id among ties only: about 0.9 s for 5M rows).
+#: tied) whose judged documents are all retrieved at random ranks, counting takes 32% of the
+#: sort's time at 1 judgment a query, 43% at 4, 60% at 8, 89% at 12, 101% at 16 and 132% at
+#: 24 (the sort: about 1.05 s for these 5M rows; ``benchmarks/rank_by.py``). The limit stays
+#: below the break-even point, where counting gains little and loses fast past it.
 SPARSE_JUDGMENTS = 12.0
 
 
