@@ -204,10 +204,10 @@ def main(argv: list[str] | None = None) -> int:
                 )
         elif tool != "ireval":
             values = summary_values(text)
-            differ = sorted(k for k in ours if values.get(k) != ours[k])
+            unequal = sorted(k for k in ours if values.get(k) != ours[k])
             checks.append(
                 f"- {tool}: the {len(ours)} summary values printed by ireval are "
-                + ("identical." if not differ else f"DIFFERENT for {differ}.")
+                + ("identical." if not unequal else f"DIFFERENT for {unequal}.")
             )
     if "trec_eval" not in results:
         checks.append(

@@ -609,7 +609,7 @@ def status_text(row: Row, width: int = 70) -> str:
 
 def table_rows(rows: list[Row]) -> list[tuple[str, ...]]:
     """The cells of the results table, one tuple per row."""
-    cells = []
+    cells: list[tuple[str, ...]] = []
     for row in rows:
         vs_subject, speedup = ratios(rows, row)
         import_s = statistics.median(row.import_times) if row.ok else None
@@ -803,7 +803,7 @@ What polars_ireval does on these workloads (`polars_ireval/io.py`, `polars_ireva
 
 def targets(rows: list[Row]) -> list[tuple[str, ...]]:
     """One row per polars_ireval measurement: its speed-up and memory against the targets."""
-    out = []
+    out: list[tuple[str, ...]] = []
     for row in rows:
         if row.tool != SUBJECT or not row.ok:
             continue
