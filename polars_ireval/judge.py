@@ -173,7 +173,7 @@ def judge_and_rankings(
     qrels_lf = qrels_in.lazy()
     judged_queries = qrels_lf.select(S.QUERY_ID).unique()
     if isinstance(run_in, pl.DataFrame) and isinstance(qrels_in, pl.DataFrame):
-        run_in, present, ordered = _prepare_eager(run_in, qrels_in, keys)
+        run_in, present, ordered = _prepare_eager(run_in, qrels_in, keys, ties)
     else:
         present = run_in.lazy().select(keys).unique()
         run_in = run_in.lazy().join(judged_queries, on=S.QUERY_ID, how="semi")
@@ -379,17 +379,23 @@ _rankings = io.rankings
 
 
 def _prepare_eager(
-    run: pl.DataFrame, qrels: pl.DataFrame, keys: list[str]
+    run: pl.DataFrame, qrels: pl.DataFrame, keys: list[str], ties: str
 ) -> tuple[pl.DataFrame, pl.LazyFrame, bool]:
-    """Look at eager input once: the rankings present, and whether the rows are already in
-    ranking order (each ranking contiguous, scores non-increasing), as TREC files and
-    most frames are, so that ranking needs no sort. Rows of queries without judgments go.
+    """Look at eager input once: the rankings present, and whether the rows are in ranking
+    order (each ranking contiguous, scores non-increasing), as TREC files and most frames
+    are, so that ranking needs no sort. Rows in another order are put in ranking order
+    (:func:`_in_ranking_order`) unless the run's own rank column orders them (``ties="rank"``).
+    Rows of queries without judgments go.
     """
     present, new = _rankings(run, keys)
     score = pl.col(S.SCORE)
     ordered = new is not None and bool(
         run.lazy().select((pl.lit(new) | (score <= score.shift())).all()).collect().item()
     )
+    if not ordered and ties != "rank":
+        run = _in_ranking_order(run, keys)
+        present, new = _rankings(run, keys)
+        ordered = new is not None
     if new is not None and ordered:  # the mask stays right when whole rankings go below
         run = run.with_columns(new.alias(_NEW))
     judged_queries = qrels.get_column(S.QUERY_ID).unique()
@@ -397,6 +403,26 @@ def _prepare_eager(
     if not present.select(judged.all()).item():
         run = run.filter(judged)
     return run, present.lazy(), ordered
+
+
+def _in_ranking_order(run: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """The rows of ``run`` ranking by ranking, each ranking's scores descending and equal
+    scores in input order (Polars sorts ``-0.0`` equal to ``0.0``): one group-by that sorts
+    each ranking's row numbers by score, and one gather. The ordered path then resolves
+    ties by doc id. Cheaper than ranking rows in any order (:func:`_rank_general`): on the
+    campaign benchmark with its 5M rows shuffled, the five measures took 1.11 s instead of
+    1.99 s (msmarco's 7M rows: 1.12 s instead of 1.47 s), for a copy of the run in memory.
+    """
+    order = (
+        run.lazy()
+        .with_row_index(_POS)
+        .group_by(keys)
+        .agg(pl.col(_POS).sort_by(S.SCORE, descending=True, maintain_order=True))
+        .select(pl.col(_POS).explode())
+        .collect()
+        .to_series()
+    )
+    return run.lazy().select(pl.all().gather(order)).collect()
 
 
 def _rank_ordered(

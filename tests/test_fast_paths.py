@@ -433,6 +433,29 @@ def test_judge_input_order_keeps_the_order_of_equal_scores() -> None:
         assert table["rank"].to_list() == [1, 2, 3, 4]
 
 
+@pytest.mark.parametrize(
+    ("ties", "expected"),
+    [("trec_eval", "dcba"), ("doc_id_asc", "abcd"), ("input_order", "abcd")],
+)
+def test_rows_put_in_ranking_order_keep_signed_zeros_tied(ties: str, expected: str) -> None:
+    # rankings interleaved: eager input is regrouped by ranking first; -0.0 ties 0.0, so
+    # the policy alone orders a, b, c, d (input order a, b, c, d)
+    run = pl.DataFrame(
+        {
+            "query_id": ["q", "p", "q", "q", "p", "q"],
+            "doc_id": ["a", "x", "b", "c", "y", "d"],
+            "score": [0.0, 1.0, -0.0, 0.0, 2.0, -0.0],
+        }
+    )
+    qrels = pl.DataFrame({"query_id": ["q", "p"], "doc_id": ["b", "x"], "relevance": [1, 1]})
+    eager = ir.judge(run, qrels, ties=ties)  # type: ignore[arg-type]
+    lazy = ir.judge(run.lazy(), qrels.lazy(), ties=ties).collect()  # type: ignore[arg-type]
+    assert_frame_equal(_canonical(eager), _canonical(lazy))
+    ranked = eager.filter(pl.col("query_id") == "q").sort("rank")
+    assert "".join(ranked["doc_id"]) == expected
+    assert eager.filter(pl.col("query_id") == "p").sort("rank")["doc_id"].to_list() == ["y", "x"]
+
+
 def test_judge_of_interleaved_rankings_sorts_them() -> None:
     # q1 appears in two blocks: not in ranking order, so judge must sort
     run = pl.DataFrame(
