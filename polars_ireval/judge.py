@@ -407,8 +407,9 @@ def _prepare_eager(
 
 def _in_ranking_order(run: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     """The rows of ``run`` ranking by ranking, each ranking's scores descending and equal
-    scores in input order (Polars sorts ``-0.0`` equal to ``0.0``): one group-by that sorts
-    each ranking's row numbers by score, and one gather. The ordered path then resolves
+    scores in input order (the readers store ``-0.0`` as ``0.0``, and Polars sorts them
+    equal anyway): one group-by that sorts each ranking's row numbers by score, and one
+    gather. The ordered path then resolves
     ties by doc id. Cheaper than ranking rows in any order (:func:`_rank_general`), for a
     copy of the run in memory: ``ir.evaluate`` of the five benchmark measures on shuffled
     rows (``benchmarks/floor.py``, checking the frame included) took 1.32 s instead of
