@@ -546,7 +546,9 @@ def _with_unjudged(
 
 def _rank_general(run: pl.LazyFrame, keys: list[str], ties: str) -> pl.LazyFrame:
     """Rank rows in any order: one ordinal rank of a (primary, tie-breaker) struct within
-    each ranking, which orders whole rows without sorting the frame."""
+    each ranking, which orders whole rows without sorting the frame. For lazy input (whose
+    row order is not looked at) and ``ties="rank"``; eager rows are otherwise put in
+    ranking order (:func:`_in_ranking_order`) and ranked by position."""
     score, doc = pl.col(S.SCORE), pl.col(S.DOC_ID)
     if ties == "trec_eval":  # score descending, then doc id descending
         by, descending = pl.struct(score, doc), True
