@@ -406,7 +406,8 @@ def _prepare_eager(
 
 
 def _in_ranking_order(run: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    """The rows of ``run`` ranking by ranking, each ranking's scores descending and equal
+    """The rows of ``run`` ranking by ranking (in order of first appearance, so that the
+    result does not vary between calls), each ranking's scores descending and equal
     scores in input order (the readers store ``-0.0`` as ``0.0``, and Polars sorts them
     equal anyway): one group-by that sorts each ranking's row numbers by score, and one
     gather. The ordered path then resolves
@@ -418,7 +419,7 @@ def _in_ranking_order(run: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     order = (
         run.lazy()
         .with_row_index(_POS)
-        .group_by(keys)
+        .group_by(keys, maintain_order=True)
         .agg(pl.col(_POS).sort_by(S.SCORE, descending=True, maintain_order=True))
         .select(pl.col(_POS).explode())
         .collect()

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval.measures._expr import exact_div
 from polars_ireval.registry import Measure
 
 #: Pseudo measures printed by trec_eval that are not numbers of :func:`evaluate`.
@@ -300,8 +301,8 @@ def zscore_summary(
         pl.when(kind == "sum")
         .then(pl.col("total"))
         .when(kind == "gmean")
-        .then((pl.col("total") / n).exp())
-        .otherwise(pl.col("total") / n)
+        .then(exact_div(pl.col("total"), n).exp())
+        .otherwise(exact_div(pl.col("total"), n))
         .alias("value"),
     )
 

@@ -357,6 +357,33 @@ def test_new_measures_eager_lazy_streaming_and_shuffled_agree() -> None:
     assert eager.equals(ir.evaluate(shuffled, qrels, NEW_MEASURES, per_query=True))
 
 
+def test_a_rankings_values_do_not_depend_on_where_it_sits() -> None:
+    # Polars divides a column by a literal through the literal's reciprocal (one unit in the
+    # last place off), but a single value exactly; which one a measure got depended on the
+    # query plan, so a ranking's value changed with the order of the rankings around it.
+    run = ir.read_run(ir.example_path("runs/bm25.run"))
+    qrels = ir.read_qrels(ir.example_path("qrels.txt"))
+    measures = [*NEW_MEASURES, "TBG(halflife=3)@10", "U(L=7)@10", "P@10", "Judged@10"]
+    want = ir.evaluate(run, qrels, measures, per_query=True)
+    for descending in (False, True):  # whole rankings moved, each one's rows kept in order
+        moved = run.sort("query_id", descending=descending, maintain_order=True)
+        assert want.equals(ir.evaluate(moved, qrels, measures, per_query=True))
+
+
+def test_sdcg_is_dcg_over_its_bound_divided_once() -> None:
+    # the grades here top out at max_rel, so the clipped DCG is the plain one
+    run = ir.read_run(ir.example_path("runs/bm25.run"))
+    qrels = ir.read_qrels(ir.example_path("qrels.txt")).with_columns(
+        pl.col("relevance").clip(upper_bound=2)
+    )
+    both = ir.evaluate(run, qrels, ["DCG@10", "SDCG(max_rel=2)@10"], per_query=True)
+    wide = both.pivot("measure", index="query_id", values="value")
+    bound = 2 * math.fsum(1 / math.log2(i + 1) for i in range(1, 11))
+    pairs = wide.select("DCG@10", "SDCG(max_rel=2)@10").rows()
+    assert len(pairs) == 25 and any(dcg > 0 for dcg, _ in pairs)
+    assert [s for _, s in pairs] == [dcg / bound for dcg, _ in pairs]
+
+
 #: ir_measures' C/W/L spellings (gains scaled by min_rel/max_rel) and ours for the same
 #: measure: ir_measures' INST/INSQ take no cutoff (cwl_eval's depth, 1000), and its BPM@k
 #: is the cost budget K at that depth, ours BPM(K=k).

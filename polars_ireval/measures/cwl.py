@@ -17,6 +17,7 @@ from collections.abc import Callable
 import polars as pl
 
 from polars_ireval.measures import precision as _precision  # noqa: F401  (declares P)
+from polars_ireval.measures._expr import exact_div
 from polars_ireval.measures.usermodel import (
     CWL_DEPTH,
     MODELS,
@@ -243,7 +244,7 @@ def tbg(
     """
 
     def w(pos: Position) -> pl.Expr:
-        return pl.lit(2.0).pow(-(pos.cum_cost - pos.cost) / halflife)
+        return pl.lit(2.0).pow(exact_div(-(pos.cum_cost - pos.cost), halflife))
 
     return Scored(UserModel(weight=w, depth=k), unit_gain(rel, gains, min_rel, max_rel))
 
@@ -304,7 +305,7 @@ def u_measure(
 
     def w(pos: Position) -> pl.Expr:
         read = pos.cum_cost - pos.cost
-        decay = (1.0 - read / L).clip(lower_bound=0.0)
+        decay = (1.0 - exact_div(read, L)).clip(lower_bound=0.0)
         return pl.when(pos.i < pos.n).then(decay).otherwise(0.0)
 
     return Scored(UserModel(weight=w, depth=k), unit_gain(rel, gains, min_rel, max_rel))

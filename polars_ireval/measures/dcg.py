@@ -25,7 +25,15 @@ from typing import Any
 import polars as pl
 
 from polars_ireval.errors import ParameterError
-from polars_ireval.measures._expr import RANK, REL, ordered_sum, query_stat, ratio, retrieved
+from polars_ireval.measures._expr import (
+    RANK,
+    REL,
+    exact_div,
+    ordered_sum,
+    query_stat,
+    ratio,
+    retrieved,
+)
 from polars_ireval.registry import check, finite, gain_map, measure, positive, positive_int
 
 GAINS = ("linear", "exp")
@@ -179,7 +187,7 @@ def normalised_dcg(
             f"SDCG@{k}: the best possible DCG is {best!r}; use a discount with positive "
             "weights and max_rel with a positive gain"
         )
-    return dcg / best
+    return exact_div(dcg, best)
 
 
 _CHECKS = {
@@ -315,7 +323,7 @@ def _sdcg_residual(
     top = retrieved(k)
     unjudged = ordered_sum(w.filter(top & REL.is_null()), RANK.filter(top & REL.is_null()))
     seen = ordered_sum(w.filter(top), RANK.filter(top))
-    return ((unjudged + (total - seen)) / total).clip(lower_bound=0.0)
+    return exact_div(unjudged + (total - seen), total).clip(lower_bound=0.0)
 
 
 @measure(

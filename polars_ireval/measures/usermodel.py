@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from polars_ireval.errors import ParameterError
-from polars_ireval.measures._expr import RANK, REL, Cutoff, ordered_sum, retrieved
+from polars_ireval.measures._expr import RANK, REL, Cutoff, exact_div, ordered_sum, retrieved
 from polars_ireval.registry import check, integer, measure
 
 Gains = Mapping[int, float] | None
@@ -72,7 +72,7 @@ def unit_gain(
         if min_rel >= max_rel:
             raise ParameterError(f"min_rel={min_rel} must be below max_rel={max_rel}")
         span = float(max_rel - min_rel)
-        mapped = (REL.clip(min_rel, max_rel) - min_rel).cast(pl.Float64) / span
+        mapped = exact_div((REL.clip(min_rel, max_rel) - min_rel).cast(pl.Float64), span)
     elif gains:
         mapped = REL.replace_strict(
             list(gains), [float(v) for v in gains.values()], default=0.0, return_dtype=pl.Float64
