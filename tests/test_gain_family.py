@@ -20,10 +20,12 @@ import polars as pl
 import pytest
 import ranx
 from hypothesis import HealthCheck, given, settings
+from polars.testing import assert_frame_equal
 
 import polars_ireval as ir
 from polars_ireval.errors import ParameterError
 from polars_ireval.measures.usermodel import unit_gain
+from tests.test_condensed import every_measure
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 logging.getLogger("ir_measures").setLevel(logging.ERROR)
@@ -363,11 +365,14 @@ def test_a_rankings_values_do_not_depend_on_where_it_sits() -> None:
     # query plan, so a ranking's value changed with the order of the rankings around it.
     run = ir.read_run(ir.example_path("runs/bm25.run"))
     qrels = ir.read_qrels(ir.example_path("qrels.txt"))
-    measures = [*NEW_MEASURES, "TBG(halflife=3)@10", "U(L=7)@10", "P@10", "Judged@10"]
+    extra = ["TBG(halflife=3)@10", "U(L=7)@10", "INST(T=2,max_rel=2)@10", "SDCG(max_rel=3)@5"]
+    measures = [*every_measure(10), *NEW_MEASURES, *extra]
     want = ir.evaluate(run, qrels, measures, per_query=True)
+    assert want.height == 25 * len(set(measures))
     for descending in (False, True):  # whole rankings moved, each one's rows kept in order
         moved = run.sort("query_id", descending=descending, maintain_order=True)
-        assert want.equals(ir.evaluate(moved, qrels, measures, per_query=True))
+        got = ir.evaluate(moved, qrels, measures, per_query=True)
+        assert_frame_equal(got, want, check_exact=True)
 
 
 def test_sdcg_is_dcg_over_its_bound_divided_once() -> None:
