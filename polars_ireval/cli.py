@@ -52,7 +52,7 @@ from polars_ireval.evaluate import (
     per_query_frame,
 )
 from polars_ireval.example import EXAMPLE_COMMAND, example_path
-from polars_ireval.io import file_run_id, is_text_run, read_qrels, read_run
+from polars_ireval.io import Scores, file_run_id, is_text_run, read_qrels, read_run
 from polars_ireval.judge import coverage
 from polars_ireval.registry import REGISTRY, Measure
 from polars_ireval.trec_format import NUM_Q, RUNID
@@ -68,7 +68,7 @@ _EXTENSIONS = {
     ".json": "jsonl",
     ".parquet": "parquet",
 }
-TREC_EVAL_VERSIONS = ("9.0.8", "10.0")
+TREC_EVAL_VERSIONS = ("9.0.8", "10.0", "9.0.4")
 
 
 class UsageError(IrevalError):
@@ -164,6 +164,13 @@ def _parser() -> _Parser:
         help="read and evaluate N run files at a time: memory for N runs, not all of them "
         "(default: all at once, the fastest); the output is the same",
     )
+    p.add_argument(
+        "--scores",
+        choices=("float64", "float32"),
+        default="float64",
+        help="float32: round scores to 32-bit floats before ranking, as trec_eval 9.0.4 and "
+        "earlier (and pytrec_eval) do, to reproduce results computed with them",
+    )
     p.add_argument("--quiet", action="store_true", help="no summary of skipped queries on stderr")
     p.add_argument(
         "--progress",
@@ -246,6 +253,7 @@ def modern_main(argv: Sequence[str]) -> int:
                     max_depth=args.max_depth,
                     judged_only=args.judged_only,
                     engine=args.engine,
+                    scores=args.scores,
                 )
             )
         if not args.quiet:
@@ -683,7 +691,9 @@ def _trec_parser() -> _Parser:
         "--trec_eval_version",
         choices=TREC_EVAL_VERSIONS,
         default="9.0.8",
-        help="imitate trec_eval 9.0.8 (default) or 10.0",
+        help="imitate trec_eval 9.0.8 (default), 10.0, or 9.0.4 (9.0.8's output with scores "
+        "read as 32-bit floats, as 9.0.4 and earlier store them: the binary many official "
+        "TREC results were computed with)",
     )
     return p
 
@@ -721,11 +731,18 @@ def trec_eval_main(argv: Sequence[str]) -> int:
         if run_path == "-":
             import tempfile
 
-            with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-                f.write(sys.stdin.read())
+            with tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False) as f:
+                # bytes: the reader checks the encoding (a text stream, as tests give, as UTF-8)
+                stdin = getattr(sys.stdin, "buffer", None)
+                f.write(stdin.read() if stdin else sys.stdin.read().encode("utf-8", "replace"))
                 tmp = run_path = f.name
         sys.stdout.write(trec_eval_text(args, qrels_path, run_path))
         return 0
+    except IrevalError as e:  # name the run as the user gave it, not the temporary file
+        if tmp is None:
+            raise
+        e.args = (str(e).replace(tmp, "<stdin>"),)
+        raise
     finally:
         if tmp is not None:
             os.unlink(tmp)
@@ -988,7 +1005,7 @@ def trec_eval_text(args: argparse.Namespace, qrels_path: str, run_path: str) -> 
     items, lengths = trec_items(specs, args.trec_eval_version)
     items = _configure(items, args)
     measures = [i for i in items if isinstance(i, Measure)]
-    run = read_run([run_path], run_id="none")
+    run = read_run([run_path], run_id="none", scores=_scores(args))
     qrels = read_qrels(qrels_path)
     zscores = None
     if args.Zscore is not None:
@@ -1077,6 +1094,11 @@ def trec_eval_text(args: argparse.Namespace, qrels_path: str, run_path: str) -> 
     )
 
 
+def _scores(args: argparse.Namespace) -> Scores:
+    """How trec_eval mode reads scores: as 32-bit floats for trec_eval 9.0.4."""
+    return "float32" if args.trec_eval_version == "9.0.4" else "float64"
+
+
 def first_tag(path: str) -> str:
     """The tag (sixth field) of the first data line of a TREC run: trec_eval's ``runid``.
 
@@ -1084,15 +1106,22 @@ def first_tag(path: str) -> str:
     has no such line or is not TREC text (the reader reports what is wrong with it).
     """
     import gzip
+    import zlib
 
     if Path(path).suffix.lower() in (".parquet", ".arrow", ".ipc", ".feather"):
         return ""
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
-        for line in f:
-            fields = line.split()
-            if fields and not fields[0].startswith("#"):
-                return fields[5] if len(fields) >= 6 else ""
+    with open(path, "rb") as raw:
+        compressed = raw.read(2) == b"\x1f\x8b"
+    try:
+        with (gzip.open if compressed else open)(path, "rb") as f:
+            for line in f:
+                # a carriage return alone ends a line too (old Mac files)
+                for part in line.replace(b"\r", b"\n").split(b"\n"):
+                    fields = part.decode("utf-8", "replace").split()
+                    if fields and not fields[0].startswith("#"):
+                        return fields[5] if len(fields) >= 6 else ""
+    except (OSError, EOFError, zlib.error):  # corrupt gzip: the reader says what is wrong
+        return ""
     return ""
 
 
@@ -1183,7 +1212,7 @@ def _trec_eval_special(
     from polars_ireval.trec_format import format_trec_eval
 
     names = [t for t in tokens if t not in (RUNID, NUM_Q, "official")]
-    run = read_run([run_path], run_id="none")
+    run = read_run([run_path], run_id="none", scores=_scores(args))
     if debug_query is not None:
         run = run.filter(pl.col(S.QUERY_ID) == debug_query)
     with warnings.catch_warnings():

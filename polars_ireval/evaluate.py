@@ -11,11 +11,16 @@ import polars as pl
 
 from polars_ireval import schema as S
 from polars_ireval.errors import ParameterError
+from polars_ireval.io import Scores, check_scores, float32_scores
 from polars_ireval.judge import (
     RANKING,
     Missing,
     Ties,
+    _check_options,
+    as_inputs,
     as_qrels,
+    as_run,
+    check_flag,
     condense,
     coverage_of,
     group_keys,
@@ -50,6 +55,8 @@ def evaluate(
     ties: Ties = "trec_eval",
     engine: Literal["polars", "duckdb", "spark"] = "polars",
     residuals: bool = False,
+    validate: bool = True,
+    scores: Scores = "float64",
 ) -> Any:
     """Evaluate runs against qrels on the given measures.
 
@@ -97,6 +104,19 @@ def evaluate(
         ``residual`` (see
         :mod:`polars_ireval.measures.usermodel`). Aggregated rows carry the mean residual
         and the projection of the aggregated value and residual.
+    validate
+        Check the inputs (default). DataFrames and files are checked when read, once;
+        a LazyFrame is checked as part of its query when it is collected, with the same
+        errors (duplicate documents, null, NaN or infinite scores, fractional grades,
+        empty input...). ``False`` skips the checks of LazyFrames, for input already
+        checked: bad input then gives wrong numbers, not errors.
+    scores
+        ``"float64"`` (default): scores as read, as trec_eval 9.0.5 and later compare
+        them. ``"float32"``: each score rounded to the nearest 32-bit float before ranking,
+        as trec_eval 9.0.4 and earlier (and pytrec_eval) read them: scores that differ
+        only beyond the seventh significant digit then tie, and the tie is broken by the
+        ``ties`` policy. Official results of many TREC tracks were computed that way; use
+        it to reproduce them exactly (see ``docs/compat.md``).
 
     Returns
     -------
@@ -132,46 +152,39 @@ def evaluate(
     """
     if not isinstance(relevance_level, int) or isinstance(relevance_level, bool):
         raise ParameterError(f"relevance_level={relevance_level!r}: must be an integer grade")
-    if not isinstance(residuals, bool):
-        raise ParameterError(f"residuals={residuals!r}: must be True or False")
-    if residuals and engine == "duckdb":
-        from polars_ireval import sql
-
-        return sql.evaluate(
-            run, qrels, measures, per_query=per_query, relevance_level=relevance_level,
-            missing=missing, max_depth=max_depth, judged_only=judged_only, ties=ties,
-            residuals=True,
-        )  # fmt: skip
-    if residuals and engine == "spark":
-        from polars_ireval import spark
-
-        return spark.evaluate(
-            run, qrels, measures, per_query=per_query, relevance_level=relevance_level,
-            missing=missing, max_depth=max_depth, judged_only=judged_only, ties=ties,
-            residuals=True,
-        )  # fmt: skip
-    if engine == "duckdb":
-        from polars_ireval import sql
-
-        return sql.evaluate(
-            run, qrels, measures, per_query=per_query, relevance_level=relevance_level,
-            missing=missing, max_depth=max_depth, judged_only=judged_only, ties=ties,
-        )  # fmt: skip
-    if engine == "spark":
-        from polars_ireval import spark
-
-        return spark.evaluate(
-            run, qrels, measures, per_query=per_query, relevance_level=relevance_level,
-            missing=missing, max_depth=max_depth, judged_only=judged_only, ties=ties,
-        )  # fmt: skip
-    if engine != "polars":
+    for name, flag in (("per_query", per_query), ("residuals", residuals), ("validate", validate)):
+        check_flag(name, flag)
+    _check_options(max_depth=max_depth, ties=ties, missing=missing, judged_only=judged_only)
+    if engine not in ("polars", "duckdb", "spark"):
         raise ParameterError(f"engine={engine!r}: must be 'polars', 'duckdb' or 'spark'")
-    parsed = parse_measures(measures)
+    check_scores(scores)
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
+    if scores == "float32":
+        if type(run).__module__.startswith("pyspark"):
+            raise ParameterError(
+                "scores='float32' rounds scores in Python; for a Spark DataFrame, round them "
+                "in Spark: run.withColumn('score', F.col('score').cast('float').cast('double'))"
+            )
+        run = float32_scores(as_run(run, ties=ties, validate=validate), scores)
+    if engine in ("duckdb", "spark"):
+        options: dict[str, Any] = dict(
+            per_query=per_query, relevance_level=relevance_level, missing=missing,
+            max_depth=max_depth, judged_only=judged_only, ties=ties,
+        )  # fmt: skip
+        if residuals:
+            options["residuals"] = True
+        if engine == "duckdb":
+            from polars_ireval import sql
+
+            return sql.evaluate(run, qrels, measures, **options)
+        from polars_ireval import spark
+
+        return spark.evaluate(run, qrels, measures, **options)
+    parsed = parse_measures(measures)
     per_q = per_query_frame(
         run, qrels, parsed, relevance_level=relevance_level, missing=missing,
         max_depth=max_depth, judged_only=judged_only, ties=ties, residuals=residuals,
-        warn=not lazy,
+        warn=not lazy, validate=validate,
     )  # fmt: skip
     result = long_result(per_q, parsed, per_query=per_query, residuals=residuals)
     return result if lazy else result.collect()
@@ -189,6 +202,7 @@ def per_query_frame(
     ties: Ties = "trec_eval",
     residuals: bool = False,
     warn: bool = False,
+    validate: bool = True,
 ) -> pl.LazyFrame:
     """The Polars engine of :func:`evaluate` up to the per-query values: a lazy frame with
     one row per evaluated ranking (``[run_id,] query_id``, in no particular order) and one
@@ -205,6 +219,7 @@ def per_query_frame(
         "full" if residuals or m.needs_unjudged else "stats" if m.by_qrels_stats else "judged"
         for m in measures
     ]
+    run, qrels = as_inputs(run, qrels, ties=ties, validate=validate)
     table, present, numbering, judged, retrieved = judge_and_rankings(
         run,
         qrels,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import glob
 import gzip
 import itertools
+import math
 import mmap
 import os
 import weakref
@@ -22,9 +23,10 @@ import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import polars as pl
+import pyarrow as pa
 
 from polars_ireval import schema as S
 from polars_ireval.errors import (
@@ -32,6 +34,7 @@ from polars_ireval.errors import (
     EmptyInputError,
     FormatError,
     IrevalError,
+    ParameterError,
     RelevanceError,
     SchemaError,
     ScoreError,
@@ -40,6 +43,7 @@ from polars_ireval.errors import (
 PathLike = str | os.PathLike
 RunSource = Any
 RunIdPolicy = Literal["auto", "tag", "file", "none"]
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 _WS = r"[ \t]+"
 _FIELD = r"([^ \t\r]+)"
@@ -51,12 +55,34 @@ _QRELS_RX = rf"^[ \t]*{_FIELD}{_WS}{_SKIP}{_WS}{_FIELD}{_WS}{_FIELD}[ \t\r]*$"
 
 _LINE = "__line"
 _FILE = "__file"
+_CR = "__cr"
+#: How errors name in-memory input (a frame, a LazyFrame, a dict).
+INPUT = "<input>"
+#: A run's own rank column, which ``ties="rank"`` orders by (a ``rank`` column is read as it).
+INPUT_RANK = "input_rank"
+
+#: The rankings of a run frame (see :func:`rankings`).
+Layout = tuple[pl.DataFrame, pl.Series | None]
+
+
+class _Checked(NamedTuple):
+    """A frame that :func:`validate_run` or :func:`validate_qrels` returned.
+
+    ``frame``: a weak reference (it tells a live frame from a recycled ``id``). ``arrow``:
+    the frame's columns exported to Arrow (zero-copy), which holds its buffers: a frame
+    changed in place afterwards (``frame.extend(...)``, ``frame[i, "score"] = ...``)
+    must then copy the buffers it changes, so that its buffers no longer match these and
+    the frame is checked again (see :func:`is_validated`). ``layout``: the rankings of a
+    run frame, found while checking it.
+    """
+
+    frame: weakref.ref[pl.DataFrame]
+    arrow: pa.Table
+    layout: Layout | None
+
 
 # Frames returned by validate_run/validate_qrels, so that evaluate() does not check them twice.
-# Keyed by id(); the weak reference tells a live frame from a recycled id.
-_VALIDATED: dict[int, weakref.ref[pl.DataFrame]] = {}
-# Rankings of the run frames validate_run returned, found while checking them (see layout).
-_LAYOUT: dict[int, tuple[pl.DataFrame, pl.Series | None]] = {}
+_VALIDATED: dict[int, _Checked] = {}
 #: Rows per ranking (on average) up to which duplicates are counted ranking by ranking.
 _SMALL_BLOCKS = 100_000
 
@@ -70,6 +96,7 @@ _ALIASES = {
     "did": S.DOC_ID,
     "doc": S.DOC_ID,
     "sim": S.SCORE,
+    "rank": INPUT_RANK,  # a run's own ranks (TREC's fourth field), read by ties="rank"
     "rel": S.RELEVANCE,
     "label": S.RELEVANCE,
     "grade": S.RELEVANCE,
@@ -88,6 +115,7 @@ def read_run(
     source: RunSource,
     *,
     run_id: RunIdPolicy = "auto",
+    scores: Scores = "float64",
 ) -> pl.DataFrame:
     """Read one or many runs into a validated frame.
 
@@ -108,6 +136,11 @@ def read_run(
         tag form one run when each query's ranking lies in one file (a run written in
         parts); a ranking with lines in two files raises :class:`DuplicateError` naming
         them (two runs with one tag, e.g. a tool's default: pass ``run_id="file"``).
+    scores
+        ``"float64"`` (default): scores as written. ``"float32"``: each score rounded to
+        the nearest 32-bit float, as trec_eval 9.0.4 and earlier (and pytrec_eval) read
+        them, so that scores equal to about seven significant digits tie; to reproduce
+        results those tools computed (see :func:`polars_ireval.evaluate`'s ``scores``).
 
     Returns
     -------
@@ -135,6 +168,11 @@ def read_run(
     >>> run.columns
     ['query_id', 'doc_id', 'score']
     """
+    check_scores(scores)
+    return float32_scores(_read_run(source, run_id), scores)
+
+
+def _read_run(source: RunSource, run_id: RunIdPolicy) -> pl.DataFrame:
     paths = _expand(source)
     if paths is None:
         frame = _frame_from_object(source, kind="run")
@@ -388,11 +426,7 @@ def validate_run(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame:
     # When each ranking is one block of rows, a duplicate lies within a block
     _check_duplicates(frame, keys, source, "run", new=new)
     out = frame.select(*keys[:-1], S.DOC_ID, S.SCORE, *_extra(frame, [*keys, S.SCORE]))
-    _mark(out)
-    key = id(out)
-    _LAYOUT[key] = (present, new)
-    weakref.finalize(out, _LAYOUT.pop, key, None)
-    return out
+    return _mark(out, (present, new))
 
 
 def new_ranking(keys: Sequence[str]) -> pl.Expr:
@@ -407,8 +441,9 @@ def rankings(frame: pl.DataFrame, keys: Sequence[str]) -> tuple[pl.DataFrame, pl
 
     Known without a pass over the rows for a frame :func:`validate_run` returned.
     """
-    if is_validated(frame) and id(frame) in _LAYOUT:
-        return _LAYOUT[id(frame)]
+    entry = _checked(frame)
+    if entry is not None and entry.layout is not None:
+        return entry.layout
     new = frame.lazy().select(new_ranking(keys)).collect().to_series()  # lazy: in parallel
     starts = frame.filter(new).select(keys)
     if starts.is_duplicated().any():
@@ -437,29 +472,91 @@ def validate_qrels(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame
 
 
 def is_validated(frame: pl.DataFrame) -> bool:
-    """True when ``frame`` itself was returned by :func:`validate_run` or :func:`validate_qrels`."""
-    ref = _VALIDATED.get(id(frame))
-    return ref is not None and ref() is frame
+    """True when ``frame`` itself was returned by :func:`validate_run` or
+    :func:`validate_qrels` and has not been changed in place since (its columns, their
+    types and their buffers are the ones checked)."""
+    return _checked(frame) is not None
 
 
-def _mark(frame: pl.DataFrame) -> pl.DataFrame:
+def _checked(frame: pl.DataFrame) -> _Checked | None:
+    entry = _VALIDATED.get(id(frame))
+    if entry is None or entry.frame() is not frame:
+        return None
+    if _buffers(entry.arrow) != _buffers(_to_arrow(frame)):  # changed in place
+        _VALIDATED.pop(id(frame), None)
+        return None
+    return entry
+
+
+def _to_arrow(frame: pl.DataFrame) -> pa.Table:
+    return frame.to_arrow(compat_level=pl.CompatLevel.newest())  # zero-copy
+
+
+def _buffers(table: pa.Table) -> tuple[Any, ...]:
+    """The names, types and buffer addresses of an Arrow table's columns."""
+    return tuple(
+        (
+            name,
+            column.type,
+            tuple(
+                (b.address, b.size) if b is not None else None
+                for chunk in column.chunks
+                for b in chunk.buffers()
+            ),
+        )
+        for name, column in zip(table.column_names, table.columns, strict=True)
+    )
+
+
+def _mark(frame: pl.DataFrame, layout: Layout | None = None) -> pl.DataFrame:
     key = id(frame)
-    _VALIDATED[key] = weakref.ref(frame, lambda _: _VALIDATED.pop(key, None))
+    ref = weakref.ref(frame, lambda _: _VALIDATED.pop(key, None))
+    _VALIDATED[key] = _Checked(ref, _to_arrow(frame), layout)
     return frame
+
+
+def narrowed(frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataFrame:
+    """``frame.select(columns)``, still known as checked (with its rankings) when ``frame``
+    was: for a checked frame whose extra columns a caller leaves out."""
+    entry = _checked(frame)
+    out = frame.select(columns)
+    return out if entry is None else _mark(out, entry.layout)
 
 
 # --------------------------------------------------------------------------- text files
 
 
-def _scan_lines(path: str) -> pl.LazyFrame:
-    """Every physical line of a text file (plain or gzip) with its 1-based number."""
+def _scan_lines(path: str, text: bytes | None = None) -> pl.LazyFrame:
+    """Every physical line of a text file (plain or gzip) with its 1-based number; of
+    ``text`` instead of the file's bytes when given."""
     return pl.scan_csv(
-        path,
+        path if text is None else text,
         has_header=False,
         separator="\x00",
         quote_char=None,
         schema={S.LINE_TEXT: pl.String},
     ).with_row_index(_LINE, offset=1)
+
+
+def _lf_text(path: str) -> bytes:
+    """The text of a file (gzip decompressed) with every line break made ``\\n``: old Mac
+    files end their lines with a carriage return alone, which line readers do not take for
+    a line break (their whole content would read as one line)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise _unreadable(path, exc) from None
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+
+
+def _shown(line: str, limit: int = 200) -> str:
+    """A line quoted for an error message, cut to its first ``limit`` characters."""
+    if len(line) <= limit:
+        return repr(line)
+    return f"{line[:limit]!r}... ({len(line):,} characters)"
 
 
 def _is_data_line() -> pl.Expr:
@@ -476,23 +573,34 @@ def _extract(path: str, pattern: str, names: Sequence[str]) -> pl.DataFrame:
     few keep their text. A matched line whose first field starts with ``#`` is a comment.
     """
     text = pl.col(S.LINE_TEXT)
-    try:
-        fields = (
-            _scan_lines(path)
-            .select(_LINE, text, text.str.extract_groups(pattern).alias("f"))
-            .unnest("f")
-            .rename(dict(zip([str(i) for i in range(1, len(names) + 1)], names, strict=True)))
-            .with_columns(pl.when(pl.col(names[0]).is_null()).then(text).alias(S.LINE_TEXT))
-            .collect()
-        )
-    except (pl.exceptions.PolarsError, OSError, EOFError) as exc:  # not text, bad gzip...
-        raise _unreadable(path, exc) from None
+    # a carriage return before the end of a line: lines broken by a CR alone (old Mac)
+    lone_cr = text.str.strip_chars_end("\r").str.contains("\r", literal=True).any()
+    data: bytes | None = None
+    while True:
+        try:
+            fields = (
+                _scan_lines(path, data)
+                .select(
+                    _LINE, text, text.str.extract_groups(pattern).alias("f"), lone_cr.alias(_CR)
+                )
+                .unnest("f")
+                .rename(dict(zip([str(i) for i in range(1, len(names) + 1)], names, strict=True)))
+                .with_columns(pl.when(pl.col(names[0]).is_null()).then(text).alias(S.LINE_TEXT))
+                .collect()
+            )
+        except (pl.exceptions.PolarsError, OSError, EOFError) as exc:  # not text, bad gzip...
+            raise _unreadable(path, exc) from None
+        found_cr = data is None and fields.height > 0 and bool(fields[_CR][0])
+        fields = fields.drop(_CR)
+        if not found_cr:
+            break
+        data = _lf_text(path)  # read again, every CR a line break
     first = pl.col(names[0])
     rejected = fields.filter(first.is_null())
     if rejected.height:
         bad = rejected.filter(_is_data_line())
         if bad.height:
-            raise FormatError(path, bad[_LINE][0], f"malformed line {bad[S.LINE_TEXT][0]!r}")
+            raise FormatError(path, bad[_LINE][0], f"malformed line {_shown(bad[S.LINE_TEXT][0])}")
     return fields.filter(first.is_not_null() & ~first.str.starts_with("#")).drop(S.LINE_TEXT)
 
 
@@ -530,7 +638,7 @@ def _read_run_path(path: str, policy: RunIdPolicy, several: bool, *, fast: bool)
         raise FormatError(
             path,
             row[_LINE],
-            f"score {row['__score']!r} of document {row[S.DOC_ID]!r} is not a number; "
+            f"score {_shown(row['__score'])} of document {row[S.DOC_ID]!r} is not a number; "
             "the fifth field must be a decimal number such as 12.5 or -1.3e-2",
         )
     cols = [S.QUERY_ID, S.DOC_ID, score.alias(S.SCORE), _LINE, pl.lit(path).alias(_FILE)]
@@ -667,14 +775,15 @@ def _read_qrels_path(path: str) -> pl.DataFrame:
             f"{e.args[0].split(': ', 1)[1]}: expected four whitespace-separated "
             "fields 'query_id iteration doc_id relevance'",
         ) from None
-    rel = pl.col("__rel").cast(pl.Int64, strict=False)
+    # "2.0" is the grade 2, as a float column's 2.0 is (and as trec_eval's atol reads it)
+    rel = pl.col("__rel").str.replace(r"^([+-]?[0-9]+)\.0*$", "$1").cast(pl.Int64, strict=False)
     bad = fields.filter(rel.is_null())
     if bad.height:
         row = bad.row(0, named=True)
         digits = row["__rel"].lstrip("+-").isdigit()
         what = "is out of the 64-bit range" if digits else "is not an integer"
         raise RelevanceError(
-            f"{path}:{row[_LINE]}: relevance {row['__rel']!r} of document {row[S.DOC_ID]!r} "
+            f"{path}:{row[_LINE]}: relevance {_shown(row['__rel'])} of document {row[S.DOC_ID]!r} "
             f"{what}; grades must be whole numbers such as 0, 1, 2 or -1"
         )
     return fields.select(
@@ -756,27 +865,31 @@ def _frame_from_object(source: Any, kind: str) -> pl.DataFrame:
     )
 
 
-def _rename_aliases(frame: pl.DataFrame) -> pl.DataFrame:
-    present = set(frame.columns)
-    mapping = {
-        c: _ALIASES[c.lower()]
-        for c in frame.columns
-        if c.lower() in _ALIASES and _ALIASES[c.lower()] not in present
-    }
+def _rename_aliases(frame: FrameT) -> FrameT:
+    names = _schema(frame).names()
+    present = set(names)
+    mapping: dict[str, str] = {}
+    for c in names:
+        target = _ALIASES.get(c.lower())
+        if target is not None and target not in present and target not in mapping.values():
+            mapping[c] = target
     return frame.rename(mapping) if mapping else frame
 
 
-def _require(frame: pl.DataFrame, cols: Sequence[str], source: str, kind: str) -> None:
-    missing = [c for c in cols if c not in frame.columns]
+def _require(
+    frame: pl.DataFrame | pl.LazyFrame, cols: Sequence[str], source: str, kind: str
+) -> None:
+    names = _schema(frame).names()
+    missing = [c for c in cols if c not in names]
     if missing:
         raise SchemaError(
-            f"{source}: the {kind} lacks column(s) {missing}; it has {frame.columns}. "
+            f"{source}: the {kind} lacks column(s) {missing}; it has {names}. "
             f"Rename them to {list(cols)}"
         )
 
 
-def _id_column(frame: pl.DataFrame, col: str, source: str) -> pl.Expr:
-    dtype = frame.schema[col]
+def _id_column(frame: pl.DataFrame | pl.LazyFrame, col: str, source: str) -> pl.Expr:
+    dtype = _schema(frame)[col]
     if dtype == pl.String:
         return pl.col(col)
     if dtype.is_integer() or dtype == pl.Categorical or isinstance(dtype, pl.Enum):
@@ -787,14 +900,56 @@ def _id_column(frame: pl.DataFrame, col: str, source: str) -> pl.Expr:
     )
 
 
-def _score_column(frame: pl.DataFrame, source: str) -> pl.Expr:
-    dtype = frame.schema[S.SCORE]
+def _score_column(frame: pl.DataFrame | pl.LazyFrame, source: str) -> pl.Expr:
+    dtype = _schema(frame)[S.SCORE]
     if not dtype.is_numeric():
         raise SchemaError(
             f"{source}: column 'score' has type {dtype}; scores must be numbers. "
             "Cast it, e.g. pl.col('score').cast(pl.Float64)"
         )
     return pl.col(S.SCORE).cast(pl.Float64)
+
+
+Scores = Literal["float64", "float32"]
+SCORES: tuple[str, ...] = ("float64", "float32")
+
+
+def check_scores(scores: Any) -> None:
+    """Raise :class:`ParameterError` unless ``scores`` is ``"float64"`` or ``"float32"``."""
+    if scores not in SCORES:
+        raise ParameterError(
+            f"scores={scores!r}: must be 'float64' (scores as read) or 'float32' (rounded "
+            "to 32-bit floats, as trec_eval 9.0.4 and earlier read them)"
+        )
+
+
+def float32_scores(run: Any, scores: Scores) -> Any:
+    """A canonical run frame with every score rounded to the nearest 32-bit float (and
+    back to float64), as trec_eval 9.0.4 and earlier store scores; ``run`` itself for
+    ``scores="float64"``. A score beyond the 32-bit range (about 3.4e38) is a
+    :class:`ScoreError`, as it would become infinite. A LazyFrame is rounded (and checked)
+    as part of its query."""
+    check_scores(scores)
+    if scores == "float64":
+        return run
+    if isinstance(run, pl.LazyFrame):
+        return run.map_batches(_float32, schema=run.collect_schema())
+    entry = _checked(run)
+    out = _float32(run)
+    return out if entry is None else _mark(out, entry.layout)
+
+
+def _float32(frame: pl.DataFrame) -> pl.DataFrame:
+    rounded = pl.col(S.SCORE).cast(pl.Float32)
+    bad = frame.filter(rounded.is_infinite())
+    if bad.height:
+        row = bad.row(0, named=True)
+        raise ScoreError(
+            f"{INPUT}: score {row[S.SCORE]} of document {row[S.DOC_ID]!r} (query "
+            f"{row[S.QUERY_ID]!r}) is beyond the 32-bit float range (about 3.4e38), so "
+            "scores='float32' cannot round it; use scores='float64'"
+        )
+    return frame.with_columns(float_score(rounded))
 
 
 def float_score(score: pl.Expr) -> pl.Expr:
@@ -804,24 +959,47 @@ def float_score(score: pl.Expr) -> pl.Expr:
     return pl.when(score == 0.0).then(0.0).otherwise(score).alias(S.SCORE)
 
 
-def _relevance_column(frame: pl.DataFrame, source: str) -> pl.Expr:
-    dtype = frame.schema[S.RELEVANCE]
-    if dtype.is_integer() or dtype == pl.Boolean:
-        return pl.col(S.RELEVANCE).cast(pl.Int64)
+def _relevance_column(frame: pl.DataFrame | pl.LazyFrame, source: str) -> pl.Expr:
+    """``relevance`` as Int64. Integer and boolean grades convert; float grades must be
+    whole numbers in the 64-bit range (``1.0`` is 1; ``1.7``, NaN, infinities and
+    ``1e30`` are :class:`RelevanceError`, naming the row), and so must unsigned ones
+    (a UInt64 above 2**63 - 1). Values are checked on a DataFrame; a LazyFrame's only by
+    type here (its values when it is collected, see :func:`polars_ireval.judge.as_qrels`).
+    """
+    dtype = _schema(frame)[S.RELEVANCE]
+    col = pl.col(S.RELEVANCE)
     if dtype.is_float():
-        col = pl.col(S.RELEVANCE)
-        bad = frame.filter(col.is_not_null() & (col != col.round(0)))
-        if bad.height:
-            row = bad.row(0, named=True)
-            raise RelevanceError(
-                f"{_where(row, source)}: relevance {row[S.RELEVANCE]} is not an integer; "
-                "grades must be whole numbers"
-            )
+        bad = ~col.is_finite() | (col != col.round(0)) | (col.abs() >= 2.0**63)
+        what = "is not an integer"
+    elif dtype == pl.UInt64:
+        bad, what = col > _INT64_MAX, "is out of the 64-bit range (above 2**63 - 1)"
+    elif dtype.is_integer() or dtype == pl.Boolean:
         return col.cast(pl.Int64)
-    raise RelevanceError(
-        f"{source}: column 'relevance' has type {dtype}; grades must be integers. "
-        "Cast it, e.g. pl.col('relevance').cast(pl.Int64)"
-    )
+    else:
+        raise RelevanceError(
+            f"{source}: column 'relevance' has type {dtype}; grades must be integers. "
+            "Cast it, e.g. pl.col('relevance').cast(pl.Int64)"
+        )
+    if isinstance(frame, pl.DataFrame):
+        found = frame.filter(col.is_not_null() & bad)
+        if found.height:
+            row = found.row(0, named=True)
+            value = row[S.RELEVANCE]
+            if dtype.is_float() and math.isfinite(value) and value == round(value):
+                what = "is out of the 64-bit range"
+            raise RelevanceError(
+                f"{_where(row, source)}: relevance {value} {what} (document "
+                f"{row[S.DOC_ID]!r}, query {row[S.QUERY_ID]!r}); grades must be whole "
+                "numbers such as 0, 1, 2 or -1"
+            )
+    return col.cast(pl.Int64)
+
+
+_INT64_MAX = (1 << 63) - 1
+
+
+def _schema(frame: pl.DataFrame | pl.LazyFrame) -> pl.Schema:
+    return frame.collect_schema() if isinstance(frame, pl.LazyFrame) else frame.schema
 
 
 def _check_nulls(frame: pl.DataFrame, cols: Sequence[str], source: str, kind: str) -> None:

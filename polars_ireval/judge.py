@@ -22,6 +22,7 @@ same expressions.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Literal, NamedTuple, TypeVar
 
 import polars as pl
@@ -36,13 +37,14 @@ FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 TIES: tuple[str, ...] = ("trec_eval", "doc_id_asc", "input_order", "rank")
 MISSING: tuple[str, ...] = ("skip", "zero", "error")
-INPUT_RANK = "input_rank"
+INPUT_RANK = io.INPUT_RANK
 _POS, _TIE, _TIED, _GROUP = "__pos", "__tie", "__tied", "__group"
 _JUDGED = "__judged"
 _NEW = "__new"
 _QROW = "__qrow"
 _BLOCK = "__block"
 _KEY = "__key"
+_GATE = "__gate"
 RANKING = "__ranking"
 _ABSENT = 1 << 31  # rankings numbered from here on are judged queries a run lacks
 
@@ -77,6 +79,7 @@ def judge(
     ties: Ties = "trec_eval",
     missing: Missing = "skip",
     unjudged: bool = True,
+    validate: bool = True,
 ) -> Any:
     """Rank a run and join it with its qrels into the evaluation table.
 
@@ -107,6 +110,13 @@ def judge(
         ``False`` leaves them out: a table of the judged documents only (with their ranks
         among all retrieved ones), often thousands of times smaller, which is all that the
         measures declared with ``unjudged=False`` need (:func:`evaluate` uses it then).
+    validate
+        Check the inputs (default): a LazyFrame is checked as part of its query, when it
+        is collected, with the errors :func:`read_run` and :func:`read_qrels` raise.
+        ``False`` skips the checks of LazyFrames, for input already checked (duplicates,
+        NaN scores or fractional grades then give wrong numbers, not errors). DataFrames
+        are always checked, once (a frame the readers returned is not checked again
+        unless it was changed in place).
 
     Returns
     -------
@@ -141,6 +151,7 @@ def judge(
         ties=ties,
         missing=missing,
         unjudged=unjudged,
+        validate=validate,
     ).table
 
 
@@ -155,6 +166,7 @@ def judge_and_rankings(
     unjudged: bool = True,
     collect: bool = True,
     numbered: bool = False,
+    validate: bool = True,
 ) -> Judgment:
     """:func:`judge`, and the rankings (``keys``) the run holds, for :func:`coverage_of`.
 
@@ -164,11 +176,11 @@ def judge_and_rankings(
     :class:`Judgment`), where that comes cheaply: for a caller that groups by ranking,
     which is then a group-by on a sorted integer instead of hashed strings.
     """
-    _check_options(max_depth=max_depth, ties=ties, missing=missing)
-    if not isinstance(unjudged, bool):
-        raise ParameterError(f"unjudged={unjudged!r}: must be True or False")
+    _check_options(max_depth=max_depth, ties=ties, missing=missing, judged_only=judged_only)
+    check_flag("unjudged", unjudged)
+    check_flag("validate", validate)
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
-    run_in, qrels_in = as_run(run), as_qrels(qrels)
+    run_in, qrels_in = as_inputs(run, qrels, ties=ties, validate=validate)
     keys = group_keys(run_in)
     qrels_lf = qrels_in.lazy()
     judged_queries = qrels_lf.select(S.QUERY_ID).unique()
@@ -279,13 +291,13 @@ def coverage(run: Any, qrels: Any) -> Any:
     └──────────┴────────┴──────────┘
     """
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
-    run_in = as_run(run)
+    run_in, qrels_in = as_inputs(run, qrels)
     keys = group_keys(run_in)
     if isinstance(run_in, pl.DataFrame):
         present = _rankings(run_in, keys)[0].lazy()
     else:
         present = run_in.select(keys).unique()
-    out = coverage_of(present, as_qrels(qrels).lazy())
+    out = coverage_of(present, qrels_in.lazy())
     return out if lazy else out.collect()
 
 
@@ -334,27 +346,123 @@ def condense(table: FrameT) -> FrameT:
 # --------------------------------------------------------------------------- helpers
 
 
-def as_run(run: Any) -> pl.DataFrame | pl.LazyFrame:
-    """Return ``run`` as a canonical frame: validated when eager, cast when lazy."""
+def as_run(
+    run: Any, *, ties: str = "trec_eval", validate: bool = True
+) -> pl.DataFrame | pl.LazyFrame:
+    """Return ``run`` as a canonical frame of the columns the judge reads:
+    ``[run_id,] query_id, doc_id, score`` (and ``input_rank`` for ``ties="rank"``).
+
+    Other columns are left out, so that none of the user's (``relevance``, ``rank``,
+    ``__block``...) can stand for one of the table's or the library's own. A DataFrame
+    is validated (:func:`polars_ireval.validate_run`) unless it was already; a LazyFrame
+    is validated as part of its query, when it is collected, with the same errors
+    (``validate=False``: only cast, for input already checked).
+    """
     if isinstance(run, pl.LazyFrame):
-        schema = run.collect_schema()
-        casts = [pl.col(c).cast(pl.String) for c in (S.RUN_ID, S.QUERY_ID, S.DOC_ID) if c in schema]
-        return run.with_columns(*casts, io.float_score(pl.col(S.SCORE)))
-    if isinstance(run, pl.DataFrame) and _is_canonical_run(run):
-        return run
-    return io.read_run(run)
-
-
-def as_qrels(qrels: Any) -> pl.DataFrame | pl.LazyFrame:
-    """Return ``qrels`` as a canonical frame: validated when eager, cast when lazy."""
-    if isinstance(qrels, pl.LazyFrame):
-        return qrels.with_columns(
-            pl.col(S.QUERY_ID, S.DOC_ID).cast(pl.String),
-            pl.col(S.RELEVANCE).cast(pl.Int64),
+        if _is_canonical(run):
+            _rank_column(run.collect_schema().names(), ties)
+            return run
+        frame = io._rename_aliases(run)
+        io._require(frame, (S.QUERY_ID, S.DOC_ID, S.SCORE), io.INPUT, "run")
+        schema = frame.collect_schema()
+        keys = [c for c in (S.RUN_ID, S.QUERY_ID, S.DOC_ID) if c in schema]
+        casts = [io._id_column(frame, c, io.INPUT) for c in keys]
+        casts.append(io.float_score(io._score_column(frame, io.INPUT)))
+        columns = [*keys, S.SCORE, *_rank_column(schema.names(), ties)]
+        if not validate:
+            return _canonical(frame.select(columns).with_columns(casts))
+        out: dict[str, pl.DataType] = {c: pl.String() for c in keys}
+        out[S.SCORE] = pl.Float64()
+        out |= {c: schema[c] for c in columns[len(out) :]}
+        checked = frame.select(columns).map_batches(
+            lambda df: io.validate_run(df, io.INPUT), schema=pl.Schema(out)
         )
-    if isinstance(qrels, pl.DataFrame) and _is_canonical_qrels(qrels):
+        return _canonical(checked.cache())  # checked once, however often the plan reads it
+    if not (isinstance(run, pl.DataFrame) and io.is_validated(run)):
+        run = io.read_run(run)
+    keys = [c for c in (S.RUN_ID, S.QUERY_ID) if c in run.columns]
+    columns = [*keys, S.DOC_ID, S.SCORE, *_rank_column(run.columns, ties)]
+    return run if run.columns == columns else io.narrowed(run, columns)
+
+
+def as_inputs(
+    run: Any, qrels: Any, *, ties: str = "trec_eval", validate: bool = True
+) -> tuple[pl.DataFrame | pl.LazyFrame, pl.DataFrame | pl.LazyFrame]:
+    """``run`` and ``qrels`` as canonical frames (:func:`as_run`, :func:`as_qrels`), checked
+    in that order: when both are wrong, the run's error is raised, eager or lazy. With a
+    lazy run, a qrels DataFrame not yet checked is checked in the lazy query too, after
+    the run (a lazy query runs its branches in any order)."""
+    run_in = as_run(run, ties=ties, validate=validate)
+    if isinstance(run_in, pl.LazyFrame) and validate:
+        if isinstance(qrels, pl.DataFrame) and not io.is_validated(qrels):
+            qrels = qrels.lazy()
+        if isinstance(qrels, pl.LazyFrame):
+            return run_in, as_qrels(qrels, after=run_in)
+    return run_in, as_qrels(qrels, validate=validate)
+
+
+def as_qrels(
+    qrels: Any, *, validate: bool = True, after: pl.LazyFrame | None = None
+) -> pl.DataFrame | pl.LazyFrame:
+    """Return ``qrels`` as a canonical frame ``query_id, doc_id, relevance``: validated
+    (:func:`polars_ireval.validate_qrels`) when eager and not already; a LazyFrame as part
+    of its query, with the same errors (``validate=False``: only cast). ``after``: a lazy
+    frame whose query must have run (and raised its errors) before these qrels are checked.
+    """
+    if isinstance(qrels, pl.LazyFrame):
+        if _is_canonical(qrels):
+            return qrels
+        frame = io._rename_aliases(qrels)
+        columns = (S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
+        io._require(frame, columns, io.INPUT, "qrels")
+        casts = [
+            io._id_column(frame, S.QUERY_ID, io.INPUT),
+            io._id_column(frame, S.DOC_ID, io.INPUT),
+            io._relevance_column(frame, io.INPUT),
+        ]
+        if not validate:
+            return _canonical(frame.select(casts))
+        schema = pl.Schema({S.QUERY_ID: pl.String, S.DOC_ID: pl.String, S.RELEVANCE: pl.Int64})
+        source = frame.select(columns)
+        if after is not None:  # one row from `after`: its query runs first
+            gate = after.select(pl.len().alias(_GATE))
+            source = source.join(gate, how="cross")
+        checked = source.map_batches(
+            lambda df: io.validate_qrels(df.drop(_GATE, strict=False), io.INPUT), schema=schema
+        )
+        return _canonical(checked.cache())
+    if isinstance(qrels, pl.DataFrame) and io.is_validated(qrels):
         return qrels
     return io.read_qrels(qrels)
+
+
+# LazyFrames that as_run / as_qrels returned (by id; the weak reference tells a live frame
+# from a recycled id), so that a second call does not check them again.
+_CANONICAL: dict[int, weakref.ref[pl.LazyFrame]] = {}
+
+
+def _canonical(frame: pl.LazyFrame) -> pl.LazyFrame:
+    key = id(frame)
+    _CANONICAL[key] = weakref.ref(frame, lambda _: _CANONICAL.pop(key, None))
+    return frame
+
+
+def _is_canonical(frame: pl.LazyFrame) -> bool:
+    ref = _CANONICAL.get(id(frame))
+    return ref is not None and ref() is frame
+
+
+def _rank_column(columns: list[str], ties: str) -> list[str]:
+    """``[input_rank]`` when the run has it (``ties="rank"`` orders by it, and the SQL
+    engines read it), else ``[]``; an error for ``ties="rank"`` without it."""
+    if INPUT_RANK in columns:
+        return [INPUT_RANK]
+    if ties == "rank":
+        raise ParameterError(
+            "ties='rank' orders tied documents by the run's own ranks: the run needs an "
+            f"{INPUT_RANK!r} (or 'rank') column, and has {columns}"
+        )
+    return []
 
 
 def group_keys(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:
@@ -364,15 +472,6 @@ def group_keys(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:
     if RANKING in schema:
         return [RANKING]
     return [S.RUN_ID, S.QUERY_ID] if S.RUN_ID in schema else [S.QUERY_ID]
-
-
-def _is_canonical_run(frame: pl.DataFrame) -> bool:
-    """True for a frame that went through :func:`io.validate_run` (checked cheaply)."""
-    return io.is_validated(frame)
-
-
-def _is_canonical_qrels(frame: pl.DataFrame) -> bool:
-    return io.is_validated(frame)
 
 
 _rankings = io.rankings
@@ -598,10 +697,22 @@ def _raise_missing(present: pl.LazyFrame, pairs: pl.LazyFrame, keys: list[str]) 
         )
 
 
-def _check_options(*, max_depth: int | None, ties: str, missing: str) -> None:
-    if max_depth is not None and (not isinstance(max_depth, int) or max_depth < 1):
+def _check_options(
+    *, max_depth: int | None, ties: str, missing: str, judged_only: bool = False
+) -> None:
+    if max_depth is not None and (
+        not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1
+    ):
         raise ParameterError(f"max_depth={max_depth!r}: must be a positive integer (or None)")
+    check_flag("judged_only", judged_only)
     if ties not in TIES:
         raise ParameterError(f"ties={ties!r}: must be one of {', '.join(TIES)}")
     if missing not in MISSING:
         raise ParameterError(f"missing={missing!r}: must be one of {', '.join(MISSING)}")
+
+
+def check_flag(name: str, value: Any) -> None:
+    """Raise :class:`ParameterError` unless ``value`` is True or False (``"no"``, ``0``
+    and ``None`` are not taken for False)."""
+    if not isinstance(value, bool):
+        raise ParameterError(f"{name}={value!r}: must be True or False")

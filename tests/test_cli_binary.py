@@ -111,3 +111,24 @@ def test_rankings_emptied_by_judged_only(flags: str, tmp_path) -> None:
     (tmp_path / "qrels").write_text(EMPTIED_QRELS)
     (tmp_path / "run").write_text(EMPTIED_RUN)
     _compare(flags, [(str(tmp_path / "qrels"), str(tmp_path / "run"))])
+
+
+@pytest.mark.parametrize("flags", ["-q -c -M1000 -m all_trec", "-q -m official -l2"])
+def test_9_0_4_mode_reads_scores_as_the_binary_does(flags: str, tmp_path) -> None:
+    """``--trec_eval_version 9.0.4`` against the 9.0.4 binary on TREC-COVID's run BERT,
+    whose scores differ in the seventh digit: 32-bit ties broken by doc id, as it does."""
+    if BINARY is None:
+        pytest.skip("no trec_eval binary: set IREVAL_TREC_EVAL=/path/to/trec_eval")
+    import gzip
+
+    covid = need_data() / "trec-covid-r1"
+    run = tmp_path / "BERT.run"
+    run.write_bytes(gzip.decompress((covid / "runs" / "BERT.gz").read_bytes()))
+    qrels = str(covid / "qrels-rnd1.txt")
+    theirs = _run([BINARY, *flags.split(), qrels, str(run)])
+    cli = [sys.executable, "-m", "polars_ireval.cli", "trec_eval"]
+    ours = _run([*cli, "--trec_eval_version", "9.0.4", *flags.split(), qrels, str(run)])
+    assert theirs.returncode == 0 and ours.returncode == 0, ours.stderr
+    assert ours.stdout == theirs.stdout
+    doubles = _run([*cli, *flags.split(), qrels, str(run)])  # 9.0.8 reads doubles
+    assert doubles.stdout != theirs.stdout
