@@ -7,6 +7,7 @@
 """
 
 from polars_ireval import namespace as _namespace  # noqa: F401  (registers df.ireval)
+from polars_ireval.significance import adjust_p_values, compare, compare_bounds, topic_set_size
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -28,6 +29,7 @@ from polars_ireval.measures import *  # noqa: F403
 from polars_ireval.measures import __all__ as _measure_names
 from polars_ireval.parse import known_names, parse_measure, parse_measures
 from polars_ireval.registry import REGISTRY, Measure, MeasureDef, definitions
+from polars_ireval.reporting import Report, report
 
 __version__ = "0.1.0"
 
@@ -44,9 +46,13 @@ __all__ = [
     "MissingQueryError",
     "ParameterError",
     "RelevanceError",
+    "Report",
     "SchemaError",
     "ScoreError",
     "UnknownMeasureError",
+    "adjust_p_values",
+    "compare",
+    "compare_bounds",
     "condense",
     "coverage",
     "definitions",
@@ -59,7 +65,9 @@ __all__ = [
     "parse_measures",
     "read_qrels",
     "read_run",
+    "report",
     "run_tag",
+    "topic_set_size",
     "validate_qrels",
     "validate_run",
     *_measure_names,

@@ -8,6 +8,7 @@ The first word chooses the mode (nothing else switches modes)::
     ireval --example                       # the bundled example campaign
     ireval --write-example DIR             # its files, regenerated (seeded) into DIR
     ireval trec_eval [trec_eval flags] QRELS RUN      # trec_eval 9.0.8, byte for byte
+    ireval compare QRELS RUN [RUN ...] [options]     # significance tests and tables
 
 **Modern mode.** Runs may be files, globs or directories (TREC text, ``.gz``, Parquet,
 Arrow); every run file is one run, named after the file, and gives one row (one row per
@@ -88,6 +89,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args and args[0] == "trec_eval":
             return trec_eval_main(args[1:])
+        if args and args[0] == "compare":
+            from polars_ireval.cli_compare import main as compare_main
+
+            return compare_main(args[1:])
         return modern_main(args)
     except (IrevalError, OSError, NotImplementedError, pl.exceptions.PolarsError) as e:
         if isinstance(e, BrokenPipeError):

@@ -416,3 +416,22 @@ def test_a_frame_changed_in_place_is_judged_as_a_fresh_copy(
         IN_PLACE[i](checked, value)
     fresh = pl.DataFrame(checked.to_dict(as_series=True))
     assert str(_evaluated(checked, qrels)) == str(_evaluated(fresh, qrels))
+
+
+def test_trec_eval_mode_reads_stdin_as_bytes(tmp_path: Path) -> None:
+    """Non-UTF-8 bytes on stdin are the reader's one-line error naming ``<stdin>`` (they were
+    a UnicodeEncodeError traceback); a sound run on stdin prints what the file prints."""
+    import subprocess
+    import sys
+
+    qrels = _write(tmp_path, "qrels", QRELS_TEXT, ".qrels")
+    cmd = [sys.executable, "-m", "polars_ireval.cli", "trec_eval", "-m", "map", qrels, "-"]
+    bad = subprocess.run(cmd, input=RUN_TEXT.encode().replace(b"d2", b"d\xff"),
+                         capture_output=True, timeout=120)  # fmt: skip
+    assert bad.returncode == 2 and bad.stdout == b""
+    assert bad.stderr.decode().startswith("ireval: error: <stdin>: the file is not UTF-8 text")
+    good = subprocess.run(cmd, input=RUN_TEXT.encode(), capture_output=True, timeout=120)
+    from_file = subprocess.run(
+        [*cmd[:-1], _write(tmp_path, "run", RUN_TEXT, ".run")], capture_output=True, timeout=120
+    )
+    assert good.returncode == 0 and good.stdout == from_file.stdout

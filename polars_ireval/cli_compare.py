@@ -1,0 +1,294 @@
+"""``ireval compare``: significance tests between runs, from the command line.
+
+::
+
+    ireval compare QRELS RUN [RUN ...] [-m MEASURES]... [--baseline RUN | --pairs all]
+           [--test t|wilcoxon|sign|randomization|bootstrap|tukey_hsd|randomized_tukey_hsd]
+           [--correction none|bonferroni|holm|bh|by] [--alternative two-sided|greater|less]
+           [--alpha A] [-a COLUMN] [-b COLUMN] [--missing error|intersect|zero]
+           [--resamples N] [--seed S] [--ci t|percentile|bca|tukey|none]
+           [--format table|markdown|latex|html|tsv|csv|jsonl|parquet] [-o FILE]...
+
+It reads and evaluates the runs per query (as ``ireval -q`` does), calls
+:func:`polars_ireval.compare` and renders :func:`polars_ireval.report`: on a terminal the
+runs x measures table with its marks and legend; piped, the comparison frame as TSV (one
+row per measure and pair). ``--format`` chooses what goes to stdout: the table as
+``table``, ``markdown``, ``latex`` or ``html``, or the comparison frame as ``tsv``, ``csv``,
+``jsonl`` or ``parquet``. Each ``-o FILE`` (repeatable) writes one more format, taken from
+the extension (``.txt``, ``.md``, ``.tex``, ``.html``, ``.tsv``, ``.csv``, ``.jsonl``,
+``.parquet``).
+
+Errors are one line on stderr (``ireval: error: ...``) with exit code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+
+import polars as pl
+
+from polars_ireval.cli import (
+    DEFAULT_MEASURES,
+    Progress,
+    UsageError,
+    _one_line,
+    _Parser,
+    expand_runs,
+    read_runs,
+)
+from polars_ireval.errors import IrevalError, MissingQueryError
+from polars_ireval.evaluate import CoverageWarning, evaluate
+from polars_ireval.io import read_qrels
+from polars_ireval.reporting import Report, report
+from polars_ireval.significance import (
+    ALTERNATIVES,
+    CORRECTIONS,
+    TESTS,
+    compare,
+)
+
+REPORT_FORMATS = ("table", "markdown", "latex", "html")
+FRAME_FORMATS = ("tsv", "csv", "jsonl", "parquet")
+_EXTENSIONS = {
+    ".txt": "table",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".tex": "latex",
+    ".html": "html",
+    ".htm": "html",
+    ".tsv": "tsv",
+    ".csv": "csv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".parquet": "parquet",
+}
+
+
+def _parser() -> _Parser:
+    p = _Parser(
+        prog="ireval compare",
+        description=(
+            "Compare runs with significance tests: every run against a baseline, or every "
+            "pair; prints the runs x measures table with significance marks."
+        ),
+        epilog=(
+            "Example: ireval compare qrels.txt runs/ -m 'nDCG@10 AP' --baseline bm25 "
+            "--test t --correction holm --format latex"
+        ),
+    )
+    p.add_argument("qrels", help="qrels file (qid iter docno rel; .gz, Parquet)")
+    p.add_argument("runs", nargs="+", help="run files, globs or directories")
+    p.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        default=None,
+        help=f"measures (default: {DEFAULT_MEASURES!r})",
+    )
+    who = p.add_mutually_exclusive_group()
+    who.add_argument(
+        "--baseline",
+        default=None,
+        help="compare every run with this run (or with a fixed score, when a number)",
+    )
+    who.add_argument(
+        "--pairs", choices=("all",), default=None, help="compare every pair (the default)"
+    )
+    p.add_argument("--test", default="t", help=f"one of {list(TESTS)} (default: t)")
+    p.add_argument(
+        "--correction", default="none", help=f"one of {list(CORRECTIONS)} (default: none)"
+    )
+    p.add_argument("--alternative", default="two-sided", choices=ALTERNATIVES)
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
+    p.add_argument("-a", dest="a", default="value", help="column of run_a (default: value)")
+    p.add_argument(
+        "-b", dest="b", default=None, help="column of run_b: value, upper, projected (default: -a)"
+    )
+    p.add_argument(
+        "--missing",
+        default="error",
+        choices=("error", "intersect", "zero"),
+        help="queries some runs lack: error (default), intersect, zero",
+    )
+    p.add_argument("--resamples", type=int, default=10_000, help="resamples (10000)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the resampling")
+    p.add_argument("--method", default="auto", help="auto, exact, approx, monte_carlo")
+    p.add_argument("--continuity", default="none", help="Wilcoxon: none, scipy, seed003")
+    p.add_argument(
+        "--ci",
+        default="auto",
+        help="interval of the difference: auto, t, percentile, bca, tukey, none",
+    )
+    p.add_argument(
+        "--show-ci",
+        choices=("mean", "delta"),
+        default=None,
+        help="print intervals in the table: of each mean, or of the difference from the baseline",
+    )
+    p.add_argument("--sort-by", default=None, metavar="MEASURE", help="order rows by this mean")
+    p.add_argument("--decimals", type=int, default=4, help="digits in the table (4)")
+    p.add_argument(
+        "--format",
+        choices=REPORT_FORMATS + FRAME_FORMATS,
+        default=None,
+        help="stdout: table on a terminal, else tsv (the comparison frame)",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        action="append",
+        default=[],
+        help="also write FILE, format from its extension (repeatable)",
+    )
+    p.add_argument("-l", "--relevance-level", type=int, default=1, help="minimum relevant grade")
+    p.add_argument(
+        "-c", "--complete", action="store_true", help="score judged queries a run lacks as 0"
+    )
+    p.add_argument("-M", "--max-depth", type=int, default=None, help="evaluate the top M only")
+    p.add_argument("-J", "--judged-only", action="store_true", help="drop unjudged documents")
+    p.add_argument(
+        "--progress", choices=("auto", "always", "never"), default="auto", help="progress on stderr"
+    )
+    return p
+
+
+def main(argv: Sequence[str]) -> int:
+    """``ireval compare ...``: returns the exit code (2 on error, with one line on stderr)."""
+    try:
+        return _run(list(argv))
+    except (
+        IrevalError,
+        OSError,
+        ImportError,
+        NotImplementedError,
+        pl.exceptions.PolarsError,
+    ) as e:
+        if isinstance(e, BrokenPipeError):
+            return 0
+        print(f"ireval: error: {_one_line(e)}", file=sys.stderr)
+        return 2
+
+
+def _run(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    outputs = [(path, _format_of(path)) for path in args.output]
+    stdout_fmt = args.format
+    if stdout_fmt is None and not outputs:
+        stdout_fmt = "table" if sys.stdout.isatty() else "tsv"
+    elif stdout_fmt is None and sys.stdout.isatty():
+        stdout_fmt = "table"
+    if args.max_depth is not None and args.max_depth < 1:
+        raise UsageError(f"-M {args.max_depth}: the number of documents must be at least 1")
+    from polars_ireval.parse import parse_measures
+
+    measures = " ".join(args.measure) if args.measure else DEFAULT_MEASURES
+    parsed = parse_measures(measures)
+    progress = Progress(args.progress)
+    paths = expand_runs(args.runs)
+    progress.update("reading qrels", args.qrels)
+    qrels = read_qrels(args.qrels)
+    run = read_runs(paths, progress)
+    names = run["run_id"].unique(maintain_order=True).to_list()
+    baseline: str | float | None = args.baseline
+    if args.baseline is not None and args.baseline not in names:
+        try:
+            baseline = float(args.baseline)
+        except ValueError:
+            baseline = args.baseline  # compare() names the runs in its error
+    residuals = any(c in ("residual", "upper", "projected") for c in (args.a, args.b))
+    progress.update("evaluating", f"{len(paths)} run file(s)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CoverageWarning)
+        per_q = evaluate(
+            run,
+            qrels,
+            parsed,
+            per_query=True,
+            relevance_level=args.relevance_level,
+            missing="zero" if args.complete else "skip",
+            max_depth=args.max_depth,
+            judged_only=args.judged_only,
+            residuals=residuals,
+        )
+    progress.update("comparing", f"{len(names)} runs")
+    try:
+        cmp = compare(
+            per_q,
+            baseline=baseline,
+            pairs=args.pairs,
+            test=args.test,
+            correction=args.correction,
+            alternative=args.alternative,
+            alpha=args.alpha,
+            a=args.a,
+            b=args.b,
+            missing=args.missing,
+            ci=None if args.ci == "none" else args.ci,
+            resamples=args.resamples,
+            seed=args.seed,
+            method=args.method,
+            continuity=args.continuity,
+        )
+    except MissingQueryError as e:
+        raise MissingQueryError(
+            f"{e} (on the command line: --missing intersect, or -c to score them 0)"
+        ) from None
+    progress.done()
+    rep: Report | None = None
+    wanted = {fmt for _, fmt in outputs} | ({stdout_fmt} if stdout_fmt else set())
+    if wanted & set(REPORT_FORMATS):
+        rep = report(
+            per_q,
+            cmp,
+            ci=args.show_ci,
+            sort_by=args.sort_by,
+            decimals=args.decimals,
+            missing=args.missing,
+        )
+    for path, fmt in outputs:
+        _write(cmp, rep, fmt, path, ansi=False)
+    if stdout_fmt is not None:
+        _write(cmp, rep, stdout_fmt, None, ansi=sys.stdout.isatty())
+    return 0
+
+
+def _format_of(path: str) -> str:
+    ext = Path(path).suffix.lower()
+    if ext not in _EXTENSIONS:
+        raise UsageError(
+            f"-o {path!r}: cannot tell the format from {ext or 'no extension'!r}; use one of "
+            f"{sorted(_EXTENSIONS)}"
+        )
+    return _EXTENSIONS[ext]
+
+
+def _write(
+    cmp: pl.DataFrame, rep: Report | None, fmt: str, path: str | None, *, ansi: bool
+) -> None:
+    """Write the comparison frame (tsv, csv, jsonl, parquet) or the report (table,
+    markdown, latex, html) to ``path``, or to stdout."""
+    if fmt == "parquet":
+        if path is None:
+            if sys.stdout.isatty():
+                raise UsageError("--format parquet writes binary data: give -o FILE.parquet")
+            cmp.write_parquet(sys.stdout.buffer)
+        else:
+            cmp.write_parquet(path)
+        return
+    if fmt in FRAME_FORMATS:
+        text = (
+            cmp.write_ndjson()
+            if fmt == "jsonl"
+            else cmp.write_csv(separator="\t" if fmt == "tsv" else ",", float_precision=None)
+        )
+    elif rep is None:  # _run builds the report whenever a report format is asked for
+        raise RuntimeError(f"no report was built for format {fmt!r}")
+    else:
+        text = rep.to_text(ansi=ansi) if fmt == "table" else rep.render(fmt)
+    if path is None:
+        sys.stdout.write(text)
+    else:
+        Path(path).write_text(text)

@@ -1,0 +1,609 @@
+"""``report``: the runs x measures table of a comparison, rendered apart from computing it.
+
+:func:`report` reads the per-query frame (for the means) and the frame
+:func:`polars_ireval.compare` returned (for the significance marks and the legend) and gives
+a :class:`Report`: a long frame of cells (run, measure, mean, mark, best, interval) plus the
+legend. Its methods render it: :meth:`Report.to_text` (a terminal), :meth:`Report.to_markdown`,
+and, through great_tables, :meth:`Report.to_latex` (booktabs) and :meth:`Report.to_html`;
+:meth:`Report.to_gt` hands over the great_tables object for further styling.
+
+Marks: against a baseline, ``▲``/``▼`` for a run significantly above/below it; for all
+pairs, ranx-style letters: each run gets a letter and a cell carries the letters of the runs
+it is significantly better than.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from polars_ireval.errors import ParameterError, SchemaError
+from polars_ireval.significance import (
+    CORRECTIONS,
+    RESULT_COLUMNS,
+    TESTS,
+    _check_values,
+    _collect,
+    _matrices,
+)
+
+__all__ = ["Report", "report"]
+
+Format = Literal["text", "markdown", "latex", "html"]
+_UP, _DOWN = "▲", "▼"
+#: Placeholders that survive great_tables' LaTeX escaping of source notes.
+_TOKENS = {"@@UP@@": r"$\blacktriangle$", "@@DOWN@@": r"$\blacktriangledown$"}
+_LATEX_PREAMBLE = "% needs \\usepackage{booktabs} and \\usepackage{amssymb} (for the marks)\n"
+
+
+@dataclass(frozen=True)
+class Report:
+    """A runs x measures table of means with significance marks, and its legend.
+
+    Attributes
+    ----------
+    frame : polars.DataFrame
+        One row per run and measure: ``run_id, label`` (the run's letter in all-pairs
+        mode, else null), ``measure, mean, mark`` (``"▲"``, ``"▼"``, or the letters of the
+        runs it beats; ``""`` when none), ``best`` (the highest mean of the column),
+        ``ci_low, ci_high`` (null unless asked for).
+    runs, measures : tuple of str
+        Row and column order.
+    legend : tuple of str
+        The lines under the table: test, correction and its family, alpha, topics, marks.
+    mode : str
+        ``"baseline"``, ``"fixed"`` (runs against a fixed score) or ``"letters"``.
+    decimals : int
+        Digits printed.
+    """
+
+    frame: pl.DataFrame
+    runs: tuple[str, ...]
+    measures: tuple[str, ...]
+    legend: tuple[str, ...]
+    mode: str
+    decimals: int = 4
+
+    # ------------------------------------------------------------------ cells
+
+    def _cells(self, fmt: Format, *, ansi: bool = False) -> pl.DataFrame:
+        """The table as strings in ``fmt``: columns ``[#,] run, <measures>``."""
+        rows: dict[str, dict[str, str]] = {r: {} for r in self.runs}
+        for rec in self.frame.iter_rows(named=True):
+            rows[rec["run_id"]][rec["measure"]] = self._cell(rec, fmt, ansi=ansi)
+        labels = dict(zip(self.frame["run_id"], self.frame["label"], strict=True))
+        data: dict[str, list[str]] = {}
+        if self.mode == "letters":
+            data["#"] = [labels.get(r) or "" for r in self.runs]
+        data["run"] = list(self.runs)
+        for m in self.measures:
+            data[m] = [rows[r].get(m, "") for r in self.runs]
+        return pl.DataFrame(data, schema=dict.fromkeys(data, pl.String))
+
+    def _cell(self, rec: dict[str, Any], fmt: Format, *, ansi: bool) -> str:
+        if rec["mean"] is None:
+            return ""
+        number = f"{rec['mean']:.{self.decimals}f}"
+        if rec["best"]:
+            number = {
+                "text": f"\x1b[1m{number}\x1b[0m" if ansi else number,
+                "markdown": f"**{number}**",
+                "latex": f"\\textbf{{{number}}}",
+                "html": f"<strong>{number}</strong>",
+            }[fmt]
+        mark = rec["mark"] or ""
+        if mark:
+            if self.mode == "letters":
+                mark = {
+                    "text": f"^{mark}",
+                    "markdown": f"<sup>{mark}</sup>",
+                    "latex": f"\\textsuperscript{{{mark}}}",
+                    "html": f"<sup>{mark}</sup>",
+                }[fmt]
+            elif fmt == "latex":
+                mark = (
+                    "\\textsuperscript{"
+                    + (_TOKENS["@@UP@@"] if mark == _UP else _TOKENS["@@DOWN@@"])
+                    + "}"
+                )
+        ci = ""
+        if rec["ci_low"] is not None or rec["ci_high"] is not None:
+            ci = f" [{_num(rec['ci_low'], self.decimals)}, {_num(rec['ci_high'], self.decimals)}]"
+        return number + mark + ci
+
+    def _legend(self, fmt: Format, *, ansi: bool = False) -> list[str]:
+        lines = []
+        for line in self.legend:
+            if line.startswith("Bold") and fmt == "text" and not ansi:
+                continue
+            if fmt == "latex":
+                line = line.replace(_UP, "@@UP@@").replace(_DOWN, "@@DOWN@@")
+            lines.append(line)
+        return lines
+
+    # ------------------------------------------------------------------ renderers
+
+    def to_text(self, *, ansi: bool = False) -> str:
+        """An aligned plain-text table and its legend (``ansi=True`` bolds the best
+        means with terminal escapes).
+
+        Returns
+        -------
+        str
+        """
+        cells = self._cells("text", ansi=ansi)
+        cols = [[name, *cells[name].to_list()] for name in cells.columns]
+        width = [max(_visible_len(v) for v in col) for col in cols]
+        out = []
+        for i in range(cells.height + 1):  # left-aligned: the numbers (0.xxxx) line up
+            parts = [
+                col[i] + " " * (w - _visible_len(col[i]))
+                for col, w in zip(cols, width, strict=True)
+            ]
+            out.append("  ".join(parts).rstrip())
+        return "\n".join([*out, "", *self._legend("text", ansi=ansi)]) + "\n"
+
+    def to_markdown(self) -> str:
+        """A GitHub-flavoured Markdown table (bold best, ``<sup>`` letters) and legend.
+
+        Returns
+        -------
+        str
+        """
+        cells = self._cells("markdown")
+        head = "| " + " | ".join(_md_escape(c) for c in cells.columns) + " |"
+        align = "|" + "|".join("---:" if c in self.measures else "---" for c in cells.columns) + "|"
+        body = [
+            "| "
+            + " | ".join(
+                _md_escape(v) if c in ("run", "#") else v
+                for c, v in zip(cells.columns, row, strict=True)
+            )
+            + " |"
+            for row in cells.iter_rows()
+        ]
+        return "\n".join([head, align, *body, "", *self._legend("markdown")]) + "\n"
+
+    def to_gt(self, fmt: Literal["html", "latex"] = "html") -> Any:
+        """The table as a ``great_tables.GT`` whose cells are already rendered for
+        ``fmt`` (marks and bold are part of the cell text), with the legend as source
+        notes. Style it further, or save it, with great_tables.
+
+        Returns
+        -------
+        great_tables.GT
+        """
+        try:
+            from great_tables import GT
+        except ImportError as e:  # an optional dependency, as for Polars' DataFrame.style
+            raise ImportError(
+                "LaTeX and HTML reports are rendered by great_tables: pip install "
+                "'polars-ireval[report]' (or great_tables); to_text() and to_markdown() "
+                "need nothing more"
+            ) from e
+        cells = self._cells(fmt)
+        gt = GT(cells, rowname_col="run").fmt(lambda x: x, columns=list(self.measures))
+        gt = gt.cols_align("right", columns=list(self.measures))
+        for line in self._legend(fmt):
+            gt = gt.tab_source_note(line)
+        return gt
+
+    def to_latex(self) -> str:
+        """A LaTeX table (booktabs rules, by great_tables), best means in bold, marks as
+        superscripts; needs the ``booktabs`` and ``amssymb`` packages.
+
+        Returns
+        -------
+        str
+        """
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # great_tables: LaTeX is young
+            text = self.to_gt("latex").as_latex()
+        for token, latex in _TOKENS.items():
+            text = text.replace(token, latex)
+        return _LATEX_PREAMBLE + text
+
+    def to_html(self) -> str:
+        """An HTML table (great_tables), best means in ``<strong>``, marks in ``<sup>``.
+
+        Returns
+        -------
+        str
+        """
+        return str(self.to_gt("html").as_raw_html())
+
+    def render(self, fmt: str) -> str:
+        """The report as ``"text"``, ``"markdown"``, ``"latex"`` or ``"html"``."""
+        renderers = {
+            "text": self.to_text,
+            "table": self.to_text,
+            "markdown": self.to_markdown,
+            "latex": self.to_latex,
+            "html": self.to_html,
+        }
+        if fmt not in renderers:
+            raise ParameterError(f"format {fmt!r} is unknown; use one of {sorted(renderers)}")
+        return renderers[fmt]()
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+def _num(x: float | None, decimals: int) -> str:
+    if x is None:
+        return ""
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return f"{x:.{decimals}f}"
+
+
+def _visible_len(s: str) -> int:
+    return len(s.replace("\x1b[1m", "").replace("\x1b[0m", ""))
+
+
+def _md_escape(s: str) -> str:
+    return s.replace("|", "\\|")
+
+
+def _letters(k: int) -> list[str]:
+    """a, b, ..., z, aa, ab, ...: one label per run."""
+    out = []
+    for i in range(k):
+        label = ""
+        i += 1
+        while i:
+            i, r = divmod(i - 1, 26)
+            label = chr(ord("a") + r) + label
+        out.append(label)
+    return out
+
+
+def report(
+    per_query: pl.DataFrame | pl.LazyFrame,
+    comparison: pl.DataFrame,
+    *,
+    runs: Sequence[str] | None = None,
+    measures: Sequence[str] | None = None,
+    ci: Literal["mean", "delta"] | None = None,
+    sort_by: str | None = None,
+    decimals: int = 4,
+    missing: Literal["error", "intersect", "zero"] = "error",
+    run_col: str = "run_id",
+    query_col: str = "query_id",
+    measure_col: str = "measure",
+) -> Report:
+    """The runs x measures table of a comparison: means, significance marks, legend.
+
+    Parameters
+    ----------
+    per_query
+        The per-query frame given to :func:`polars_ireval.compare` (the means come from
+        it, over the same topics: they are checked against the comparison's).
+    comparison
+        What :func:`polars_ireval.compare` returned (one test and correction; any
+        measures). Against a baseline (or a fixed score), a run's cell is marked ``▲`` or
+        ``▼`` when it is significantly above or below; otherwise each run gets a letter and
+        its cell the letters of the runs it is significantly better than.
+    runs
+        Rows to show, in this order (default: the runs of the comparison, in the order of
+        ``per_query``, the baseline first). The marks and the legend still describe the
+        whole family that was compared.
+    measures
+        Columns to show (default: the comparison's measures).
+    ci
+        ``"mean"``: each mean with its t confidence interval; ``"delta"``: against a
+        baseline, the comparison's interval of the difference from it.
+    sort_by
+        A measure: rows by decreasing mean of it (the baseline stays first).
+    decimals
+        Digits printed.
+    missing
+        The ``missing=`` given to :func:`compare` (the means must cover the same topics).
+    run_col, query_col, measure_col
+        As for :func:`compare`.
+
+    Returns
+    -------
+    Report
+        Render it with ``to_text()``, ``to_markdown()``, ``to_latex()``, ``to_html()``.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> per_q = pl.DataFrame({
+    ...     "run_id": ["bm25"] * 6 + ["dense"] * 6 + ["rand"] * 6,
+    ...     "query_id": ["q1", "q2", "q3", "q4", "q5", "q6"] * 3,
+    ...     "measure": "nDCG@10",
+    ...     "value": [0.2, 0.5, 0.4, 0.1, 0.6, 0.3,
+    ...               0.4, 0.6, 0.4, 0.3, 0.8, 0.6,
+    ...               0.1, 0.2, 0.1, 0.0, 0.3, 0.1]})
+    >>> cmp = ir.compare(per_q, baseline="bm25", test="t", correction="holm")
+    >>> print(ir.report(per_q, cmp).to_text())
+    run    nDCG@10
+    bm25   0.3500
+    dense  0.5167▲
+    rand   0.1333▼
+    <BLANKLINE>
+    paired t-test, two-sided, alpha = 0.05; 6 topics.
+    Holm correction over the 2 comparisons per measure.
+    ▲ / ▼: significantly higher / lower than bm25.
+    Means of column 'value'.
+    <BLANKLINE>
+    >>> print(ir.report(per_q, ir.compare(per_q, test="t")).to_markdown())
+    | # | run | nDCG@10 |
+    |---|---|---:|
+    | a | bm25 | 0.3500<sup>c</sup> |
+    | b | dense | **0.5167**<sup>ac</sup> |
+    | c | rand | 0.1333 |
+    <BLANKLINE>
+    paired t-test, two-sided, alpha = 0.05; 6 topics.
+    No correction for multiple comparisons (3 per measure).
+    Superscript letters: the row's run is significantly better than the runs with those letters.
+    Bold: the best mean per column.
+    Means of column 'value'.
+    <BLANKLINE>
+    """
+    from scipy import stats
+
+    missing_cols = [c for c in RESULT_COLUMNS if c not in comparison.columns]
+    if not isinstance(comparison, pl.DataFrame) or missing_cols:
+        raise SchemaError(
+            f"comparison must be the frame ir.compare returned; it lacks {missing_cols}"
+            if isinstance(comparison, pl.DataFrame)
+            else "comparison must be the DataFrame ir.compare returned, not "
+            f"{type(comparison).__name__}"
+        )
+    if comparison.height == 0:
+        raise ParameterError("the comparison is empty: nothing to report")
+    if not isinstance(decimals, int) or isinstance(decimals, bool) or not 0 <= decimals <= 12:
+        raise ParameterError(f"decimals={decimals!r}: give an integer from 0 to 12")
+    meta = {}
+    for key in (
+        "test",
+        "alternative",
+        "correction",
+        "alpha",
+        "column_a",
+        "column_b",
+        "ci_method",
+        "confidence",
+    ):
+        values = comparison[key].unique(maintain_order=True).to_list()
+        if len(values) > 1:
+            raise ParameterError(
+                f"the comparison mixes {key}s ({values}); report one compare() call at a time"
+            )
+        meta[key] = values[0]
+    col_a = meta["column_a"]
+    cmp_measures = comparison["measure"].unique(maintain_order=True).to_list()
+    shown_measures = list(cmp_measures) if measures is None else list(measures)
+    for m in shown_measures:
+        if m not in cmp_measures:
+            raise ParameterError(f"measure {m!r} is not in the comparison; it holds {cmp_measures}")
+
+    run_b = comparison["run_b"]
+    if run_b.null_count() == comparison.height:
+        mode, base = "fixed", None
+    else:
+        base_runs = run_b.unique().to_list()
+        a_runs = comparison["run_a"].to_list()
+        if len(base_runs) == 1 and base_runs[0] not in a_runs and meta["column_b"] == col_a:
+            mode, base = "baseline", base_runs[0]
+        else:
+            mode, base = "letters", None
+    if ci == "delta" and mode == "letters":
+        raise ParameterError("ci='delta' needs a comparison against a baseline; use ci='mean'")
+    if ci not in (None, "mean", "delta"):
+        raise ParameterError(f"ci={ci!r} is unknown; use None, 'mean' or 'delta'")
+
+    compared = [r for r in comparison["run_a"].unique(maintain_order=True).to_list()]
+    compared += [
+        r for r in run_b.drop_nulls().unique(maintain_order=True).to_list() if r not in compared
+    ]
+    df = _collect(
+        per_query, a=col_a, b=col_a, run_col=run_col, query_col=query_col, measure_col=measure_col
+    )
+    _check_values(df, col_a, col_a)
+    order = [r for r in df["run"].unique(maintain_order=True).to_list() if r in compared]
+    missing_runs = [r for r in compared if r not in order]
+    if missing_runs:
+        raise ParameterError(f"runs {missing_runs} of the comparison are not in per_query")
+    if runs is None:
+        shown = order
+    else:
+        shown = list(dict.fromkeys(runs))
+        for r in shown:
+            if r not in order:
+                raise ParameterError(f"runs: {r!r} is not among the compared runs {order[:8]}...")
+    rows = []
+    for m in shown_measures:
+        mats = _matrices(df, m, order, a=col_a, b=col_a, missing=missing)
+        means = mats.xa.mean(axis=1)
+        _check_means(
+            comparison.filter(pl.col("measure") == m),
+            dict(zip(order, means, strict=True)),
+            len(mats.queries),
+            m,
+        )
+        low = high = np.full(len(order), np.nan)
+        if ci == "mean":
+            conf = meta["confidence"] if meta["confidence"] is not None else 1 - meta["alpha"]
+            interval = stats.ttest_1samp(mats.xa, 0.0, axis=-1).confidence_interval(conf)
+            low, high = np.asarray(interval.low), np.asarray(interval.high)
+        for i, r in enumerate(order):
+            rows.append(
+                {
+                    "run_id": r,
+                    "measure": m,
+                    "mean": float(means[i]),
+                    "ci_low": float(low[i]),
+                    "ci_high": float(high[i]),
+                }
+            )
+    cells = pl.DataFrame(rows).with_columns(pl.col("ci_low", "ci_high").fill_nan(None))
+    cells = cells.filter(pl.col("run_id").is_in(shown))
+    if ci == "delta":
+        deltas = comparison.select(
+            pl.col("run_a").alias("run_id"),
+            "measure",
+            pl.col("ci_low").alias("d_low"),
+            pl.col("ci_high").alias("d_high"),
+        )
+        cells = (
+            cells.drop("ci_low", "ci_high")
+            .join(deltas, on=["run_id", "measure"], how="left")
+            .rename({"d_low": "ci_low", "d_high": "ci_high"})
+        )
+    if sort_by is not None:
+        if sort_by not in shown_measures:
+            raise ParameterError(f"sort_by={sort_by!r} is not among the measures {shown_measures}")
+        by = dict(cells.filter(pl.col("measure") == sort_by).select("run_id", "mean").iter_rows())
+        shown = sorted(shown, key=lambda r: -by[r])
+    if base is not None and base in shown:
+        shown = [base] + [r for r in shown if r != base]
+    labels = dict(zip(shown, _letters(len(shown)), strict=True)) if mode == "letters" else {}
+    cells = (
+        cells.join(_marks(comparison, mode, labels), on=["run_id", "measure"], how="left")
+        .with_columns(
+            pl.col("mark").fill_null(""),
+            (pl.col("mean") == pl.col("mean").max().over("measure")).alias("best"),
+            pl.col("run_id")
+            .replace_strict(labels, default=None, return_dtype=pl.String)
+            .alias("label"),
+        )
+        .sort(
+            pl.col("run_id").replace_strict({r: i for i, r in enumerate(shown)}),
+            pl.col("measure").replace_strict({m: i for i, m in enumerate(shown_measures)}),
+        )
+        .select("run_id", "label", "measure", "mean", "mark", "best", "ci_low", "ci_high")
+    )
+    legend = _legend_lines(comparison, meta, mode, base, ci, shown_measures)
+    return Report(cells, tuple(shown), tuple(shown_measures), tuple(legend), mode, decimals)
+
+
+def _check_means(cmp: pl.DataFrame, means: dict[str, float], n: int, measure: str) -> None:
+    ns = cmp["n"].unique().to_list()
+    expected = dict(zip(cmp["run_a"], cmp["mean_a"], strict=True))
+    bad = [r for r, v in expected.items() if r in means and abs(means[r] - v) > 1e-9]
+    if ns != [n] or bad:
+        raise ParameterError(
+            f"measure {measure!r}: per_query gives {n} topics but the comparison used {ns}"
+            + (f", and different means for {bad[:3]}" if bad else "")
+            + "; pass report() the per_query frame and missing= given to compare()"
+        )
+
+
+def _marks(cmp: pl.DataFrame, mode: str, labels: dict[str, str]) -> pl.DataFrame:
+    """``run_id, measure, mark``: ▲/▼ against a baseline or a fixed score; otherwise the
+    letters (``labels``) of the shown runs the run is significantly better than."""
+    sig = cmp.filter(pl.col("significant") & (pl.col("delta") != 0))
+    if mode in ("baseline", "fixed"):
+        return sig.select(
+            pl.col("run_a").alias("run_id"),
+            "measure",
+            pl.when(pl.col("delta") > 0).then(pl.lit(_UP)).otherwise(pl.lit(_DOWN)).alias("mark"),
+        )
+    beats = [
+        sig.filter(pl.col("delta") > 0).select(
+            pl.col("run_a").alias("run_id"), "measure", pl.col("run_b").alias("beaten")
+        )
+    ]
+    # on two columns (base vs top) only "a above b" is a claim about the runs
+    if cmp["column_a"][0] == cmp["column_b"][0]:
+        beats.append(
+            sig.filter(pl.col("delta") < 0).select(
+                pl.col("run_b").alias("run_id"), "measure", pl.col("run_a").alias("beaten")
+            )
+        )
+    order = {r: i for i, r in enumerate(labels)}
+    joiner = "," if any(len(v) > 1 for v in labels.values()) else ""
+    return (
+        pl.concat(beats)
+        .filter(pl.col("beaten").is_in(list(labels)))
+        .with_columns(pl.col("beaten").replace_strict(order, return_dtype=pl.Int64).alias("pos"))
+        .sort("pos")
+        .group_by("run_id", "measure", maintain_order=True)
+        .agg(
+            pl.col("beaten")
+            .replace_strict(labels, return_dtype=pl.String)
+            .str.join(joiner)
+            .alias("mark")
+        )
+    )
+
+
+def _legend_lines(
+    cmp: pl.DataFrame,
+    meta: dict[str, Any],
+    mode: str,
+    base: str | None,
+    ci: str | None,
+    measures: list[str],
+) -> list[str]:
+    spec = TESTS[meta["test"]]
+    per = cmp.group_by("measure", maintain_order=True).agg(
+        pl.len(), pl.col("n").first(), pl.col("resamples").max(), pl.col("mc_error").max()
+    )
+    per = per.filter(pl.col("measure").is_in(measures))
+    family = sorted(set(per["len"].to_list()))
+    family_s = str(family[0]) if len(family) == 1 else f"{family[0]}-{family[-1]}"
+    topics = sorted(set(per["n"].to_list()))
+    topics_s = (
+        f"{topics[0]} topics"
+        if len(topics) == 1
+        else "topics per measure: "
+        + ", ".join(f"{m} {k}" for m, k in per.select("measure", "n").iter_rows())
+    )
+    lines = [f"{spec.label}, {meta['alternative']}, alpha = {meta['alpha']:g}; {topics_s}."]
+    if spec.family_wise:
+        lines.append("Family-wise over all pairs of runs (by the test itself).")
+    elif meta["correction"] == "none":
+        lines.append(f"No correction for multiple comparisons ({family_s} per measure).")
+    else:
+        lines.append(
+            f"{CORRECTIONS[meta['correction']]} over the {family_s} comparisons per measure."
+        )
+    resamples = [r for r in per["resamples"].to_list() if r is not None]
+    if spec.resampling and resamples:
+        err = max(e for e in per["mc_error"].to_list() if e is not None)
+        if err == 0:
+            lines.append(f"Exact: all {max(resamples):,} sign flips enumerated.")
+        else:
+            lines.append(
+                f"{max(resamples):,} random resamples; Monte Carlo standard error of p "
+                f"at most {err:.4f}."
+            )
+    if mode == "baseline":
+        lines.append(f"{_UP} / {_DOWN}: significantly higher / lower than {base}.")
+    elif mode == "fixed":
+        mu = cmp["mean_b"][0]
+        lines.append(f"{_UP} / {_DOWN}: significantly higher / lower than the fixed score {mu:g}.")
+    else:
+        if meta["column_a"] == meta["column_b"]:
+            lines.append(
+                "Superscript letters: the row's run is significantly better than the runs "
+                "with those letters."
+            )
+        else:
+            lines.append(
+                f"Superscript letters: the row's run's {meta['column_a']!r} is significantly "
+                f"above the {meta['column_b']!r} of the runs with those letters."
+            )
+    lines.append("Bold: the best mean per column.")
+    if ci == "mean":
+        conf = meta["confidence"] if meta["confidence"] is not None else 1 - meta["alpha"]
+        lines.append(f"[low, high]: {conf:.0%} t confidence interval of the mean.")
+    elif ci == "delta":
+        lines.append(
+            f"[low, high]: {meta['confidence']:.0%} confidence interval ({meta['ci_method']}) "
+            "of the difference from the baseline."
+        )
+    lines.append(f"Means of column {meta['column_a']!r}.")
+    return lines

@@ -1,0 +1,199 @@
+"""ir.report (the table and its renderings) and `ireval compare` (the command)."""
+
+from __future__ import annotations
+
+import io
+import re
+import warnings
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import polars_ireval as ir
+from polars_ireval.cli_compare import main
+from tests.conftest import DATA, need_data
+
+COVID = DATA / "trec-covid-r1"
+
+
+def campaign() -> pl.DataFrame:
+    """Four runs on 20 topics with clear differences: big > mid > base, noise ~ base."""
+    rng = np.random.default_rng(1)
+    base = rng.uniform(0.2, 0.5, 20)
+    runs = {
+        "base": base,
+        "mid": base + rng.uniform(0.0, 0.2, 20),
+        "big": base + rng.uniform(0.15, 0.35, 20),
+        "noise": np.clip(base + rng.normal(0, 0.02, 20), 0, 1),
+    }
+    rows = [
+        {"run_id": r, "query_id": f"t{q:02d}", "measure": m, "value": float(v[q] * f)}
+        for m, f in (("nDCG@10", 1.0), ("AP", 0.6))
+        for r, v in runs.items()
+        for q in range(20)
+    ]
+    return pl.DataFrame(rows)
+
+
+def test_baseline_report_marks_bold_and_legend() -> None:
+    per_q = campaign()
+    cmp = ir.compare(per_q, baseline="base", test="t", correction="holm")
+    rep = ir.report(per_q, cmp)
+    assert rep.mode == "baseline" and rep.runs[0] == "base"
+    cells = {(r["run_id"], r["measure"]): r for r in rep.frame.iter_rows(named=True)}
+    assert cells[("big", "nDCG@10")]["mark"] == "▲" and cells[("big", "nDCG@10")]["best"]
+    assert cells[("noise", "AP")]["mark"] == ""
+    means = per_q.group_by("run_id", "measure").agg(pl.col("value").mean())
+    for r in means.iter_rows(named=True):
+        assert cells[(r["run_id"], r["measure"])]["mean"] == pytest.approx(r["value"], abs=1e-15)
+    legend = " ".join(rep.legend)
+    assert "paired t-test, two-sided" in legend
+    assert "Holm correction over the 3 comparisons per measure" in legend
+    assert "alpha = 0.05" in legend and "20 topics" in legend and "than base" in legend
+    text = rep.to_text()
+    assert re.search(r"big\s+0\.\d{4}▲", text)
+    md = rep.to_markdown()
+    assert "| run | nDCG@10 | AP |" in md and "**" in md
+    latex = rep.to_latex()
+    for needle in (
+        r"\toprule",
+        r"\midrule",
+        r"\bottomrule",
+        r"\textbf{",
+        r"\textsuperscript{$\blacktriangle$}",
+    ):
+        assert needle in latex
+    assert "Holm correction" in latex and "@@" not in latex
+    html = rep.to_html()
+    assert "<strong>" in html and "▲" in html and "Holm correction" in html
+
+
+def test_letters_report_for_all_pairs() -> None:
+    per_q = campaign()
+    cmp = ir.compare(per_q, pairs="all", test="randomized_tukey_hsd", resamples=2000, seed=1)
+    rep = ir.report(per_q, cmp, sort_by="nDCG@10")
+    assert rep.mode == "letters"
+    assert rep.runs[0] == "big"  # sorted by nDCG@10
+    labels = dict(zip(rep.frame["run_id"], rep.frame["label"], strict=True))
+    assert labels["big"] == "a"
+    ndcg = {
+        r["run_id"]: r["mark"]
+        for r in rep.frame.filter(pl.col("measure") == "nDCG@10").iter_rows(named=True)
+    }
+    sig = cmp.filter(pl.col("significant") & (pl.col("measure") == "nDCG@10"))
+    for row in sig.iter_rows(named=True):  # run_a has the higher mean with pairs="all"
+        assert labels[row["run_b"]] in ndcg[row["run_a"]]
+    assert ndcg["base"] == "" or all(labels[x] not in ndcg["base"] for x in ("a",))
+    assert "randomised Tukey HSD" in rep.legend[0] and "Family-wise over all pairs" in rep.legend[1]
+    assert "2,000 random resamples" in rep.legend[2]
+    assert "<sup>" in rep.to_markdown() and r"\textsuperscript{" in rep.to_latex()
+    sub = ir.report(per_q, cmp, runs=["mid", "base"], measures=["AP"])
+    assert sub.runs == ("mid", "base") and sub.measures == ("AP",)
+
+
+def test_report_intervals_and_fixed_score() -> None:
+    per_q = campaign()
+    cmp = ir.compare(per_q, baseline="base", ci="bca", resamples=300, seed=2)
+    rep = ir.report(per_q, cmp, ci="delta")
+    row = rep.frame.filter((pl.col("run_id") == "mid") & (pl.col("measure") == "AP")).row(
+        0, named=True
+    )
+    want = cmp.filter((pl.col("run_a") == "mid") & (pl.col("measure") == "AP"))
+    assert (row["ci_low"], row["ci_high"]) == (want["ci_low"][0], want["ci_high"][0])
+    assert "difference from the baseline" in rep.legend[-2]
+    means = ir.report(per_q, cmp, ci="mean")
+    assert means.frame["ci_low"].null_count() == 0 and "[" in means.to_text()
+    fixed = ir.compare(per_q, baseline=0.3, alternative="greater")
+    frep = ir.report(per_q, fixed)
+    assert frep.mode == "fixed" and "fixed score 0.3" in " ".join(frep.legend)
+
+
+def test_report_refuses_what_does_not_match() -> None:
+    per_q = campaign()
+    holed = per_q.filter(~((pl.col("run_id") == "mid") & (pl.col("query_id") == "t03")))
+    cmp = ir.compare(holed, baseline="base", missing="intersect")
+    with pytest.raises(ir.MissingQueryError):
+        ir.report(holed, cmp)
+    assert ir.report(holed, cmp, missing="intersect").frame.height == 8
+    with pytest.raises(ir.ParameterError, match=r"20 topics but the comparison used \[19\]"):
+        ir.report(per_q, cmp)  # the means would be over 20 topics, the tests over 19
+    with pytest.raises(ir.ParameterError, match="mixes tests"):
+        ir.report(
+            per_q,
+            pl.concat(
+                [
+                    ir.compare(per_q, baseline="base"),
+                    ir.compare(per_q, baseline="base", test="sign"),
+                ]
+            ),
+        )
+    with pytest.raises(ir.SchemaError, match="lacks"):
+        ir.report(per_q, cmp.drop("p_adjusted"))
+    with pytest.raises(ir.ParameterError, match="ci='delta'"):
+        ir.report(per_q, ir.compare(per_q), ci="delta")
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def run_cli(args: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        code = main(args)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_cli_compare_prints_and_writes(tmp_path: Path) -> None:
+    need_data()
+    runs = [
+        str(COVID / "runs" / f"{r}.gz") for r in ("run1", "BBGhelani1", "bm25_baseline", "run3")
+    ]
+    tex, parquet = tmp_path / "t.tex", tmp_path / "c.parquet"
+    code, out, err = run_cli(
+        [
+            str(COVID / "qrels-rnd1.txt"),
+            *runs,
+            "-m",
+            "nDCG@10 AP",
+            "--baseline",
+            "bm25_baseline",
+            "--test",
+            "t",
+            "--correction",
+            "holm",
+            "--format",
+            "markdown",
+            "-o",
+            str(tex),
+            "-o",
+            str(parquet),
+        ]
+    )
+    assert code == 0, err
+    assert "| run | nDCG@10 | AP |" in out and "▲" in out and "Holm correction" in out
+    assert r"\toprule" in tex.read_text()
+    frame = pl.read_parquet(parquet)
+    assert frame["run_b"].unique().to_list() == ["bm25_baseline"] and frame.height == 6
+    code, out, _ = run_cli(
+        [str(COVID / "qrels-rnd1.txt"), *runs[:2], "-m", "P@5", "--format", "tsv"]
+    )
+    assert code == 0 and out.splitlines()[0].startswith("measure\trun_a\trun_b\tn\t")
+
+
+def test_cli_compare_errors_are_one_line(tmp_path: Path) -> None:
+    need_data()
+    qrels, run = str(COVID / "qrels-rnd1.txt"), str(COVID / "runs" / "run1.gz")
+    for args, needle in (
+        ([qrels, run, "-m", "P@5"], "at least two runs"),
+        ([qrels, run, run.replace("run1", "run3"), "-m", "P@5", "--test", "welch"], "test='welch'"),
+        ([qrels, run, run.replace("run1", "run3"), "--baseline", "bm25"], "baseline='bm25'"),
+        ([qrels, run, run.replace("run1", "run3"), "-o", str(tmp_path / "x.docx")], "cannot tell"),
+        ([qrels, run, "--bogus"], "unrecognized arguments"),
+    ):
+        code, out, err = run_cli(args)
+        assert code == 2 and out == ""
+        assert err.startswith("ireval: error: ") and err.count("\n") == 1 and needle in err, err
