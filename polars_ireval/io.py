@@ -509,6 +509,9 @@ def _buffers(table: pa.Table) -> tuple[Any, ...]:
 
 
 def _mark(frame: pl.DataFrame, layout: Layout | None = None) -> pl.DataFrame:
+    # every column as a Series: a column Polars keeps as one repeated value (pl.lit) would
+    # export new buffers each time, and never be known as checked
+    frame = pl.DataFrame(frame.get_columns())
     key = id(frame)
     ref = weakref.ref(frame, lambda _: _VALIDATED.pop(key, None))
     _VALIDATED[key] = _Checked(ref, _to_arrow(frame), layout)

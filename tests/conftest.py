@@ -22,3 +22,14 @@ def need_data() -> Path:
 @pytest.fixture
 def data() -> Path:
     return need_data()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests on Spark share one worker under pytest-xdist (``--dist loadgroup``): one JVM
+    for the suite, while the other worker runs the rest."""
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        on_spark = "spark" in fixtures or "spark" in item.name.split("[")[-1]
+        module = getattr(item, "module", None)
+        if on_spark or (module is not None and module.__name__.endswith("test_spark")):
+            item.add_marker(pytest.mark.xdist_group("spark"))

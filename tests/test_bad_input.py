@@ -435,3 +435,17 @@ def test_trec_eval_mode_reads_stdin_as_bytes(tmp_path: Path) -> None:
         [*cmd[:-1], _write(tmp_path, "run", RUN_TEXT, ".run")], capture_output=True, timeout=120
     )
     assert good.returncode == 0 and good.stdout == from_file.stdout
+
+
+def test_a_checked_frame_is_known_as_checked_until_changed() -> None:
+    """The readers' frames are not checked again (the cache holds), even when a column was
+    one repeated value (``pl.lit``), whose Arrow export Polars rebuilds each time."""
+    from polars_ireval.io import is_validated
+
+    qrels = ir.read_qrels(QRELS.with_columns(pl.lit(1).alias("relevance")))
+    run = ir.read_run(RUN.with_columns(pl.lit(1.0).alias("score")))
+    assert is_validated(qrels) and is_validated(run)
+    ir.evaluate(run, qrels, MEASURES)
+    assert is_validated(qrels) and is_validated(run)
+    run[0, "score"] = 2.0
+    assert not is_validated(run)
