@@ -7,7 +7,6 @@
 """
 
 from polars_ireval import namespace as _namespace  # noqa: F401  (registers df.ireval)
-from polars_ireval.significance import adjust_p_values, compare, compare_bounds, topic_set_size
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -25,11 +24,20 @@ from polars_ireval.evaluate import CoverageWarning, evaluate, evaluate_table
 from polars_ireval.example import example_path
 from polars_ireval.io import read_qrels, read_run, run_tag, validate_qrels, validate_run
 from polars_ireval.judge import condense, coverage, judge
+from polars_ireval.judging import (
+    JudgingSimulation,
+    depth_qrels,
+    judged_depth,
+    pool_depths,
+    simulate_judging,
+)
 from polars_ireval.measures import *  # noqa: F403
 from polars_ireval.measures import __all__ as _measure_names
 from polars_ireval.parse import known_names, parse_measure, parse_measures
+from polars_ireval.pooling import pool, read_pool, write_pool
 from polars_ireval.registry import REGISTRY, Measure, MeasureDef, definitions
 from polars_ireval.reporting import Report, report
+from polars_ireval.significance import adjust_p_values, compare, compare_bounds, topic_set_size
 
 __version__ = "0.1.0"
 
@@ -40,6 +48,7 @@ __all__ = [
     "EmptyInputError",
     "FormatError",
     "IrevalError",
+    "JudgingSimulation",
     "Measure",
     "MeasureDef",
     "MeasureSyntaxError",
@@ -56,19 +65,26 @@ __all__ = [
     "condense",
     "coverage",
     "definitions",
+    "depth_qrels",
     "evaluate",
     "evaluate_table",
     "example_path",
     "judge",
+    "judged_depth",
     "known_names",
     "parse_measure",
     "parse_measures",
+    "pool",
+    "pool_depths",
+    "read_pool",
     "read_qrels",
     "read_run",
     "report",
     "run_tag",
+    "simulate_judging",
     "topic_set_size",
     "validate_qrels",
     "validate_run",
+    "write_pool",
     *_measure_names,
 ]

@@ -9,6 +9,8 @@ The first word chooses the mode (nothing else switches modes)::
     ireval --write-example DIR             # its files, regenerated (seeded) into DIR
     ireval trec_eval [trec_eval flags] QRELS RUN      # trec_eval 9.0.8, byte for byte
     ireval compare QRELS RUN [RUN ...] [options]     # significance tests and tables
+    ireval pool RUN [RUN ...] --method M [options]     # documents to judge next
+    ireval simulate QRELS RUN [RUN ...] [options]      # what a judgment budget buys
 
 **Modern mode.** Runs may be files, globs or directories (TREC text, ``.gz``, Parquet,
 Arrow); every run file is one run, named after the file, and gives one row (one row per
@@ -93,6 +95,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from polars_ireval.cli_compare import main as compare_main
 
             return compare_main(args[1:])
+        if args and args[0] == "pool":
+            from polars_ireval.cli_pool import pool_main
+
+            return pool_main(args[1:])
+        if args and args[0] == "simulate":
+            from polars_ireval.cli_pool import simulate_main
+
+            return simulate_main(args[1:])
         return modern_main(args)
     except (IrevalError, OSError, NotImplementedError, pl.exceptions.PolarsError) as e:
         if isinstance(e, BrokenPipeError):
