@@ -7,6 +7,7 @@
 """
 
 from polars_ireval import namespace as _namespace  # noqa: F401  (registers df.ireval)
+from polars_ireval.agreement import RBO, Agreement, agreement, rbo
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -42,6 +43,7 @@ from polars_ireval.significance import adjust_p_values, compare, compare_bounds,
 __version__ = "0.1.0"
 
 __all__ = [
+    "RBO",
     "REGISTRY",
     "CoverageWarning",
     "DuplicateError",
@@ -59,7 +61,9 @@ __all__ = [
     "SchemaError",
     "ScoreError",
     "UnknownMeasureError",
+    "Agreement",
     "adjust_p_values",
+    "agreement",
     "compare",
     "compare_bounds",
     "condense",
@@ -78,6 +82,7 @@ __all__ = [
     "pool_depths",
     "read_pool",
     "read_qrels",
+    "rbo",
     "read_run",
     "report",
     "run_tag",
