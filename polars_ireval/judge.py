@@ -460,7 +460,7 @@ def _rank_column(columns: list[str], ties: str) -> list[str]:
     if ties == "rank":
         raise ParameterError(
             "ties='rank' orders tied documents by the run's own ranks: the run needs an "
-            f"{INPUT_RANK!r} (or 'rank') column, and has {columns}"
+            f"{INPUT_RANK} column (or a 'rank' column, read as it), and has {columns}"
         )
     return []
 

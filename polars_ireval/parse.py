@@ -8,14 +8,21 @@ trec_eval grammar: ``name`` (its default parameters: ``P`` is ``P_5 ... P_1000``
 ``name.params`` (``P.5,10``, ``ndcg.1=3,2=9``, ``utility.2,-1,0,0``, ``set_F.0.5``) and
 ``name_value`` (``P_10``, ``ndcg_cut_10``, ``iprec_at_recall_0.10``).
 
-Every measure keeps the string the user wrote as its label, which names the output.
+Every measure keeps the string the user wrote as its label, which names the output. A
+parameter is given once, with a value of the type its declaration states (``rel=1.5`` or
+``k=None`` is refused unless the parameter takes a float or None).
 """
 
 from __future__ import annotations
 
 import ast
+import collections.abc
 import difflib
-from collections.abc import Iterable, Sequence
+import functools
+import inspect
+import types
+import typing
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from polars_ireval import measures as _measures  # noqa: F401  (registers every measure)
@@ -180,7 +187,69 @@ def _bind_ir_measures(
             raise ParameterError(f"{token!r}: the cutoff is given twice")
         values[defn.cutoff] = _number(token, cutoff)
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+    _check_types(defn, token, values)
     return defn.bind(values, label=token)
+
+
+@functools.cache
+def _hints(build: Callable[..., Any]) -> dict[str, Any]:
+    """The declared parameter types of a measure's function (its annotations resolved)."""
+    return typing.get_type_hints(inspect.unwrap(build))
+
+
+def _check_types(defn: MeasureDef, token: str, values: dict[str, Any]) -> None:
+    """Raise :class:`ParameterError` for a value whose type the declaration of ``defn``
+    does not take (``None`` only where it says ``| None``), unless the measure's own check
+    of the parameter takes it (``utility``'s ``num_docs`` takes any non-negative number).
+    Unknown parameters are left to :meth:`MeasureDef.bind`, values of the right type to the
+    measure's own checks."""
+    hints = _hints(defn.build)
+    for name, value in values.items():
+        hint, check = hints.get(name), defn.checks.get(name)
+        if value is not None and check is not None and check(value):
+            continue
+        if hint is not None and not _conforms(value, hint):
+            raise ParameterError(
+                f"{token!r}: {defn.name}: {name}={value!r} is invalid; it must be {_expected(hint)}"
+            )
+
+
+def _conforms(value: Any, hint: Any) -> bool:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_conforms(value, h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if origin is typing.Literal:  # the value itself is the measure's own check
+        return any(type(value) is type(a) for a in typing.get_args(hint))
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    if origin is collections.abc.Mapping:
+        return isinstance(value, dict)
+    if origin in (collections.abc.Sequence, tuple):
+        return isinstance(value, tuple)
+    return True  # a type the parser has no literal for: the measure's checks decide
+
+
+def _expected(hint: Any) -> str:
+    """The type ``hint`` in words: ``an integer or None``."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_expected(h) for h in typing.get_args(hint))
+    if origin is typing.Literal:
+        return "one of " + ", ".join(repr(a) for a in typing.get_args(hint))
+    if origin is collections.abc.Mapping:
+        return "a dict, e.g. {1: 0.5, 2: 1.0}"
+    if origin in (collections.abc.Sequence, tuple):
+        return "a tuple, e.g. (1.0, 0.5)"
+    words = {bool: "True or False", int: "an integer", float: "a number", str: "a string"}
+    return words.get(hint, "None" if hint is type(None) else str(hint))
 
 
 def _literal_kwargs(token: str, args: str) -> dict[str, Any]:
@@ -195,6 +264,8 @@ def _literal_kwargs(token: str, args: str) -> dict[str, Any]:
     for kw in call.keywords:
         if kw.arg is None:
             raise MeasureSyntaxError(f"{token!r}: '**' is not allowed in a measure string")
+        if kw.arg in out:
+            raise ParameterError(f"{token!r}: parameter {kw.arg!r} is given twice")
         try:
             out[kw.arg] = ast.literal_eval(kw.value)
         except ValueError:
@@ -206,6 +277,8 @@ def _literal_kwargs(token: str, args: str) -> dict[str, Any]:
 
 
 def _number(token: str, text: str) -> int | float:
+    if text.strip().lstrip("+-").isdigit():  # an integer, read exactly (not through a float)
+        return int(text)
     try:
         value = float(text)
     except ValueError:

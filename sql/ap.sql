@@ -1,7 +1,7 @@
 -- Average precision (AP, AP@k = map_cut) and its variants, sum of precisions, R-precision
 -- and Sakai's Q-measure.
 
--- macro: ireval_ap(k := NULL, rel := 1)
+-- macro: ireval_ap(k: positive_int | NULL := NULL, rel: integer := 1)
 -- AP@k: the sum of precision at each relevant document in the top k, over R. The terms
 -- are added in rank order (a running window sum), as trec_eval does.
 WITH hits AS (
@@ -27,7 +27,7 @@ FROM {@stats(k := NULL)} AS s
 LEFT JOIN running AS x
     ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1
 
--- macro: ireval_sp(k := NULL, rel := 1)
+-- macro: ireval_sp(k: positive_int | NULL := NULL, rel: integer := 1)
 -- SP@k: the sum of precision at each relevant document in the top k (AP before its division
 -- by R), added in rank order.
 WITH hits AS (
@@ -51,7 +51,9 @@ FROM {@pairs} AS pa
 LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
 
--- macro: ireval_ap_variant(k := NULL, rel := 1, norm := 'R', gains := '', discount := 'rank', b := 2.0, weights := '')
+-- macro: ireval_ap_variant(k: positive_int | NULL := NULL, rel: integer := 1,
+--     norm: ap_norm := 'R', gains: gain_map := '', discount: discount := 'rank',
+--     b: positive := 2.0, weights: weight_vector := '') where discount_weights
 -- AP's variants (polars_ireval.measures.ap.ap): the sum over the top k ranks of
 -- r_i x (r_1 + ... + r_i) x w_i, in rank order, over a norm: 'R' (documents with r > 0),
 -- 'min' (min(k, R); R without k) or 'self' (documents in the top k with r > 0); 0 when it
@@ -106,7 +108,8 @@ SELECT run_id, query_id,
     CASE WHEN n > 0 THEN total / CAST(n AS DOUBLE) ELSE CAST(0 AS DOUBLE) END AS value
 FROM normed
 
--- macro: ireval_q(k := NULL, beta := 1.0, rel := 1, gains := '')
+-- macro: ireval_q(k: positive_int | NULL := NULL, beta: non_negative := 1.0, rel: integer := 1,
+--     gains: gain_map := '')
 -- Q@k, Sakai's Q-measure: the sum over the relevant documents (grade >= rel) in the top k
 -- of (C(i) + beta cg(i)) / (i + beta cg*(i)), in rank order, over R; C(i) relevant
 -- documents in the top i, cg(i) the cumulated gain of the ranking, cg*(i) that of the
@@ -176,7 +179,7 @@ FROM {@stats(k := NULL)} AS s
 LEFT JOIN running AS x
     ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1
 
--- macro: ireval_rprec(rel := 1)
+-- macro: ireval_rprec(rel: integer := 1)
 -- R-precision: relevant documents in the top R over R.
 SELECT run_id, query_id,
     CASE WHEN num_rel > 0 THEN CAST(hits AS DOUBLE) / CAST(num_rel AS DOUBLE)

@@ -99,7 +99,9 @@ FROM (
 ) AS nw
 GROUP BY run_id, query_id
 
--- macro: ireval_inst(k := 1000, target := 1.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
+-- macro: ireval_inst(k: positions := 1000, target: positive := 1.0, rel: integer := 1,
+--     gains: unit_gain_map := '', min_rel: integer := 0, max_rel: integer | NULL := NULL)
+--     where min_below_max, gains_or_max_rel
 -- INST@k (cwl_eval's INSTCWLMetric(T), T = target): adaptive, C(i) = ((i + T + T_i - 1) /
 -- (i + T + T_i))^2 with T_i = T less the gain of positions 1..i.
 WITH {@cwl_cells},
@@ -118,7 +120,9 @@ cont AS (
 {@cwl_continued}
 {@cwl_score(adaptive := TRUE)}
 
--- macro: ireval_insq(k := 1000, target := 1.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
+-- macro: ireval_insq(k: positions := 1000, target: positive := 1.0, rel: integer := 1,
+--     gains: unit_gain_map := '', min_rel: integer := 0, max_rel: integer | NULL := NULL)
+--     where min_below_max, gains_or_max_rel
 -- INSQ@k (cwl_eval's INSQCWLMetric(T), T = target): C(i) = ((i + 2T - 1) / (i + 2T))^2.
 WITH {@cwl_cells},
 ratios AS (
@@ -134,7 +138,9 @@ cont AS (
 {@cwl_continued}
 {@cwl_score(adaptive := FALSE)}
 
--- macro: ireval_tbg(k := 1000, halflife := 224.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
+-- macro: ireval_tbg(k: positions := 1000, halflife: positive := 224.0, rel: integer := 1,
+--     gains: unit_gain_map := '', min_rel: integer := 0, max_rel: integer | NULL := NULL)
+--     where min_below_max, gains_or_max_rel
 -- TBG@k (cwl_eval's TBGCWLMetric(halflife)): W(i) proportional to 2^(-(i - 1) / halflife).
 WITH {@cwl_cells},
 weighted AS (
@@ -147,7 +153,9 @@ weighted AS (
 )
 {@cwl_score(adaptive := FALSE)}
 
--- macro: ireval_u(k := 1000, stop_length := 1000.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
+-- macro: ireval_u(k: positions_from_2 := 1000, stop_length: positive := 1000.0,
+--     rel: integer := 1, gains: unit_gain_map := '', min_rel: integer := 0,
+--     max_rel: integer | NULL := NULL) where min_below_max, gains_or_max_rel
 -- U@k (cwl_eval's UMeasureCWLMetric(L), L = stop_length): W(i) proportional to
 -- max(0, 1 - (i - 1) / L), and 0 at position k.
 WITH {@cwl_cells},
@@ -167,7 +175,9 @@ weighted AS (
 )
 {@cwl_score(adaptive := FALSE)}
 
--- macro: ireval_bpm(k := 1000, target := 1.0, budget := 10.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
+-- macro: ireval_bpm(k: positions := 1000, target: positive := 1.0, budget: positive := 10.0,
+--     rel: integer := 1, gains: unit_gain_map := '', min_rel: integer := 0,
+--     max_rel: integer | NULL := NULL) where min_below_max, gains_or_max_rel
 -- BPM@k (cwl_eval's static BPMCWLMetric(T, K), T = target, K = budget): C(i) = 1 while the
 -- gain of positions 1..i is below T and i below K, else 0.
 WITH {@cwl_cells},
@@ -182,7 +192,9 @@ cont AS (
 {@cwl_continued}
 {@cwl_score(adaptive := TRUE)}
 
--- macro: ireval_nerr8(k, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
+-- macro: ireval_nerr8(k: positions, rel: integer := 1, gains: unit_gain_map := '',
+--     min_rel: integer := 0, max_rel: integer | NULL := NULL)
+--     where min_below_max, gains_or_max_rel
 -- NERR8@k (cwl_eval's NERReq8CWLMetric(k), Azzopardi et al. ICTIR 2021 eq. 8): C(i) = 1 - g_i
 -- for i < k, 0 at k.
 WITH {@cwl_cells},
@@ -197,7 +209,9 @@ cont AS (
 {@cwl_continued}
 {@cwl_score(adaptive := TRUE)}
 
--- macro: ireval_nerr9(k, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
+-- macro: ireval_nerr9(k: positions, rel: integer := 1, gains: unit_gain_map := '',
+--     min_rel: integer := 0, max_rel: integer | NULL := NULL)
+--     where min_below_max, gains_or_max_rel
 -- NERR9@k (cwl_eval's NERReq9CWLMetric(k), eq. 9): C(i) = i / (i + 1) (1 - g_i) for i < k,
 -- 0 at k.
 WITH {@cwl_cells},
@@ -212,7 +226,9 @@ cont AS (
 {@cwl_continued}
 {@cwl_score(adaptive := TRUE)}
 
--- macro: ireval_nerr10(k := 1000, p := 0.9, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
+-- macro: ireval_nerr10(k: positions := 1000, p: open_unit_interval := 0.9, rel: integer := 1,
+--     gains: unit_gain_map := '', min_rel: integer := 0, max_rel: integer | NULL := NULL)
+--     where min_below_max, gains_or_max_rel
 -- NERR10 (cwl_eval's NERReq10CWLMetric(phi), phi = p, eq. 10): C(i) = p (1 - g_i).
 WITH {@cwl_cells},
 cont AS (
@@ -224,7 +240,9 @@ cont AS (
 {@cwl_continued}
 {@cwl_score(adaptive := TRUE)}
 
--- macro: ireval_nerr11(k := 1000, target := 1.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL)
+-- macro: ireval_nerr11(k: positions := 1000, target: positive := 1.0, rel: integer := 1,
+--     gains: unit_gain_map := '', min_rel: integer := 0, max_rel: integer | NULL := NULL)
+--     where min_below_max, gains_or_max_rel
 -- NERR11 (cwl_eval's NERReq11CWLMetric(T), T = target, eq. 11): C(i) = ((i + 2T - 1) /
 -- (i + 2T))^2 (1 - g_i).
 WITH {@cwl_cells},

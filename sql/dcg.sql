@@ -106,7 +106,10 @@ value_of AS (
         ON bst.run_id = pa.run_id AND bst.query_id = pa.query_id AND bst.from_end = 1
 )
 
--- macro: ireval_dcg(k := NULL, norm := 'none', gain_type := 'linear', gains := '', discount := 'log2', b := 2.0, weights := '', max_rel := 1)
+-- macro: ireval_dcg(k: positive_int | NULL := NULL, norm: dcg_norm := 'none',
+--     gain_type: gain_type := 'linear', gains: gain_map := '', discount: discount := 'log2',
+--     b: positive := 2.0, weights: weight_vector := '', max_rel: positive_int := 1)
+--     where discount_weights, scaled_cutoff, scaled_best
 -- DCG@k: the sum over the top k ranks of gain x weight (rank order). norm: 'none' (DCG),
 -- 'ideal' (nDCG: over the DCG@k of the query's ideal ranking), 'self' (SN-DCG: over the
 -- DCG@k of the retrieved top k sorted by gain), 'scaled' (SDCG: over the gain of max_rel
@@ -116,7 +119,10 @@ value_of AS (
 WITH {@family_tables(min_rel := 0)}
 SELECT run_id, query_id, value FROM value_of
 
--- macro: ireval_sdcg(k, max_rel := 1, min_rel := 0, gain_type := 'linear', gains := '', discount := 'log2', b := 2.0, weights := '')
+-- macro: ireval_sdcg(k: positions, max_rel: positive_int := 1, min_rel: non_negative_int := 0,
+--     gain_type: gain_type := 'linear', gains: gain_map := '', discount: discount := 'log2',
+--     b: positive := 2.0, weights: weight_vector := '')
+--     where min_below_max, discount_weights, scaled_best
 -- SDCG@k: DCG@k over gain(max_rel) x the sum of the weights of ranks 1..k, grades clipped to
 -- [min_rel, max_rel] (unjudged: min_rel) less the gain of min_rel. Column residual: the
 -- weight of the unjudged documents in the top k and of the ranks between the end of the

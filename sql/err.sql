@@ -1,6 +1,6 @@
 -- Expected reciprocal rank (Chapelle, Metzler, Zhang and Grinspan, CIKM 2009).
 
--- macro: ireval_err(k := NULL, max_rel := 4)
+-- macro: ireval_err(k: positive_int | NULL := NULL, max_rel: positive_int := 4)
 -- ERR@k: the sum over the top k ranks of R_i / i times the product of (1 - R_j) over the
 -- ranks j above i, in rank order, with R_i = (2^g - 1) / 2^max_rel and g the grade clipped to
 -- [0, max_rel] (unjudged documents: 0). The product is the exponential of a running sum of

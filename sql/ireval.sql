@@ -11,30 +11,46 @@
 -- input_order column); 'rank' (input_rank ascending, then doc_id descending). max_depth keeps
 -- the top ranks (trec_eval -M); judged_only condenses the ranking to judged documents (trec_eval
 -- -J); missing := 'zero' scores judged queries a run lacks as empty rankings (trec_eval -c),
--- 'skip' leaves them out. unjudged := FALSE leaves out the retrieved documents the qrels do not
--- judge (polars_ireval.judge's unjudged=False): a smaller table, all that measures not depending
--- on unjudged documents need. rank_by := 'count' (used with unjudged := FALSE, ignored
--- otherwise) ranks each judged retrieved document by counting the documents of its ranking ahead
--- of it instead of sorting every ranking: cheaper when the qrels judge a few documents a query
--- (MS MARCO-like), dearer when they judge many; same table. A run without a run_id column gets
+-- 'skip' leaves them out, 'error' fails on the first (in DuckDB; a query rendered for another
+-- engine cannot). unjudged := FALSE leaves out the retrieved documents the qrels do not judge
+-- (polars_ireval.judge's unjudged=False): a smaller table, all that measures not depending on
+-- unjudged documents need. rank_by := 'count' (used with unjudged := FALSE, ignored otherwise)
+-- ranks each judged retrieved document by counting the documents of its ranking ahead of it
+-- instead of sorting every ranking: cheaper when the qrels judge a few documents a query (MS
+-- MARCO-like), dearer when they judge many; same table. A run without a run_id column gets
 -- run_id ''.
 CREATE OR REPLACE MACRO ireval_judge(run_table, qrels_table, max_depth := NULL, judged_only := FALSE, ties := 'trec_eval', missing := 'skip', unjudged := TRUE, rank_by := 'window') AS TABLE
-WITH run AS (
+WITH ireval_run_table AS (SELECT * FROM (SELECT CAST(NULL AS STRING) AS run_id, CAST(NULL AS DOUBLE) AS input_rank, CAST(NULL AS BIGINT) AS input_order WHERE 1 = 0) AS proto UNION ALL BY NAME SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (max_depth IS NULL OR (regexp_full_match(typeof(max_depth), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_depth AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(max_depth AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_judge: max_depth := ' || CASE typeof(max_depth) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_depth AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_depth AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (judged_only IS NOT NULL AND regexp_full_match(typeof(judged_only), 'BOOLEAN') AND TRY_CAST(judged_only AS BOOLEAN) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_judge: judged_only := ' || CASE typeof(judged_only) WHEN 'VARCHAR' THEN '''' || replace(CAST(judged_only AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(judged_only AS VARCHAR), 'NULL') END || ' is invalid; it must be TRUE or FALSE'
+    WHEN NOT (ties IS NOT NULL AND regexp_full_match(typeof(ties), 'VARCHAR') AND TRY_CAST(ties AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(ties AS VARCHAR)) IN (encode('trec_eval'), encode('doc_id_asc'), encode('input_order'), encode('rank')), FALSE))
+        THEN 'ireval_judge: ties := ' || CASE typeof(ties) WHEN 'VARCHAR' THEN '''' || replace(CAST(ties AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(ties AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''trec_eval'', ''doc_id_asc'', ''input_order'', ''rank'''
+    WHEN NOT (missing IS NOT NULL AND regexp_full_match(typeof(missing), 'VARCHAR') AND TRY_CAST(missing AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(missing AS VARCHAR)) IN (encode('skip'), encode('zero'), encode('error')), FALSE))
+        THEN 'ireval_judge: missing := ' || CASE typeof(missing) WHEN 'VARCHAR' THEN '''' || replace(CAST(missing AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(missing AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''skip'', ''zero'', ''error'''
+    WHEN NOT (unjudged IS NOT NULL AND regexp_full_match(typeof(unjudged), 'BOOLEAN') AND TRY_CAST(unjudged AS BOOLEAN) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_judge: unjudged := ' || CASE typeof(unjudged) WHEN 'VARCHAR' THEN '''' || replace(CAST(unjudged AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(unjudged AS VARCHAR), 'NULL') END || ' is invalid; it must be TRUE or FALSE'
+    WHEN NOT (rank_by IS NOT NULL AND regexp_full_match(typeof(rank_by), 'VARCHAR') AND TRY_CAST(rank_by AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(rank_by AS VARCHAR)) IN (encode('window'), encode('count')), FALSE))
+        THEN 'ireval_judge: rank_by := ' || CASE typeof(rank_by) WHEN 'VARCHAR' THEN '''' || replace(CAST(rank_by AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rank_by AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''window'', ''count'''
+END), run_table::VARCHAR))),
+ireval_qrels_table AS (SELECT * FROM query_table(qrels_table::VARCHAR)),
+run AS (
     SELECT
         COALESCE(CAST(run_id AS STRING), '') AS run_id,
         CAST(query_id AS STRING) AS query_id,
         CAST(doc_id AS STRING) AS doc_id,
-        CAST(score AS DOUBLE) + CAST(0 AS DOUBLE) AS score,
+        CASE WHEN typeof(score) IN ('VARCHAR', 'BLOB') THEN CAST(error('the run''s score column is text; scores must be numbers: cast it, e.g. CAST(score AS DOUBLE)') AS DOUBLE) ELSE CAST(score AS DOUBLE) END + CAST(0 AS DOUBLE) AS score,
         CAST(input_rank AS DOUBLE) AS input_rank,
         CAST(input_order AS BIGINT) AS input_order
-    FROM (SELECT * FROM (SELECT CAST(NULL AS STRING) AS run_id, CAST(NULL AS DOUBLE) AS input_rank, CAST(NULL AS BIGINT) AS input_order WHERE 1 = 0) AS proto UNION ALL BY NAME SELECT * FROM query_table(run_table::VARCHAR)) AS src
+    FROM ireval_run_table AS src
 ),
 qrels AS (
     SELECT
         CAST(query_id AS STRING) AS query_id,
         CAST(doc_id AS STRING) AS doc_id,
         CAST(relevance AS BIGINT) AS relevance
-    FROM query_table(qrels_table::VARCHAR) AS srq
+    FROM ireval_qrels_table AS srq
 ),
 judged_queries AS (
     SELECT DISTINCT query_id FROM qrels
@@ -46,12 +62,12 @@ pairs AS (
     SELECT pr.run_id, pr.query_id
     FROM present AS pr
     JOIN judged_queries AS jq ON pr.query_id = jq.query_id
-    WHERE missing = 'skip'
+    WHERE TRY_CAST(missing AS VARCHAR) <> 'zero'
     UNION ALL
     SELECT ru.run_id, jq.query_id
     FROM (SELECT DISTINCT run_id FROM present) AS ru
     CROSS JOIN judged_queries AS jq
-    WHERE missing <> 'skip'
+    WHERE TRY_CAST(missing AS VARCHAR) = 'zero'
 ),
 -- rank_by := 'count' with unjudged := FALSE: the retrieved documents their query judges,
 -- each ranked by counting the documents of its ranking at or ahead of it (no sort)
@@ -63,7 +79,7 @@ hits AS (
     -- without statistics then estimates the hits below the run and builds the next join's
     -- hash table on them (thousands of rows) instead of on the run (millions): DuckDB's
     -- judge twice as fast on MS MARCO-like qrels
-    WHERE rank_by = 'count' AND NOT unjudged AND length(q.doc_id) >= 0
+    WHERE TRY_CAST(rank_by AS VARCHAR) = 'count' AND NOT TRY_CAST(unjudged AS BOOLEAN) AND length(q.doc_id) >= 0
 ),
 counted AS (
     SELECT
@@ -72,21 +88,21 @@ counted AS (
         h.doc_id,
         h.score,
         SUM(CASE
-            WHEN ties = 'rank' THEN CASE
+            WHEN TRY_CAST(ties AS VARCHAR) = 'rank' THEN CASE
                 WHEN r.input_rank < h.input_rank THEN 1
                 WHEN r.input_rank = h.input_rank AND r.doc_id COLLATE "C" >= h.doc_id COLLATE "C" THEN 1
                 ELSE 0 END
             WHEN r.score > h.score THEN 1
             WHEN r.score < h.score THEN 0  -- (left out by the join already)
-            WHEN ties = 'trec_eval' THEN CASE WHEN r.doc_id COLLATE "C" >= h.doc_id COLLATE "C" THEN 1 ELSE 0 END
-            WHEN ties = 'doc_id_asc' THEN CASE WHEN r.doc_id COLLATE "C" <= h.doc_id COLLATE "C" THEN 1 ELSE 0 END
+            WHEN TRY_CAST(ties AS VARCHAR) = 'trec_eval' THEN CASE WHEN r.doc_id COLLATE "C" >= h.doc_id COLLATE "C" THEN 1 ELSE 0 END
+            WHEN TRY_CAST(ties AS VARCHAR) = 'doc_id_asc' THEN CASE WHEN r.doc_id COLLATE "C" <= h.doc_id COLLATE "C" THEN 1 ELSE 0 END
             WHEN r.input_order <= h.input_order THEN 1
             ELSE 0
         END) AS rank
     FROM hits AS h
     -- only the documents at or above the hit's score can be ahead of it (but by input_rank)
     JOIN run AS r ON r.run_id = h.run_id AND r.query_id = h.query_id
-        AND (ties = 'rank' OR r.score >= h.score)
+        AND (TRY_CAST(ties AS VARCHAR) = 'rank' OR r.score >= h.score)
     GROUP BY h.run_id, h.query_id, h.doc_id, h.score
 ),
 -- rank_by := 'window': one branch per tie policy, the others pruned (their filter is a false
@@ -102,7 +118,7 @@ ranked AS (
             ORDER BY r.score DESC, r.doc_id COLLATE "C" DESC
         ) AS rank
     FROM run AS r
-    WHERE ties = 'trec_eval' AND (rank_by <> 'count' OR unjudged)
+    WHERE TRY_CAST(ties AS VARCHAR) = 'trec_eval' AND (TRY_CAST(rank_by AS VARCHAR) <> 'count' OR TRY_CAST(unjudged AS BOOLEAN))
         AND r.query_id IN (SELECT query_id FROM judged_queries)
     UNION ALL
     SELECT
@@ -115,7 +131,7 @@ ranked AS (
             ORDER BY r.score DESC, r.doc_id COLLATE "C" ASC
         ) AS rank
     FROM run AS r
-    WHERE ties = 'doc_id_asc' AND (rank_by <> 'count' OR unjudged)
+    WHERE TRY_CAST(ties AS VARCHAR) = 'doc_id_asc' AND (TRY_CAST(rank_by AS VARCHAR) <> 'count' OR TRY_CAST(unjudged AS BOOLEAN))
         AND r.query_id IN (SELECT query_id FROM judged_queries)
     UNION ALL
     SELECT
@@ -128,7 +144,7 @@ ranked AS (
             ORDER BY r.score DESC, r.input_order ASC
         ) AS rank
     FROM run AS r
-    WHERE ties = 'input_order' AND (rank_by <> 'count' OR unjudged)
+    WHERE TRY_CAST(ties AS VARCHAR) = 'input_order' AND (TRY_CAST(rank_by AS VARCHAR) <> 'count' OR TRY_CAST(unjudged AS BOOLEAN))
         AND r.query_id IN (SELECT query_id FROM judged_queries)
     UNION ALL
     SELECT
@@ -141,7 +157,7 @@ ranked AS (
             ORDER BY r.input_rank ASC, r.doc_id COLLATE "C" DESC
         ) AS rank
     FROM run AS r
-    WHERE ties = 'rank' AND (rank_by <> 'count' OR unjudged)
+    WHERE TRY_CAST(ties AS VARCHAR) = 'rank' AND (TRY_CAST(rank_by AS VARCHAR) <> 'count' OR TRY_CAST(unjudged AS BOOLEAN))
         AND r.query_id IN (SELECT query_id FROM judged_queries)
     UNION ALL
     SELECT run_id, query_id, doc_id, score, rank FROM counted
@@ -150,8 +166,8 @@ ranked AS (
 cut AS (
     SELECT run_id, query_id, doc_id, score, rank
     FROM ranked
-    WHERE (max_depth IS NULL OR rank <= max_depth)
-        AND (unjudged OR doc_id IN (SELECT doc_id FROM qrels))
+    WHERE (TRY_CAST(max_depth AS HUGEINT) IS NULL OR rank <= TRY_CAST(max_depth AS HUGEINT))
+        AND (TRY_CAST(unjudged AS BOOLEAN) OR doc_id IN (SELECT doc_id FROM qrels))
 ),
 judged AS (
     SELECT pa.run_id, q.query_id, q.doc_id, q.relevance
@@ -174,7 +190,7 @@ joined AS (
 )
 SELECT run_id, query_id, doc_id, score, rank, relevance
 FROM joined
-WHERE NOT judged_only AND (unjudged OR relevance IS NOT NULL)
+WHERE NOT TRY_CAST(judged_only AS BOOLEAN) AND (TRY_CAST(unjudged AS BOOLEAN) OR relevance IS NOT NULL)
 UNION ALL
 SELECT
     run_id,
@@ -187,42 +203,57 @@ SELECT
     ) END AS rank,
     relevance
 FROM joined
-WHERE judged_only AND (rank IS NULL OR relevance IS NOT NULL);
+WHERE TRY_CAST(judged_only AS BOOLEAN) AND (rank IS NULL OR relevance IS NOT NULL)
+UNION ALL BY NAME
+SELECT error('ireval_judge: missing := ''error'': ' || problem) AS run_id, error('ireval_judge: missing := ''error'': ' || problem) AS query_id FROM (SELECT MIN(problem) AS problem FROM (
+SELECT 'run ''' || ru.run_id || ''' has no ranking for judged query ''' || jq.query_id
+    || '''; pass missing := ''skip'' to leave such queries out or ''zero'' to score them 0'
+    AS problem
+-- (the query continues the WITH clause of the macro, whose CTEs present and judged_queries
+-- it reads)
+FROM (SELECT DISTINCT run_id FROM present) AS ru
+CROSS JOIN judged_queries AS jq
+LEFT JOIN present AS pr ON pr.run_id = ru.run_id AND pr.query_id = jq.query_id
+WHERE pr.query_id IS NULL
+) AS ireval_raised WHERE TRY_CAST(missing AS VARCHAR) = 'error') AS ireval_raise WHERE problem IS NOT NULL;
 
 -- The rankings the run holds: one row (run_id, query_id) per ranking of run_table (run_id '' for
 -- a run without one). Under missing := 'zero' the judge also scores the judged queries a run
 -- lacks; a measure that declares its own value for those (utility: 0, as trec_eval -c adds
 -- nothing for them) takes it where this table has no row.
 CREATE OR REPLACE MACRO ireval_rankings(run_table) AS TABLE
+WITH ireval_run_table AS (SELECT * FROM (SELECT CAST(NULL AS STRING) AS run_id, CAST(NULL AS DOUBLE) AS input_rank, CAST(NULL AS BIGINT) AS input_order WHERE 1 = 0) AS proto UNION ALL BY NAME SELECT * FROM query_table(run_table::VARCHAR))
 SELECT DISTINCT
     COALESCE(CAST(run_id AS STRING), '') AS run_id,
     CAST(query_id AS STRING) AS query_id
-FROM (SELECT * FROM (SELECT CAST(NULL AS STRING) AS run_id, CAST(NULL AS DOUBLE) AS input_rank, CAST(NULL AS BIGINT) AS input_order WHERE 1 = 0) AS proto UNION ALL BY NAME SELECT * FROM query_table(run_table::VARCHAR)) AS src;
+FROM ireval_run_table AS src;
 
 -- One row (problem, run_id, query_id, doc_id) per input row that polars_ireval's readers reject:
 -- duplicate documents in a ranking or judgments, null ids, null, NaN or infinite scores, null or
 -- non-integer grades. An empty result means the inputs are sound; the judge itself does not
 -- check (it would cost an extra pass).
 CREATE OR REPLACE MACRO ireval_check(run_table, qrels_table) AS TABLE
-WITH run AS (
+WITH ireval_run_table AS (SELECT * FROM (SELECT CAST(NULL AS STRING) AS run_id, CAST(NULL AS DOUBLE) AS input_rank, CAST(NULL AS BIGINT) AS input_order WHERE 1 = 0) AS proto UNION ALL BY NAME SELECT * FROM query_table(run_table::VARCHAR)),
+ireval_qrels_table AS (SELECT * FROM query_table(qrels_table::VARCHAR)),
+run AS (
     SELECT
         COALESCE(CAST(run_id AS STRING), '') AS run_id,
         CAST(query_id AS STRING) AS query_id,
         CAST(doc_id AS STRING) AS doc_id,
-        CAST(score AS DOUBLE) + CAST(0 AS DOUBLE) AS score,
+        CASE WHEN typeof(score) IN ('VARCHAR', 'BLOB') THEN CAST(error('the run''s score column is text; scores must be numbers: cast it, e.g. CAST(score AS DOUBLE)') AS DOUBLE) ELSE CAST(score AS DOUBLE) END + CAST(0 AS DOUBLE) AS score,
         CAST(input_rank AS DOUBLE) AS input_rank,
         CAST(input_order AS BIGINT) AS input_order
-    FROM (SELECT * FROM (SELECT CAST(NULL AS STRING) AS run_id, CAST(NULL AS DOUBLE) AS input_rank, CAST(NULL AS BIGINT) AS input_order WHERE 1 = 0) AS proto UNION ALL BY NAME SELECT * FROM query_table(run_table::VARCHAR)) AS src
+    FROM ireval_run_table AS src
 ),
 qrels AS (
     SELECT
         CAST(query_id AS STRING) AS query_id,
         CAST(doc_id AS STRING) AS doc_id,
         CAST(relevance AS BIGINT) AS relevance
-    FROM query_table(qrels_table::VARCHAR) AS srq
+    FROM ireval_qrels_table AS srq
 ),
 raw_qrels AS (
-    SELECT query_id, doc_id, relevance FROM query_table(qrels_table::VARCHAR) AS rq
+    SELECT query_id, doc_id, relevance FROM ireval_qrels_table AS rq
 )
 SELECT 'run: duplicate document' AS problem, run_id, query_id, doc_id
 FROM run
@@ -265,10 +296,16 @@ WHERE CAST(relevance AS DOUBLE) <> CAST(CAST(relevance AS BIGINT) AS DOUBLE);
 -- residual: the unjudged documents in the top k and the ranks missing before k, each weighing 1
 -- / k (P@k's user model reads exactly k documents); column depth: k.
 CREATE OR REPLACE MACRO ireval_p(eval_table, k, rel := 1) AS TABLE
-SELECT run_id, query_id, CAST(rel_ret_k AS DOUBLE) / CAST(k AS DOUBLE) AS value,
-    CAST(unknown_k + (k - num_ret_k) AS DOUBLE) * (CAST(1 AS DOUBLE) / CAST(k AS DOUBLE))
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE))
+        THEN 'ireval_p: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_p: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
+SELECT run_id, query_id, CAST(rel_ret_k AS DOUBLE) / CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) AS value,
+    CAST(unknown_k + (TRY_CAST(k AS HUGEINT) - num_ret_k) AS DOUBLE) * (CAST(1 AS DOUBLE) / CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE))
         AS residual,
-    CAST(1 AS DOUBLE) / (CAST(1 AS DOUBLE) / CAST(k AS DOUBLE)) AS depth
+    CAST(1 AS DOUBLE) / (CAST(1 AS DOUBLE) / CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE)) AS depth
 FROM (
     SELECT
         run_id,
@@ -292,19 +329,25 @@ FROM (
             rank,
             relevance,
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
-            CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+            CASE WHEN rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
 
 -- R@k: relevant documents in the top k over all relevant documents (0 when none).
 CREATE OR REPLACE MACRO ireval_recall(eval_table, k, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE))
+        THEN 'ireval_recall: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_recall: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_rel > 0 THEN CAST(rel_ret_k AS DOUBLE) / CAST(num_rel AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
@@ -331,19 +374,25 @@ FROM (
             rank,
             relevance,
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
-            CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+            CASE WHEN rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
 
 -- Success@k: 1 when a relevant document is in the top k.
 CREATE OR REPLACE MACRO ireval_success(eval_table, k, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE))
+        THEN 'ireval_success: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_success: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN rel_ret_k > 0 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END AS value
 FROM (
@@ -369,22 +418,28 @@ FROM (
             rank,
             relevance,
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
-            CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+            CASE WHEN rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
 
 -- relative_P@k: relevant documents in the top k over min(k, R).
 CREATE OR REPLACE MACRO ireval_relative_p(eval_table, k, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE))
+        THEN 'ireval_relative_p: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_relative_p: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_rel > 0 THEN CAST(rel_ret_k AS DOUBLE)
-        / CAST(CASE WHEN num_rel < k THEN num_rel ELSE k END AS DOUBLE)
+        / CAST(CASE WHEN num_rel < TRY_CAST(k AS HUGEINT) THEN num_rel ELSE TRY_CAST(k AS HUGEINT) END AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM (
     SELECT
@@ -409,19 +464,23 @@ FROM (
             rank,
             relevance,
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
-            CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+            CASE WHEN rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
 
 -- Judged@k: share of the top k documents (as retrieved) that are judged.
 CREATE OR REPLACE MACRO ireval_judged(eval_table, k) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_judged: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_ret_k > 0 THEN CAST(judged_k AS DOUBLE) / CAST(num_ret_k AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
@@ -448,20 +507,24 @@ FROM (
             rank,
             relevance,
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
-            CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+            CASE WHEN rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
                 THEN 1 ELSE 0 END AS is_ret_k,
             CASE WHEN relevance IS NOT NULL AND relevance >= 1
                 THEN 1 ELSE 0 END AS is_rel,
             CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < 1
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
 
 -- Unjudged@k: unjudged documents (or negative grades) in the top k, over k.
 CREATE OR REPLACE MACRO ireval_unjudged(eval_table, k) AS TABLE
-SELECT run_id, query_id, CAST(unjudged_k AS DOUBLE) / CAST(k AS DOUBLE) AS value
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE))
+        THEN 'ireval_unjudged: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
+END), eval_table::VARCHAR)))
+SELECT run_id, query_id, CAST(unjudged_k AS DOUBLE) / CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) AS value
 FROM (
     SELECT
         run_id,
@@ -485,13 +548,13 @@ FROM (
             rank,
             relevance,
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
-            CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+            CASE WHEN rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
                 THEN 1 ELSE 0 END AS is_ret_k,
             CASE WHEN relevance IS NOT NULL AND relevance >= 1
                 THEN 1 ELSE 0 END AS is_rel,
             CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < 1
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
@@ -499,10 +562,12 @@ FROM (
 -- ---- counts.sql
 
 CREATE OR REPLACE MACRO ireval_num_q(eval_table) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(eval_table::VARCHAR))
 SELECT run_id, query_id, CAST(1 AS DOUBLE) AS value
-FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR));
+FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table);
 
 CREATE OR REPLACE MACRO ireval_num_ret(eval_table) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(eval_table::VARCHAR))
 SELECT run_id, query_id, CAST(num_ret AS DOUBLE) AS value
 FROM (
     SELECT
@@ -533,12 +598,16 @@ FROM (
                 THEN 1 ELSE 0 END AS is_rel,
             CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < 1
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
 
 CREATE OR REPLACE MACRO ireval_num_rel(eval_table, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_num_rel: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id, CAST(num_rel AS DOUBLE) AS value
 FROM (
     SELECT
@@ -565,16 +634,20 @@ FROM (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
 
 CREATE OR REPLACE MACRO ireval_num_rel_ret(eval_table, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_num_rel_ret: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id, CAST(rel_ret AS DOUBLE) AS value
 FROM (
     SELECT
@@ -601,16 +674,20 @@ FROM (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
 
 CREATE OR REPLACE MACRO ireval_num_nonrel_judged_ret(eval_table, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_num_nonrel_judged_ret: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id, CAST(nonrel_ret AS DOUBLE) AS value
 FROM (
     SELECT
@@ -637,11 +714,11 @@ FROM (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
@@ -649,6 +726,10 @@ FROM (
 -- ---- sets.sql
 
 CREATE OR REPLACE MACRO ireval_set_p(eval_table, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_set_p: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_ret > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_ret AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
@@ -677,16 +758,20 @@ FROM (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
 
 CREATE OR REPLACE MACRO ireval_set_r(eval_table, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_set_r: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_rel > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_rel AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
@@ -715,16 +800,20 @@ FROM (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
 
 CREATE OR REPLACE MACRO ireval_set_relative_p(eval_table, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_set_relative_p: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_ret > 0 AND num_rel > 0 THEN CAST(rel_ret AS DOUBLE)
         / CAST(CASE WHEN num_ret < num_rel THEN num_ret ELSE num_rel END AS DOUBLE)
@@ -754,17 +843,21 @@ FROM (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
 
 -- set_map: rel_ret^2 / (num_ret * num_rel) in one division, as trec_eval computes it.
 CREATE OR REPLACE MACRO ireval_set_ap(eval_table, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_set_ap: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_ret > 0 AND num_rel > 0
         THEN CAST(rel_ret AS DOUBLE) * CAST(rel_ret AS DOUBLE)
@@ -795,11 +888,11 @@ FROM (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
@@ -807,6 +900,12 @@ FROM (
 -- SetF: (1 + beta) P R / (beta P + R), trec_eval's set_F.x (beta not squared), 0 when the
 -- denominator is 0.
 CREATE OR REPLACE MACRO ireval_set_f(eval_table, beta := 1, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (beta IS NOT NULL AND regexp_full_match(typeof(beta), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(beta AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(beta AS DOUBLE)) AND TRY_CAST(beta AS DOUBLE) >= 0, FALSE))
+        THEN 'ireval_set_f: beta := ' || CASE typeof(beta) WHEN 'VARCHAR' THEN '''' || replace(CAST(beta AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(beta AS VARCHAR), 'NULL') END || ' is invalid; it must be a non-negative finite number'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_set_f: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN b2 * sp + sr > 0
         THEN (CAST(1 AS DOUBLE) + b2) * sp * sr / (b2 * sp + sr)
@@ -817,7 +916,7 @@ FROM (
         ELSE CAST(0 AS DOUBLE) END AS sp,
         CASE WHEN num_rel > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_rel AS DOUBLE)
         ELSE CAST(0 AS DOUBLE) END AS sr,
-        CAST(beta AS DOUBLE) AS b2
+        CAST(TRY_CAST(beta AS DOUBLE) AS DOUBLE) AS b2
     FROM (
     SELECT
         run_id,
@@ -843,11 +942,11 @@ FROM (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 )
@@ -858,12 +957,18 @@ FROM (
 -- AP@k: the sum of precision at each relevant document in the top k, over R. The terms are added
 -- in rank order (a running window sum), as trec_eval does.
 CREATE OR REPLACE MACRO ireval_ap(eval_table, k := NULL, rel := 1) AS TABLE
-WITH hits AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_ap: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_ap: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR))),
+hits AS (
     SELECT run_id, query_id, rank,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank) AS i
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
-        AND relevance IS NOT NULL AND relevance >= rel
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
+        AND relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
 ),
 running AS (
     SELECT run_id, query_id,
@@ -902,11 +1007,11 @@ FROM (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 ) AS s
@@ -916,12 +1021,18 @@ LEFT JOIN running AS x
 -- SP@k: the sum of precision at each relevant document in the top k (AP before its division by
 -- R), added in rank order.
 CREATE OR REPLACE MACRO ireval_sp(eval_table, k := NULL, rel := 1) AS TABLE
-WITH hits AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_sp: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_sp: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR))),
+hits AS (
     SELECT run_id, query_id, rank,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank) AS i
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
-        AND relevance IS NOT NULL AND relevance >= rel
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
+        AND relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
 ),
 running AS (
     SELECT run_id, query_id,
@@ -933,7 +1044,7 @@ running AS (
     FROM hits
 )
 SELECT pa.run_id, pa.query_id, COALESCE(x.total, CAST(0 AS DOUBLE)) AS value
-FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
 LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1;
 
@@ -944,15 +1055,37 @@ LEFT JOIN running AS x
 -- 0); w_i the weight of rank i under `discount` (see the `discounted` fragment; 'rank' 1/i gives
 -- AP).
 CREATE OR REPLACE MACRO ireval_ap_variant(eval_table, k := NULL, rel := 1, norm := 'R', gains := '', discount := 'rank', b := 2.0, weights := '') AS TABLE
-WITH graded AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_ap_variant: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_ap_variant: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (norm IS NOT NULL AND regexp_full_match(typeof(norm), 'VARCHAR') AND TRY_CAST(norm AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(norm AS VARCHAR)) IN (encode('R'), encode('min'), encode('self')), FALSE))
+        THEN 'ireval_ap_variant: norm := ' || CASE typeof(norm) WHEN 'VARCHAR' THEN '''' || replace(CAST(norm AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(norm AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''R'', ''min'', ''self'''
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE))))), FALSE))
+        THEN 'ireval_ap_variant: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to finite gains, e.g. '',1=1,2=3,'''
+    WHEN NOT (discount IS NOT NULL AND regexp_full_match(typeof(discount), 'VARCHAR') AND TRY_CAST(discount AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(discount AS VARCHAR)) IN (encode('log2'), encode('log'), encode('jk'), encode('none'), encode('root'), encode('rank'), encode('square'), encode('click'), encode('custom')), FALSE))
+        THEN 'ireval_ap_variant: discount := ' || CASE typeof(discount) WHEN 'VARCHAR' THEN '''' || replace(CAST(discount AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(discount AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''log2'', ''log'', ''jk'', ''none'', ''root'', ''rank'', ''square'', ''click'', ''custom'''
+    WHEN NOT (b IS NOT NULL AND regexp_full_match(typeof(b), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(b AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(b AS DOUBLE)) AND TRY_CAST(b AS DOUBLE) > 0, FALSE))
+        THEN 'ireval_ap_variant: b := ' || CASE typeof(b) WHEN 'VARCHAR' THEN '''' || replace(CAST(b AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(b AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
+    WHEN NOT (weights IS NOT NULL AND regexp_full_match(typeof(weights), 'VARCHAR') AND TRY_CAST(weights AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(weights AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(weights AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND list_bool_and(list_transform(string_split(trim(TRY_CAST(weights AS VARCHAR), ','), ','), lambda ireval_e, ireval_i: split_part(ireval_e, '=', 1) = CAST(ireval_i AS VARCHAR) AND isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE)) AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0))), FALSE))
+        THEN 'ireval_ap_variant: weights := ' || CASE typeof(weights) WHEN 'VARCHAR' THEN '''' || replace(CAST(weights AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(weights AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a weight vector '',1=w1,2=w2,...,'' of finite non-negative weights of ranks 1, 2, ... in order, e.g. '',1=1,2=0.6,3=0.3,'''
+    WHEN COALESCE(TRY_CAST(discount AS VARCHAR) IN ('click', 'custom') AND TRY_CAST(weights AS VARCHAR) = '', FALSE)
+        THEN 'ireval_ap_variant: ' || 'discount := ' || '''' || TRY_CAST(discount AS VARCHAR) || '''' || ' needs weights := '',1=w1,2=w2,...,'', the weight of each rank'
+    WHEN COALESCE(NOT (TRY_CAST(discount AS VARCHAR) IN ('click', 'custom')) AND TRY_CAST(weights AS VARCHAR) <> '', FALSE)
+        THEN 'ireval_ap_variant: ' || 'weights is only used with discount := ''click'' or ''custom'', not ' || '''' || TRY_CAST(discount AS VARCHAR) || ''''
+    WHEN COALESCE(TRY_CAST(discount AS VARCHAR) IN ('log', 'jk') AND NOT TRY_CAST(b AS DOUBLE) > 1, FALSE)
+        THEN 'ireval_ap_variant: ' || 'discount := ' || '''' || TRY_CAST(discount AS VARCHAR) || '''' || ' needs a log base b > 1, got b := ' || CAST(TRY_CAST(b AS DOUBLE) AS VARCHAR)
+END), eval_table::VARCHAR))),
+graded AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN CAST(0 AS DOUBLE)
-            WHEN gains = '' THEN
-                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+            WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
+                CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(0 AS DOUBLE))
         END AS r
-    FROM query_table(eval_table::VARCHAR)
+    FROM ireval_eval_table
 ),
 cum AS (
     SELECT run_id, query_id, rank,
@@ -961,20 +1094,20 @@ cum AS (
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS rc
     FROM graded
-    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
+    WHERE rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
 ),
 running AS (
     SELECT run_id, query_id,
-        SUM(CASE discount
+        SUM(CASE TRY_CAST(discount AS VARCHAR)
     WHEN 'log2' THEN rc / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))
-    WHEN 'log' THEN rc / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
-    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(b AS DOUBLE) THEN rc
-        ELSE rc / (ln(CAST(rank AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'log' THEN rc / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE) THEN rc
+        ELSE rc / (ln(CAST(rank AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE))) END
     WHEN 'none' THEN rc
     WHEN 'root' THEN rc / sqrt(CAST(rank AS DOUBLE))
     WHEN 'rank' THEN rc / CAST(rank AS DOUBLE)
     WHEN 'square' THEN rc / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
-    ELSE rc * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
+    ELSE rc * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
     '') AS DOUBLE), CAST(0 AS DOUBLE))
 END) OVER (
             PARTITION BY run_id, query_id ORDER BY rank
@@ -986,15 +1119,15 @@ END) OVER (
 counts AS (
     SELECT run_id, query_id,
         SUM(CASE WHEN r > CAST(0 AS DOUBLE) THEN 1 ELSE 0 END) AS n_all,
-        SUM(CASE WHEN r > CAST(0 AS DOUBLE) AND rank IS NOT NULL AND (k IS NULL OR rank <= k)
+        SUM(CASE WHEN r > CAST(0 AS DOUBLE) AND rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
             THEN 1 ELSE 0 END) AS n_top
     FROM graded
     GROUP BY run_id, query_id
 ),
 normed AS (
     SELECT c.run_id, c.query_id, COALESCE(x.total, CAST(0 AS DOUBLE)) AS total,
-        CASE WHEN norm = 'self' THEN c.n_top
-            WHEN norm = 'min' AND k IS NOT NULL AND k < c.n_all THEN k
+        CASE WHEN TRY_CAST(norm AS VARCHAR) = 'self' THEN c.n_top
+            WHEN TRY_CAST(norm AS VARCHAR) = 'min' AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND TRY_CAST(k AS HUGEINT) < c.n_all THEN TRY_CAST(k AS HUGEINT)
             ELSE c.n_all END AS n
     FROM counts AS c
     LEFT JOIN running AS x
@@ -1010,13 +1143,23 @@ FROM normed;
 -- past its end). Gain: the grade, or its value in `gains` (grades not listed keep it); unjudged
 -- documents and negative grades gain 0.
 CREATE OR REPLACE MACRO ireval_q(eval_table, k := NULL, beta := 1.0, rel := 1, gains := '') AS TABLE
-WITH g AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_q: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (beta IS NOT NULL AND regexp_full_match(typeof(beta), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(beta AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(beta AS DOUBLE)) AND TRY_CAST(beta AS DOUBLE) >= 0, FALSE))
+        THEN 'ireval_q: beta := ' || CASE typeof(beta) WHEN 'VARCHAR' THEN '''' || replace(CAST(beta AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(beta AS VARCHAR), 'NULL') END || ' is invalid; it must be a non-negative finite number'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_q: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE))))), FALSE))
+        THEN 'ireval_q: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to finite gains, e.g. '',1=1,2=3,'''
+END), eval_table::VARCHAR))),
+g AS (
     SELECT run_id, query_id, rank, relevance,
         CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(relevance AS DOUBLE)) END AS gain,
-        CASE WHEN relevance IS NOT NULL AND relevance >= rel THEN 1 ELSE 0 END AS is_rel
-    FROM query_table(eval_table::VARCHAR)
+        CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT) THEN 1 ELSE 0 END AS is_rel
+    FROM ireval_eval_table
 ),
 ideal AS (
     SELECT run_id, query_id, pos,
@@ -1046,13 +1189,13 @@ ranked AS (
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS cum_gain
     FROM g
-    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
+    WHERE rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
 ),
 terms AS (
     SELECT r.run_id, r.query_id, r.rank,
-        (r.found + CAST(beta AS DOUBLE) * r.cum_gain)
+        (r.found + CAST(TRY_CAST(beta AS DOUBLE) AS DOUBLE) * r.cum_gain)
         / (CAST(r.rank AS DOUBLE)
-            + CAST(beta AS DOUBLE) * COALESCE(i.cum_gain, CAST(0 AS DOUBLE))) AS term
+            + CAST(TRY_CAST(beta AS DOUBLE) AS DOUBLE) * COALESCE(i.cum_gain, CAST(0 AS DOUBLE))) AS term
     FROM ranked AS r
     LEFT JOIN ilen AS l ON l.run_id = r.run_id AND l.query_id = r.query_id
     LEFT JOIN ideal AS i ON i.run_id = r.run_id AND i.query_id = r.query_id
@@ -1096,11 +1239,11 @@ FROM (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 ) AS s
@@ -1109,6 +1252,10 @@ LEFT JOIN running AS x
 
 -- R-precision: relevant documents in the top R over R.
 CREATE OR REPLACE MACRO ireval_rprec(eval_table, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_rprec: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_rel > 0 THEN CAST(hits AS DOUBLE) / CAST(num_rel AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
@@ -1121,8 +1268,8 @@ FROM (
         SELECT f.*, SUM(is_rel) OVER (PARTITION BY run_id, query_id) AS num_rel_all
         FROM (
             SELECT run_id, query_id, rank,
-                CASE WHEN relevance IS NOT NULL AND relevance >= rel THEN 1 ELSE 0 END AS is_rel
-            FROM query_table(eval_table::VARCHAR)
+                CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT) THEN 1 ELSE 0 END AS is_rel
+            FROM ireval_eval_table
         ) AS f
     ) AS fr
     GROUP BY run_id, query_id
@@ -1132,6 +1279,12 @@ FROM (
 
 -- 1 / rank of the first relevant document in the top k, 0 when none.
 CREATE OR REPLACE MACRO ireval_rr(eval_table, k := NULL, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_rr: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_rr: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN first_rel_k IS NULL THEN CAST(0 AS DOUBLE)
     ELSE CAST(1 AS DOUBLE) / CAST(first_rel_k AS DOUBLE) END AS value
@@ -1158,13 +1311,13 @@ FROM (
             rank,
             relevance,
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
-            CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+            CASE WHEN rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 );
@@ -1173,20 +1326,28 @@ FROM (
 
 -- nDCG@k: DCG of the top k over the DCG of the ideal top k; 0 without a positive gain.
 CREATE OR REPLACE MACRO ireval_ndcg(eval_table, k := NULL, gains := '', dcg := 'log2') AS TABLE
-WITH g AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_ndcg: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE))))), FALSE))
+        THEN 'ireval_ndcg: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to finite gains, e.g. '',1=1,2=3,'''
+    WHEN NOT (dcg IS NOT NULL AND regexp_full_match(typeof(dcg), 'VARCHAR') AND TRY_CAST(dcg AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(dcg AS VARCHAR)) IN (encode('log2'), encode('exp-log2')), FALSE))
+        THEN 'ireval_ndcg: dcg := ' || CASE typeof(dcg) WHEN 'VARCHAR' THEN '''' || replace(CAST(dcg AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(dcg AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''log2'', ''exp-log2'''
+END), eval_table::VARCHAR))),
+g AS (
     SELECT * FROM (
     SELECT run_id, query_id, rank, relevance,
-        CASE WHEN dcg = 'exp-log2' THEN pow(CAST(2 AS DOUBLE), grade) - CAST(1 AS DOUBLE)
+        CASE WHEN TRY_CAST(dcg AS VARCHAR) = 'exp-log2' THEN pow(CAST(2 AS DOUBLE), grade) - CAST(1 AS DOUBLE)
             ELSE grade END AS gain
     FROM (
         SELECT run_id, query_id, rank, relevance,
             CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
-                WHEN gains = '' THEN CAST(relevance AS DOUBLE)
-                ELSE COALESCE(CAST(NULLIF(regexp_extract(gains,
+                WHEN TRY_CAST(gains AS VARCHAR) = '' THEN CAST(relevance AS DOUBLE)
+                ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR),
                     ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
                     CAST(relevance AS DOUBLE))
             END AS grade
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS gr
 ) AS g0
 ),
@@ -1198,7 +1359,7 @@ ranked AS (
         ) AS cum_dcg,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
     FROM g
-    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k) AND gain <> CAST(0 AS DOUBLE)
+    WHERE rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT)) AND gain <> CAST(0 AS DOUBLE)
 ),
 ideal_pos AS (
     SELECT run_id, query_id, gain,
@@ -1214,7 +1375,7 @@ ideal AS (
         ) AS idcg,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY pos DESC) AS from_end
     FROM ideal_pos
-    WHERE k IS NULL OR pos <= k
+    WHERE TRY_CAST(k AS HUGEINT) IS NULL OR pos <= TRY_CAST(k AS HUGEINT)
 ),
 pairs AS (
     SELECT DISTINCT run_id, query_id FROM g
@@ -1232,20 +1393,26 @@ LEFT JOIN ideal AS i
 -- ndcg_rel: the mean over the ideal ranking's L relevant documents of nDCG at each one's rank; a
 -- relevant document not retrieved contributes the nDCG of the whole ranking.
 CREATE OR REPLACE MACRO ireval_ndcg_rel(eval_table, gains := '', dcg := 'log2') AS TABLE
-WITH g AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE))))), FALSE))
+        THEN 'ireval_ndcg_rel: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to finite gains, e.g. '',1=1,2=3,'''
+    WHEN NOT (dcg IS NOT NULL AND regexp_full_match(typeof(dcg), 'VARCHAR') AND TRY_CAST(dcg AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(dcg AS VARCHAR)) IN (encode('log2'), encode('exp-log2')), FALSE))
+        THEN 'ireval_ndcg_rel: dcg := ' || CASE typeof(dcg) WHEN 'VARCHAR' THEN '''' || replace(CAST(dcg AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(dcg AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''log2'', ''exp-log2'''
+END), eval_table::VARCHAR))),
+g AS (
     SELECT * FROM (
     SELECT run_id, query_id, rank, relevance,
-        CASE WHEN dcg = 'exp-log2' THEN pow(CAST(2 AS DOUBLE), grade) - CAST(1 AS DOUBLE)
+        CASE WHEN TRY_CAST(dcg AS VARCHAR) = 'exp-log2' THEN pow(CAST(2 AS DOUBLE), grade) - CAST(1 AS DOUBLE)
             ELSE grade END AS gain
     FROM (
         SELECT run_id, query_id, rank, relevance,
             CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
-                WHEN gains = '' THEN CAST(relevance AS DOUBLE)
-                ELSE COALESCE(CAST(NULLIF(regexp_extract(gains,
+                WHEN TRY_CAST(gains AS VARCHAR) = '' THEN CAST(relevance AS DOUBLE)
+                ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR),
                     ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
                     CAST(relevance AS DOUBLE))
             END AS grade
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS gr
 ) AS g0
 ),
@@ -1338,20 +1505,28 @@ FROM summed;
 -- block), plus DCG / ideal DCG of the whole ranking when the ideal runs out at least two ranks
 -- before its end. 0 when the query has no document with grade >= rel.
 CREATE OR REPLACE MACRO ireval_rndcg(eval_table, gains := '', dcg := 'log2', rel := 1) AS TABLE
-WITH g AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE))))), FALSE))
+        THEN 'ireval_rndcg: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to finite gains, e.g. '',1=1,2=3,'''
+    WHEN NOT (dcg IS NOT NULL AND regexp_full_match(typeof(dcg), 'VARCHAR') AND TRY_CAST(dcg AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(dcg AS VARCHAR)) IN (encode('log2'), encode('exp-log2')), FALSE))
+        THEN 'ireval_rndcg: dcg := ' || CASE typeof(dcg) WHEN 'VARCHAR' THEN '''' || replace(CAST(dcg AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(dcg AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''log2'', ''exp-log2'''
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_rndcg: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR))),
+g AS (
     SELECT * FROM (
     SELECT run_id, query_id, rank, relevance,
-        CASE WHEN dcg = 'exp-log2' THEN pow(CAST(2 AS DOUBLE), grade) - CAST(1 AS DOUBLE)
+        CASE WHEN TRY_CAST(dcg AS VARCHAR) = 'exp-log2' THEN pow(CAST(2 AS DOUBLE), grade) - CAST(1 AS DOUBLE)
             ELSE grade END AS gain
     FROM (
         SELECT run_id, query_id, rank, relevance,
             CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
-                WHEN gains = '' THEN CAST(relevance AS DOUBLE)
-                ELSE COALESCE(CAST(NULLIF(regexp_extract(gains,
+                WHEN TRY_CAST(gains AS VARCHAR) = '' THEN CAST(relevance AS DOUBLE)
+                ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR),
                     ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
                     CAST(relevance AS DOUBLE))
             END AS grade
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS gr
 ) AS g0
 ),
@@ -1431,11 +1606,11 @@ st AS (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 ) AS s0
@@ -1495,20 +1670,26 @@ FROM parts;
 -- cumulated gain of the ranking and C_i the cumulated ideal gain (each ideal position counting
 -- at least 1, each rank past the ideal 1); the sum over the total ideal gain.
 CREATE OR REPLACE MACRO ireval_g(eval_table, gains := '', dcg := 'log2') AS TABLE
-WITH g AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE))))), FALSE))
+        THEN 'ireval_g: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to finite gains, e.g. '',1=1,2=3,'''
+    WHEN NOT (dcg IS NOT NULL AND regexp_full_match(typeof(dcg), 'VARCHAR') AND TRY_CAST(dcg AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(dcg AS VARCHAR)) IN (encode('log2'), encode('exp-log2')), FALSE))
+        THEN 'ireval_g: dcg := ' || CASE typeof(dcg) WHEN 'VARCHAR' THEN '''' || replace(CAST(dcg AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(dcg AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''log2'', ''exp-log2'''
+END), eval_table::VARCHAR))),
+g AS (
     SELECT * FROM (
     SELECT run_id, query_id, rank, relevance,
-        CASE WHEN dcg = 'exp-log2' THEN pow(CAST(2 AS DOUBLE), grade) - CAST(1 AS DOUBLE)
+        CASE WHEN TRY_CAST(dcg AS VARCHAR) = 'exp-log2' THEN pow(CAST(2 AS DOUBLE), grade) - CAST(1 AS DOUBLE)
             ELSE grade END AS gain
     FROM (
         SELECT run_id, query_id, rank, relevance,
             CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
-                WHEN gains = '' THEN CAST(relevance AS DOUBLE)
-                ELSE COALESCE(CAST(NULLIF(regexp_extract(gains,
+                WHEN TRY_CAST(gains AS VARCHAR) = '' THEN CAST(relevance AS DOUBLE)
+                ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR),
                     ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
                     CAST(relevance AS DOUBLE))
             END AS grade
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS gr
 ) AS g0
 ),
@@ -1596,13 +1777,17 @@ LEFT JOIN running AS x
 -- trec_eval's binG: the sum over relevant retrieved documents of 1 / log2(2 + documents ranked
 -- above it that are not relevant), over R.
 CREATE OR REPLACE MACRO ireval_bing(eval_table, rel := 1) AS TABLE
-WITH hits AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_bing: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR))),
+hits AS (
     SELECT run_id, query_id, rank,
         CAST(rank AS DOUBLE)
             - CAST(row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank) AS DOUBLE)
             AS above
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND relevance IS NOT NULL AND relevance >= rel
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
 ),
 running AS (
     SELECT run_id, query_id,
@@ -1641,11 +1826,11 @@ FROM (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 ) AS s
@@ -1661,60 +1846,90 @@ LEFT JOIN running AS x
 -- grade) or 'exp' (2^grade - 1); gains maps grades to gains; discount and b as the `discounted`
 -- fragment, weights ',1=w1,2=w2,...,'.
 CREATE OR REPLACE MACRO ireval_dcg(eval_table, k := NULL, norm := 'none', gain_type := 'linear', gains := '', discount := 'log2', b := 2.0, weights := '', max_rel := 1) AS TABLE
-WITH g AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_dcg: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (norm IS NOT NULL AND regexp_full_match(typeof(norm), 'VARCHAR') AND TRY_CAST(norm AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(norm AS VARCHAR)) IN (encode('none'), encode('scaled'), encode('ideal'), encode('self')), FALSE))
+        THEN 'ireval_dcg: norm := ' || CASE typeof(norm) WHEN 'VARCHAR' THEN '''' || replace(CAST(norm AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(norm AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''none'', ''scaled'', ''ideal'', ''self'''
+    WHEN NOT (gain_type IS NOT NULL AND regexp_full_match(typeof(gain_type), 'VARCHAR') AND TRY_CAST(gain_type AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(gain_type AS VARCHAR)) IN (encode('linear'), encode('exp')), FALSE))
+        THEN 'ireval_dcg: gain_type := ' || CASE typeof(gain_type) WHEN 'VARCHAR' THEN '''' || replace(CAST(gain_type AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gain_type AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''linear'', ''exp'''
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE))))), FALSE))
+        THEN 'ireval_dcg: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to finite gains, e.g. '',1=1,2=3,'''
+    WHEN NOT (discount IS NOT NULL AND regexp_full_match(typeof(discount), 'VARCHAR') AND TRY_CAST(discount AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(discount AS VARCHAR)) IN (encode('log2'), encode('log'), encode('jk'), encode('none'), encode('root'), encode('rank'), encode('square'), encode('click'), encode('custom')), FALSE))
+        THEN 'ireval_dcg: discount := ' || CASE typeof(discount) WHEN 'VARCHAR' THEN '''' || replace(CAST(discount AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(discount AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''log2'', ''log'', ''jk'', ''none'', ''root'', ''rank'', ''square'', ''click'', ''custom'''
+    WHEN NOT (b IS NOT NULL AND regexp_full_match(typeof(b), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(b AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(b AS DOUBLE)) AND TRY_CAST(b AS DOUBLE) > 0, FALSE))
+        THEN 'ireval_dcg: b := ' || CASE typeof(b) WHEN 'VARCHAR' THEN '''' || replace(CAST(b AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(b AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
+    WHEN NOT (weights IS NOT NULL AND regexp_full_match(typeof(weights), 'VARCHAR') AND TRY_CAST(weights AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(weights AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(weights AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND list_bool_and(list_transform(string_split(trim(TRY_CAST(weights AS VARCHAR), ','), ','), lambda ireval_e, ireval_i: split_part(ireval_e, '=', 1) = CAST(ireval_i AS VARCHAR) AND isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE)) AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0))), FALSE))
+        THEN 'ireval_dcg: weights := ' || CASE typeof(weights) WHEN 'VARCHAR' THEN '''' || replace(CAST(weights AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(weights AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a weight vector '',1=w1,2=w2,...,'' of finite non-negative weights of ranks 1, 2, ... in order, e.g. '',1=1,2=0.6,3=0.3,'''
+    WHEN NOT (max_rel IS NOT NULL AND regexp_full_match(typeof(max_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(max_rel AS HUGEINT) >= 1, FALSE))
+        THEN 'ireval_dcg: max_rel := ' || CASE typeof(max_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
+    WHEN COALESCE(TRY_CAST(discount AS VARCHAR) IN ('click', 'custom') AND TRY_CAST(weights AS VARCHAR) = '', FALSE)
+        THEN 'ireval_dcg: ' || 'discount := ' || '''' || TRY_CAST(discount AS VARCHAR) || '''' || ' needs weights := '',1=w1,2=w2,...,'', the weight of each rank'
+    WHEN COALESCE(NOT (TRY_CAST(discount AS VARCHAR) IN ('click', 'custom')) AND TRY_CAST(weights AS VARCHAR) <> '', FALSE)
+        THEN 'ireval_dcg: ' || 'weights is only used with discount := ''click'' or ''custom'', not ' || '''' || TRY_CAST(discount AS VARCHAR) || ''''
+    WHEN COALESCE(TRY_CAST(discount AS VARCHAR) IN ('log', 'jk') AND NOT TRY_CAST(b AS DOUBLE) > 1, FALSE)
+        THEN 'ireval_dcg: ' || 'discount := ' || '''' || TRY_CAST(discount AS VARCHAR) || '''' || ' needs a log base b > 1, got b := ' || CAST(TRY_CAST(b AS DOUBLE) AS VARCHAR)
+    WHEN COALESCE(TRY_CAST(norm AS VARCHAR) = 'scaled' AND TRY_CAST(k AS HUGEINT) IS NULL, FALSE)
+        THEN 'ireval_dcg: ' || 'norm := ''scaled'' (SDCG) needs a cutoff k'
+    WHEN COALESCE(TRY_CAST(norm AS VARCHAR) = 'scaled' AND TRY_CAST(k AS HUGEINT) > 1000000000, FALSE)
+        THEN 'ireval_dcg: ' || 'norm := ''scaled'' needs k at most 1000000000 (the positions the SQL generates)'
+    WHEN COALESCE(TRY_CAST(norm AS VARCHAR) = 'scaled' AND NOT ((CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(2.0, COALESCE(TRY_CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(TRY_CAST(max_rel AS HUGEINT) AS VARCHAR) || '=([^,]*),', 1), '') AS DOUBLE), CAST(TRY_CAST(max_rel AS HUGEINT) AS DOUBLE))) - 1.0 ELSE COALESCE(TRY_CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(TRY_CAST(max_rel AS HUGEINT) AS VARCHAR) || '=([^,]*),', 1), '') AS DOUBLE), CAST(TRY_CAST(max_rel AS HUGEINT) AS DOUBLE)) END) - (CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(2.0, COALESCE(TRY_CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(0 AS VARCHAR) || '=([^,]*),', 1), '') AS DOUBLE), CAST(0 AS DOUBLE))) - 1.0 ELSE COALESCE(TRY_CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(0 AS VARCHAR) || '=([^,]*),', 1), '') AS DOUBLE), CAST(0 AS DOUBLE)) END) > 0 AND (TRY_CAST(discount AS VARCHAR) NOT IN ('click', 'custom') OR COALESCE(list_bool_or(list_transform(string_split(trim(TRY_CAST(weights AS VARCHAR), ','), ','), lambda ireval_e, ireval_i: ireval_i <= TRY_CAST(k AS HUGEINT) AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) > 0)), FALSE))), FALSE)
+        THEN 'ireval_dcg: ' || 'the best possible DCG is not positive; use a discount with a positive weight in the top k and max_rel with a gain above min_rel''s'
+END), eval_table::VARCHAR))),
+g AS (
     SELECT * FROM (
     SELECT ex.run_id, ex.query_id, ex.rank, ex.relevance,
-        CASE WHEN norm = 'scaled' THEN CASE WHEN sc.low <> CAST(0 AS DOUBLE)
+        CASE WHEN TRY_CAST(norm AS VARCHAR) = 'scaled' THEN CASE WHEN sc.low <> CAST(0 AS DOUBLE)
                 THEN ex.eg - sc.low ELSE ex.eg END
             ELSE COALESCE(ex.eg, CAST(0 AS DOUBLE)) END AS gain,
         sc.top - sc.low AS scale
     FROM (
         SELECT run_id, query_id, rank, relevance,
-            CASE WHEN gain_type = 'exp' THEN pow(CAST(2 AS DOUBLE), mg) - CAST(1 AS DOUBLE)
+            CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(CAST(2 AS DOUBLE), mg) - CAST(1 AS DOUBLE)
                 ELSE mg END AS eg
         FROM (
             SELECT run_id, query_id, rank, relevance,
-                COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(grade AS STRING) || '=([^,]*),', 1), '')
+                COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(grade AS DOUBLE)) AS mg
             FROM (
                 SELECT run_id, query_id, rank, relevance,
-                    CASE WHEN norm = 'scaled' THEN
+                    CASE WHEN TRY_CAST(norm AS VARCHAR) = 'scaled' THEN
                         CASE WHEN COALESCE(relevance, 0) < 0 THEN 0
-                            WHEN COALESCE(relevance, 0) > max_rel THEN max_rel
+                            WHEN COALESCE(relevance, 0) > TRY_CAST(max_rel AS HUGEINT) THEN TRY_CAST(max_rel AS HUGEINT)
                             ELSE COALESCE(relevance, 0) END
                     WHEN relevance >= 0 THEN relevance END AS grade
-                FROM query_table(eval_table::VARCHAR)
+                FROM ireval_eval_table
             ) AS cl
         ) AS mp
     ) AS ex
     CROSS JOIN (
         SELECT
-            CASE WHEN gain_type = 'exp' THEN pow(CAST(2 AS DOUBLE), lo) - CAST(1 AS DOUBLE)
+            CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(CAST(2 AS DOUBLE), lo) - CAST(1 AS DOUBLE)
                 ELSE lo END AS low,
-            CASE WHEN gain_type = 'exp' THEN pow(CAST(2 AS DOUBLE), hi) - CAST(1 AS DOUBLE)
+            CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(CAST(2 AS DOUBLE), hi) - CAST(1 AS DOUBLE)
                 ELSE hi END AS top
         FROM (
-            SELECT COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(lo_grade AS STRING) || '=([^,]*),', 1), '')
+            SELECT COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(lo_grade AS DOUBLE)) AS lo,
-                COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(hi_grade AS STRING) || '=([^,]*),', 1), '')
+                COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(hi_grade AS DOUBLE)) AS hi
-            FROM (SELECT 0 AS lo_grade, max_rel AS hi_grade) AS e0
+            FROM (SELECT 0 AS lo_grade, TRY_CAST(max_rel AS HUGEINT) AS hi_grade) AS e0
         ) AS ends
     ) AS sc
 ) AS g0
 ),
 ranked AS (
     SELECT run_id, query_id,
-        SUM(CASE discount
+        SUM(CASE TRY_CAST(discount AS VARCHAR)
     WHEN 'log2' THEN gain / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))
-    WHEN 'log' THEN gain / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
-    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(b AS DOUBLE) THEN gain
-        ELSE gain / (ln(CAST(rank AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'log' THEN gain / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE) THEN gain
+        ELSE gain / (ln(CAST(rank AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE))) END
     WHEN 'none' THEN gain
     WHEN 'root' THEN gain / sqrt(CAST(rank AS DOUBLE))
     WHEN 'rank' THEN gain / CAST(rank AS DOUBLE)
     WHEN 'square' THEN gain / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
-    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
+    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
     '') AS DOUBLE), CAST(0 AS DOUBLE))
 END) OVER (
             PARTITION BY run_id, query_id ORDER BY rank
@@ -1722,27 +1937,27 @@ END) OVER (
         ) AS total,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
     FROM g
-    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k) AND gain <> CAST(0 AS DOUBLE)
+    WHERE rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT)) AND gain <> CAST(0 AS DOUBLE)
 ),
 best_pos AS (
     SELECT run_id, query_id, gain,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC) AS pos
     FROM g
-    WHERE gain > CAST(0 AS DOUBLE) AND (norm = 'ideal' OR (norm = 'self'
-        AND rank IS NOT NULL AND (k IS NULL OR rank <= k)))
+    WHERE gain > CAST(0 AS DOUBLE) AND (TRY_CAST(norm AS VARCHAR) = 'ideal' OR (TRY_CAST(norm AS VARCHAR) = 'self'
+        AND rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))))
 ),
 best_run AS (
     SELECT run_id, query_id,
-        SUM(CASE discount
+        SUM(CASE TRY_CAST(discount AS VARCHAR)
     WHEN 'log2' THEN gain / log2(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE))
-    WHEN 'log' THEN gain / (ln(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
-    WHEN 'jk' THEN CASE WHEN CAST(pos AS DOUBLE) < CAST(b AS DOUBLE) THEN gain
-        ELSE gain / (ln(CAST(pos AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'log' THEN gain / (ln(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(pos AS DOUBLE) < CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE) THEN gain
+        ELSE gain / (ln(CAST(pos AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE))) END
     WHEN 'none' THEN gain
     WHEN 'root' THEN gain / sqrt(CAST(pos AS DOUBLE))
     WHEN 'rank' THEN gain / CAST(pos AS DOUBLE)
     WHEN 'square' THEN gain / (CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE))
-    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
+    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
     '') AS DOUBLE), CAST(0 AS DOUBLE))
 END) OVER (
             PARTITION BY run_id, query_id ORDER BY pos
@@ -1750,19 +1965,19 @@ END) OVER (
         ) AS total,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY pos DESC) AS from_end
     FROM best_pos
-    WHERE k IS NULL OR pos <= k
+    WHERE TRY_CAST(k AS HUGEINT) IS NULL OR pos <= TRY_CAST(k AS HUGEINT)
 ),
 wsum AS (
-    SELECT SUM(CASE discount
+    SELECT SUM(CASE TRY_CAST(discount AS VARCHAR)
     WHEN 'log2' THEN CAST(1 AS DOUBLE) / log2(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE))
-    WHEN 'log' THEN CAST(1 AS DOUBLE) / (ln(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
-    WHEN 'jk' THEN CASE WHEN CAST(pos AS DOUBLE) < CAST(b AS DOUBLE) THEN CAST(1 AS DOUBLE)
-        ELSE CAST(1 AS DOUBLE) / (ln(CAST(pos AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'log' THEN CAST(1 AS DOUBLE) / (ln(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(pos AS DOUBLE) < CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE) THEN CAST(1 AS DOUBLE)
+        ELSE CAST(1 AS DOUBLE) / (ln(CAST(pos AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE))) END
     WHEN 'none' THEN CAST(1 AS DOUBLE)
     WHEN 'root' THEN CAST(1 AS DOUBLE) / sqrt(CAST(pos AS DOUBLE))
     WHEN 'rank' THEN CAST(1 AS DOUBLE) / CAST(pos AS DOUBLE)
     WHEN 'square' THEN CAST(1 AS DOUBLE) / (CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE))
-    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
+    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
     '') AS DOUBLE), CAST(0 AS DOUBLE))
 END) AS total
     FROM (
@@ -1813,17 +2028,17 @@ END) AS total
     UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
     UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
 ) AS d8
-    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
-        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
-        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+    WHERE d0.d < TRY_CAST(k AS HUGEINT) AND d1.d * 10 < TRY_CAST(k AS HUGEINT) AND d2.d * 100 < TRY_CAST(k AS HUGEINT) AND d3.d * 1000 < TRY_CAST(k AS HUGEINT)
+        AND d4.d * 10000 < TRY_CAST(k AS HUGEINT) AND d5.d * 100000 < TRY_CAST(k AS HUGEINT) AND d6.d * 1000000 < TRY_CAST(k AS HUGEINT)
+        AND d7.d * 10000000 < TRY_CAST(k AS HUGEINT) AND d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
         AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
-            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
 ) AS po
-    WHERE norm = 'scaled'
+    WHERE TRY_CAST(norm AS VARCHAR) = 'scaled'
 ),
 value_of AS (
     SELECT pa.run_id, pa.query_id,
-        CASE norm
+        CASE TRY_CAST(norm AS VARCHAR)
             WHEN 'none' THEN COALESCE(d.total, CAST(0 AS DOUBLE))
             WHEN 'scaled' THEN COALESCE(d.total, CAST(0 AS DOUBLE))
                 * (CAST(1 AS DOUBLE) / (pa.scale * w.total))
@@ -1845,7 +2060,35 @@ SELECT run_id, query_id, value FROM value_of;
 -- of the unjudged documents in the top k and of the ranks between the end of the ranking and k,
 -- over the sum of the weights (at least 0).
 CREATE OR REPLACE MACRO ireval_sdcg(eval_table, k, max_rel := 1, min_rel := 0, gain_type := 'linear', gains := '', discount := 'log2', b := 2.0, weights := '') AS TABLE
-WITH g AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1 AND TRY_CAST(k AS HUGEINT) <= 1000000000, FALSE))
+        THEN 'ireval_sdcg: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
+    WHEN NOT (max_rel IS NOT NULL AND regexp_full_match(typeof(max_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(max_rel AS HUGEINT) >= 1, FALSE))
+        THEN 'ireval_sdcg: max_rel := ' || CASE typeof(max_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
+    WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(min_rel AS HUGEINT) >= 0, FALSE))
+        THEN 'ireval_sdcg: min_rel := ' || CASE typeof(min_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(min_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(min_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be a non-negative integer'
+    WHEN NOT (gain_type IS NOT NULL AND regexp_full_match(typeof(gain_type), 'VARCHAR') AND TRY_CAST(gain_type AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(gain_type AS VARCHAR)) IN (encode('linear'), encode('exp')), FALSE))
+        THEN 'ireval_sdcg: gain_type := ' || CASE typeof(gain_type) WHEN 'VARCHAR' THEN '''' || replace(CAST(gain_type AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gain_type AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''linear'', ''exp'''
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE))))), FALSE))
+        THEN 'ireval_sdcg: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to finite gains, e.g. '',1=1,2=3,'''
+    WHEN NOT (discount IS NOT NULL AND regexp_full_match(typeof(discount), 'VARCHAR') AND TRY_CAST(discount AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(discount AS VARCHAR)) IN (encode('log2'), encode('log'), encode('jk'), encode('none'), encode('root'), encode('rank'), encode('square'), encode('click'), encode('custom')), FALSE))
+        THEN 'ireval_sdcg: discount := ' || CASE typeof(discount) WHEN 'VARCHAR' THEN '''' || replace(CAST(discount AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(discount AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''log2'', ''log'', ''jk'', ''none'', ''root'', ''rank'', ''square'', ''click'', ''custom'''
+    WHEN NOT (b IS NOT NULL AND regexp_full_match(typeof(b), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(b AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(b AS DOUBLE)) AND TRY_CAST(b AS DOUBLE) > 0, FALSE))
+        THEN 'ireval_sdcg: b := ' || CASE typeof(b) WHEN 'VARCHAR' THEN '''' || replace(CAST(b AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(b AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
+    WHEN NOT (weights IS NOT NULL AND regexp_full_match(typeof(weights), 'VARCHAR') AND TRY_CAST(weights AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(weights AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(weights AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND list_bool_and(list_transform(string_split(trim(TRY_CAST(weights AS VARCHAR), ','), ','), lambda ireval_e, ireval_i: split_part(ireval_e, '=', 1) = CAST(ireval_i AS VARCHAR) AND isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE)) AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0))), FALSE))
+        THEN 'ireval_sdcg: weights := ' || CASE typeof(weights) WHEN 'VARCHAR' THEN '''' || replace(CAST(weights AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(weights AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a weight vector '',1=w1,2=w2,...,'' of finite non-negative weights of ranks 1, 2, ... in order, e.g. '',1=1,2=0.6,3=0.3,'''
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(min_rel AS HUGEINT) >= TRY_CAST(max_rel AS HUGEINT), FALSE)
+        THEN 'ireval_sdcg: ' || 'min_rel := ' || CAST(TRY_CAST(min_rel AS HUGEINT) AS VARCHAR) || ' must be below max_rel := ' || CAST(TRY_CAST(max_rel AS HUGEINT) AS VARCHAR)
+    WHEN COALESCE(TRY_CAST(discount AS VARCHAR) IN ('click', 'custom') AND TRY_CAST(weights AS VARCHAR) = '', FALSE)
+        THEN 'ireval_sdcg: ' || 'discount := ' || '''' || TRY_CAST(discount AS VARCHAR) || '''' || ' needs weights := '',1=w1,2=w2,...,'', the weight of each rank'
+    WHEN COALESCE(NOT (TRY_CAST(discount AS VARCHAR) IN ('click', 'custom')) AND TRY_CAST(weights AS VARCHAR) <> '', FALSE)
+        THEN 'ireval_sdcg: ' || 'weights is only used with discount := ''click'' or ''custom'', not ' || '''' || TRY_CAST(discount AS VARCHAR) || ''''
+    WHEN COALESCE(TRY_CAST(discount AS VARCHAR) IN ('log', 'jk') AND NOT TRY_CAST(b AS DOUBLE) > 1, FALSE)
+        THEN 'ireval_sdcg: ' || 'discount := ' || '''' || TRY_CAST(discount AS VARCHAR) || '''' || ' needs a log base b > 1, got b := ' || CAST(TRY_CAST(b AS DOUBLE) AS VARCHAR)
+    WHEN COALESCE('scaled' = 'scaled' AND NOT ((CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(2.0, COALESCE(TRY_CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(TRY_CAST(max_rel AS HUGEINT) AS VARCHAR) || '=([^,]*),', 1), '') AS DOUBLE), CAST(TRY_CAST(max_rel AS HUGEINT) AS DOUBLE))) - 1.0 ELSE COALESCE(TRY_CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(TRY_CAST(max_rel AS HUGEINT) AS VARCHAR) || '=([^,]*),', 1), '') AS DOUBLE), CAST(TRY_CAST(max_rel AS HUGEINT) AS DOUBLE)) END) - (CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(2.0, COALESCE(TRY_CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(TRY_CAST(min_rel AS HUGEINT) AS VARCHAR) || '=([^,]*),', 1), '') AS DOUBLE), CAST(TRY_CAST(min_rel AS HUGEINT) AS DOUBLE))) - 1.0 ELSE COALESCE(TRY_CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(TRY_CAST(min_rel AS HUGEINT) AS VARCHAR) || '=([^,]*),', 1), '') AS DOUBLE), CAST(TRY_CAST(min_rel AS HUGEINT) AS DOUBLE)) END) > 0 AND (TRY_CAST(discount AS VARCHAR) NOT IN ('click', 'custom') OR COALESCE(list_bool_or(list_transform(string_split(trim(TRY_CAST(weights AS VARCHAR), ','), ','), lambda ireval_e, ireval_i: ireval_i <= TRY_CAST(k AS HUGEINT) AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) > 0)), FALSE))), FALSE)
+        THEN 'ireval_sdcg: ' || 'the best possible DCG is not positive; use a discount with a positive weight in the top k and max_rel with a gain above min_rel''s'
+END), eval_table::VARCHAR))),
+g AS (
     SELECT * FROM (
     SELECT ex.run_id, ex.query_id, ex.rank, ex.relevance,
         CASE WHEN 'scaled' = 'scaled' THEN CASE WHEN sc.low <> CAST(0 AS DOUBLE)
@@ -1854,51 +2097,51 @@ WITH g AS (
         sc.top - sc.low AS scale
     FROM (
         SELECT run_id, query_id, rank, relevance,
-            CASE WHEN gain_type = 'exp' THEN pow(CAST(2 AS DOUBLE), mg) - CAST(1 AS DOUBLE)
+            CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(CAST(2 AS DOUBLE), mg) - CAST(1 AS DOUBLE)
                 ELSE mg END AS eg
         FROM (
             SELECT run_id, query_id, rank, relevance,
-                COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(grade AS STRING) || '=([^,]*),', 1), '')
+                COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(grade AS DOUBLE)) AS mg
             FROM (
                 SELECT run_id, query_id, rank, relevance,
                     CASE WHEN 'scaled' = 'scaled' THEN
-                        CASE WHEN COALESCE(relevance, 0) < min_rel THEN min_rel
-                            WHEN COALESCE(relevance, 0) > max_rel THEN max_rel
+                        CASE WHEN COALESCE(relevance, 0) < TRY_CAST(min_rel AS HUGEINT) THEN TRY_CAST(min_rel AS HUGEINT)
+                            WHEN COALESCE(relevance, 0) > TRY_CAST(max_rel AS HUGEINT) THEN TRY_CAST(max_rel AS HUGEINT)
                             ELSE COALESCE(relevance, 0) END
                     WHEN relevance >= 0 THEN relevance END AS grade
-                FROM query_table(eval_table::VARCHAR)
+                FROM ireval_eval_table
             ) AS cl
         ) AS mp
     ) AS ex
     CROSS JOIN (
         SELECT
-            CASE WHEN gain_type = 'exp' THEN pow(CAST(2 AS DOUBLE), lo) - CAST(1 AS DOUBLE)
+            CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(CAST(2 AS DOUBLE), lo) - CAST(1 AS DOUBLE)
                 ELSE lo END AS low,
-            CASE WHEN gain_type = 'exp' THEN pow(CAST(2 AS DOUBLE), hi) - CAST(1 AS DOUBLE)
+            CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(CAST(2 AS DOUBLE), hi) - CAST(1 AS DOUBLE)
                 ELSE hi END AS top
         FROM (
-            SELECT COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(lo_grade AS STRING) || '=([^,]*),', 1), '')
+            SELECT COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(lo_grade AS DOUBLE)) AS lo,
-                COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(hi_grade AS STRING) || '=([^,]*),', 1), '')
+                COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(hi_grade AS DOUBLE)) AS hi
-            FROM (SELECT min_rel AS lo_grade, max_rel AS hi_grade) AS e0
+            FROM (SELECT TRY_CAST(min_rel AS HUGEINT) AS lo_grade, TRY_CAST(max_rel AS HUGEINT) AS hi_grade) AS e0
         ) AS ends
     ) AS sc
 ) AS g0
 ),
 ranked AS (
     SELECT run_id, query_id,
-        SUM(CASE discount
+        SUM(CASE TRY_CAST(discount AS VARCHAR)
     WHEN 'log2' THEN gain / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))
-    WHEN 'log' THEN gain / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
-    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(b AS DOUBLE) THEN gain
-        ELSE gain / (ln(CAST(rank AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'log' THEN gain / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE) THEN gain
+        ELSE gain / (ln(CAST(rank AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE))) END
     WHEN 'none' THEN gain
     WHEN 'root' THEN gain / sqrt(CAST(rank AS DOUBLE))
     WHEN 'rank' THEN gain / CAST(rank AS DOUBLE)
     WHEN 'square' THEN gain / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
-    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
+    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
     '') AS DOUBLE), CAST(0 AS DOUBLE))
 END) OVER (
             PARTITION BY run_id, query_id ORDER BY rank
@@ -1906,27 +2149,27 @@ END) OVER (
         ) AS total,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
     FROM g
-    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k) AND gain <> CAST(0 AS DOUBLE)
+    WHERE rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT)) AND gain <> CAST(0 AS DOUBLE)
 ),
 best_pos AS (
     SELECT run_id, query_id, gain,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY gain DESC) AS pos
     FROM g
     WHERE gain > CAST(0 AS DOUBLE) AND ('scaled' = 'ideal' OR ('scaled' = 'self'
-        AND rank IS NOT NULL AND (k IS NULL OR rank <= k)))
+        AND rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))))
 ),
 best_run AS (
     SELECT run_id, query_id,
-        SUM(CASE discount
+        SUM(CASE TRY_CAST(discount AS VARCHAR)
     WHEN 'log2' THEN gain / log2(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE))
-    WHEN 'log' THEN gain / (ln(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
-    WHEN 'jk' THEN CASE WHEN CAST(pos AS DOUBLE) < CAST(b AS DOUBLE) THEN gain
-        ELSE gain / (ln(CAST(pos AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'log' THEN gain / (ln(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(pos AS DOUBLE) < CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE) THEN gain
+        ELSE gain / (ln(CAST(pos AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE))) END
     WHEN 'none' THEN gain
     WHEN 'root' THEN gain / sqrt(CAST(pos AS DOUBLE))
     WHEN 'rank' THEN gain / CAST(pos AS DOUBLE)
     WHEN 'square' THEN gain / (CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE))
-    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
+    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
     '') AS DOUBLE), CAST(0 AS DOUBLE))
 END) OVER (
             PARTITION BY run_id, query_id ORDER BY pos
@@ -1934,19 +2177,19 @@ END) OVER (
         ) AS total,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY pos DESC) AS from_end
     FROM best_pos
-    WHERE k IS NULL OR pos <= k
+    WHERE TRY_CAST(k AS HUGEINT) IS NULL OR pos <= TRY_CAST(k AS HUGEINT)
 ),
 wsum AS (
-    SELECT SUM(CASE discount
+    SELECT SUM(CASE TRY_CAST(discount AS VARCHAR)
     WHEN 'log2' THEN CAST(1 AS DOUBLE) / log2(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE))
-    WHEN 'log' THEN CAST(1 AS DOUBLE) / (ln(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
-    WHEN 'jk' THEN CASE WHEN CAST(pos AS DOUBLE) < CAST(b AS DOUBLE) THEN CAST(1 AS DOUBLE)
-        ELSE CAST(1 AS DOUBLE) / (ln(CAST(pos AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'log' THEN CAST(1 AS DOUBLE) / (ln(CAST(pos AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(pos AS DOUBLE) < CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE) THEN CAST(1 AS DOUBLE)
+        ELSE CAST(1 AS DOUBLE) / (ln(CAST(pos AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE))) END
     WHEN 'none' THEN CAST(1 AS DOUBLE)
     WHEN 'root' THEN CAST(1 AS DOUBLE) / sqrt(CAST(pos AS DOUBLE))
     WHEN 'rank' THEN CAST(1 AS DOUBLE) / CAST(pos AS DOUBLE)
     WHEN 'square' THEN CAST(1 AS DOUBLE) / (CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE))
-    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
+    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
     '') AS DOUBLE), CAST(0 AS DOUBLE))
 END) AS total
     FROM (
@@ -1997,11 +2240,11 @@ END) AS total
     UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
     UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
 ) AS d8
-    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
-        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
-        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+    WHERE d0.d < TRY_CAST(k AS HUGEINT) AND d1.d * 10 < TRY_CAST(k AS HUGEINT) AND d2.d * 100 < TRY_CAST(k AS HUGEINT) AND d3.d * 1000 < TRY_CAST(k AS HUGEINT)
+        AND d4.d * 10000 < TRY_CAST(k AS HUGEINT) AND d5.d * 100000 < TRY_CAST(k AS HUGEINT) AND d6.d * 1000000 < TRY_CAST(k AS HUGEINT)
+        AND d7.d * 10000000 < TRY_CAST(k AS HUGEINT) AND d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
         AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
-            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
 ) AS po
     WHERE 'scaled' = 'scaled'
 ),
@@ -2024,32 +2267,32 @@ value_of AS (
 ),
 seen AS (
     SELECT run_id, query_id,
-        SUM(CASE discount
+        SUM(CASE TRY_CAST(discount AS VARCHAR)
     WHEN 'log2' THEN CAST(1 AS DOUBLE) / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))
-    WHEN 'log' THEN CAST(1 AS DOUBLE) / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
-    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(b AS DOUBLE) THEN CAST(1 AS DOUBLE)
-        ELSE CAST(1 AS DOUBLE) / (ln(CAST(rank AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'log' THEN CAST(1 AS DOUBLE) / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE) THEN CAST(1 AS DOUBLE)
+        ELSE CAST(1 AS DOUBLE) / (ln(CAST(rank AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE))) END
     WHEN 'none' THEN CAST(1 AS DOUBLE)
     WHEN 'root' THEN CAST(1 AS DOUBLE) / sqrt(CAST(rank AS DOUBLE))
     WHEN 'rank' THEN CAST(1 AS DOUBLE) / CAST(rank AS DOUBLE)
     WHEN 'square' THEN CAST(1 AS DOUBLE) / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
-    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
+    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
     '') AS DOUBLE), CAST(0 AS DOUBLE))
 END) OVER (
             PARTITION BY run_id, query_id ORDER BY rank
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS seen_w,
         SUM(CASE WHEN relevance IS NULL
-            THEN CASE discount
+            THEN CASE TRY_CAST(discount AS VARCHAR)
     WHEN 'log2' THEN CAST(1 AS DOUBLE) / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))
-    WHEN 'log' THEN CAST(1 AS DOUBLE) / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(b AS DOUBLE)))
-    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(b AS DOUBLE) THEN CAST(1 AS DOUBLE)
-        ELSE CAST(1 AS DOUBLE) / (ln(CAST(rank AS DOUBLE)) / ln(CAST(b AS DOUBLE))) END
+    WHEN 'log' THEN CAST(1 AS DOUBLE) / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE) THEN CAST(1 AS DOUBLE)
+        ELSE CAST(1 AS DOUBLE) / (ln(CAST(rank AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE))) END
     WHEN 'none' THEN CAST(1 AS DOUBLE)
     WHEN 'root' THEN CAST(1 AS DOUBLE) / sqrt(CAST(rank AS DOUBLE))
     WHEN 'rank' THEN CAST(1 AS DOUBLE) / CAST(rank AS DOUBLE)
     WHEN 'square' THEN CAST(1 AS DOUBLE) / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
-    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(weights, ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
+    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
     '') AS DOUBLE), CAST(0 AS DOUBLE))
 END ELSE CAST(0 AS DOUBLE) END)
         OVER (
@@ -2057,8 +2300,8 @@ END ELSE CAST(0 AS DOUBLE) END)
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS unjudged_w,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND rank <= k
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
 ),
 resid AS (
     SELECT v.run_id, v.query_id, v.value,
@@ -2079,12 +2322,16 @@ FROM resid;
 -- bpref: (1/R) sum over relevant retrieved d of 1 - min(n_d, R) / min(N, R), where n_d counts
 -- judged non-relevant documents ranked above d and N those judged for the query.
 CREATE OR REPLACE MACRO ireval_bpref(eval_table, rel := 1) AS TABLE
-WITH t AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_bpref: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR))),
+t AS (
     SELECT run_id, query_id, rank,
-        CASE WHEN relevance IS NOT NULL AND relevance >= rel THEN 1 ELSE 0 END AS is_rel,
-        CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+        CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT) THEN 1 ELSE 0 END AS is_rel,
+        CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
             THEN 1 ELSE 0 END AS is_nonrel
-    FROM query_table(eval_table::VARCHAR)
+    FROM ireval_eval_table
     WHERE rank IS NOT NULL
 ),
 above AS (
@@ -2121,11 +2368,11 @@ st AS (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 ) AS s0
@@ -2163,13 +2410,17 @@ LEFT JOIN running AS x
 -- judged non-relevant documents above it; rank 1 contributes 1; the sum is divided by R. eps =
 -- 1e-5 (trec_eval's INFAP_EPSILON).
 CREATE OR REPLACE MACRO ireval_infap(eval_table, rel := 1) AS TABLE
-WITH t AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_infap: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR))),
+t AS (
     SELECT run_id, query_id, rank,
-        CASE WHEN relevance IS NOT NULL AND relevance >= rel THEN 1 ELSE 0 END AS is_rel,
-        CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+        CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT) THEN 1 ELSE 0 END AS is_rel,
+        CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
             THEN 1 ELSE 0 END AS is_nonrel,
         CASE WHEN relevance IS NOT NULL THEN 1 ELSE 0 END AS is_pooled
-    FROM query_table(eval_table::VARCHAR)
+    FROM ireval_eval_table
     WHERE rank IS NOT NULL
 ),
 cum AS (
@@ -2232,11 +2483,11 @@ FROM (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 ) AS s
@@ -2249,15 +2500,23 @@ LEFT JOIN running AS x
 -- (rounding 'trec_eval9') or round(x R) ('trec_eval10'); 0 when fewer than c relevant documents
 -- are retrieved.
 CREATE OR REPLACE MACRO ireval_iprec(eval_table, recall, rel := 1, rounding := 'trec_eval9') AS TABLE
-WITH hits AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (recall IS NOT NULL AND regexp_full_match(typeof(recall), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(recall AS DOUBLE) IS NOT NULL AND COALESCE(TRY_CAST(recall AS DOUBLE) >= 0 AND TRY_CAST(recall AS DOUBLE) <= 1, FALSE))
+        THEN 'ireval_iprec: recall := ' || CASE typeof(recall) WHEN 'VARCHAR' THEN '''' || replace(CAST(recall AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(recall AS VARCHAR), 'NULL') END || ' is invalid; it must be a number in [0, 1]'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_iprec: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rounding IS NOT NULL AND regexp_full_match(typeof(rounding), 'VARCHAR') AND TRY_CAST(rounding AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(rounding AS VARCHAR)) IN (encode('trec_eval9'), encode('trec_eval10')), FALSE))
+        THEN 'ireval_iprec: rounding := ' || CASE typeof(rounding) WHEN 'VARCHAR' THEN '''' || replace(CAST(rounding AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rounding AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''trec_eval9'', ''trec_eval10'''
+END), eval_table::VARCHAR))),
+hits AS (
     SELECT run_id, query_id, rank,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank) AS c
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND relevance IS NOT NULL AND relevance >= rel
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
 ),
 st AS (
     SELECT run_id, query_id,
-        CAST(recall AS DOUBLE) * CAST(num_rel AS DOUBLE) AS x
+        CAST(TRY_CAST(recall AS DOUBLE) AS DOUBLE) * CAST(num_rel AS DOUBLE) AS x
     FROM (
     SELECT
         run_id,
@@ -2283,18 +2542,18 @@ st AS (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 ) AS s0
 ),
 needed AS (
     SELECT run_id, query_id,
-        CASE WHEN rounding = 'trec_eval9'
+        CASE WHEN TRY_CAST(rounding AS VARCHAR) = 'trec_eval9'
             THEN FLOOR(x + CAST(9 AS DOUBLE) / CAST(10 AS DOUBLE))
             ELSE FLOOR(x) + CASE WHEN x - FLOOR(x) >= CAST(1 AS DOUBLE) / CAST(2 AS DOUBLE)
                 THEN 1 ELSE 0 END
@@ -2311,9 +2570,15 @@ GROUP BY n.run_id, n.query_id;
 -- Precision at rank c = trunc(mult R + 0.9), divided by c even when fewer documents are
 -- retrieved; 0 when c is 0.
 CREATE OR REPLACE MACRO ireval_rprec_mult(eval_table, mult, rel := 1) AS TABLE
-WITH cut AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (mult IS NOT NULL AND regexp_full_match(typeof(mult), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(mult AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(mult AS DOUBLE)) AND TRY_CAST(mult AS DOUBLE) >= 0, FALSE))
+        THEN 'ireval_rprec_mult: mult := ' || CASE typeof(mult) WHEN 'VARCHAR' THEN '''' || replace(CAST(mult AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(mult AS VARCHAR), 'NULL') END || ' is invalid; it must be a non-negative finite number'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_rprec_mult: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR))),
+cut AS (
     SELECT run_id, query_id,
-        FLOOR(CAST(mult AS DOUBLE) * CAST(num_rel AS DOUBLE)
+        FLOOR(CAST(TRY_CAST(mult AS DOUBLE) AS DOUBLE) * CAST(num_rel AS DOUBLE)
             + CAST(9 AS DOUBLE) / CAST(10 AS DOUBLE)) AS c
     FROM (
     SELECT
@@ -2340,11 +2605,11 @@ WITH cut AS (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 ) AS s0
@@ -2352,8 +2617,8 @@ WITH cut AS (
 hits AS (
     SELECT t.run_id, t.query_id,
         SUM(CASE WHEN t.rank IS NOT NULL AND t.rank <= u.c AND t.relevance IS NOT NULL
-            AND t.relevance >= rel THEN 1 ELSE 0 END) AS rel_ret_c
-    FROM query_table(eval_table::VARCHAR) AS t
+            AND t.relevance >= TRY_CAST(rel AS HUGEINT) THEN 1 ELSE 0 END) AS rel_ret_c
+    FROM ireval_eval_table AS t
     JOIN cut AS u ON u.run_id = t.run_id AND u.query_id = t.query_id
     GROUP BY t.run_id, t.query_id
 )
@@ -2367,11 +2632,25 @@ JOIN hits AS h ON h.run_id = u.run_id AND h.query_id = u.query_id;
 -- (non-relevant missed, from the collection size num_docs); unjudged documents retrieved count
 -- as non-relevant.
 CREATE OR REPLACE MACRO ireval_utility(eval_table, w_rel_ret := 1, w_nonrel_ret := -1, w_rel_missed := 0, w_nonrel_missed := 0, num_docs := 0, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (w_rel_ret IS NOT NULL AND regexp_full_match(typeof(w_rel_ret), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(w_rel_ret AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(w_rel_ret AS DOUBLE)), FALSE))
+        THEN 'ireval_utility: w_rel_ret := ' || CASE typeof(w_rel_ret) WHEN 'VARCHAR' THEN '''' || replace(CAST(w_rel_ret AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(w_rel_ret AS VARCHAR), 'NULL') END || ' is invalid; it must be a finite number'
+    WHEN NOT (w_nonrel_ret IS NOT NULL AND regexp_full_match(typeof(w_nonrel_ret), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(w_nonrel_ret AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(w_nonrel_ret AS DOUBLE)), FALSE))
+        THEN 'ireval_utility: w_nonrel_ret := ' || CASE typeof(w_nonrel_ret) WHEN 'VARCHAR' THEN '''' || replace(CAST(w_nonrel_ret AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(w_nonrel_ret AS VARCHAR), 'NULL') END || ' is invalid; it must be a finite number'
+    WHEN NOT (w_rel_missed IS NOT NULL AND regexp_full_match(typeof(w_rel_missed), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(w_rel_missed AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(w_rel_missed AS DOUBLE)), FALSE))
+        THEN 'ireval_utility: w_rel_missed := ' || CASE typeof(w_rel_missed) WHEN 'VARCHAR' THEN '''' || replace(CAST(w_rel_missed AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(w_rel_missed AS VARCHAR), 'NULL') END || ' is invalid; it must be a finite number'
+    WHEN NOT (w_nonrel_missed IS NOT NULL AND regexp_full_match(typeof(w_nonrel_missed), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(w_nonrel_missed AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(w_nonrel_missed AS DOUBLE)), FALSE))
+        THEN 'ireval_utility: w_nonrel_missed := ' || CASE typeof(w_nonrel_missed) WHEN 'VARCHAR' THEN '''' || replace(CAST(w_nonrel_missed AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(w_nonrel_missed AS VARCHAR), 'NULL') END || ' is invalid; it must be a finite number'
+    WHEN NOT (num_docs IS NOT NULL AND regexp_full_match(typeof(num_docs), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(num_docs AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(num_docs AS DOUBLE)) AND TRY_CAST(num_docs AS DOUBLE) >= 0, FALSE))
+        THEN 'ireval_utility: num_docs := ' || CASE typeof(num_docs) WHEN 'VARCHAR' THEN '''' || replace(CAST(num_docs AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(num_docs AS VARCHAR), 'NULL') END || ' is invalid; it must be a non-negative finite number'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_utility: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
-    CAST(w_rel_ret AS DOUBLE) * h
-    + CAST(w_nonrel_ret AS DOUBLE) * (n - h)
-    + CAST(w_rel_missed AS DOUBLE) * (r - h)
-    + CAST(w_nonrel_missed AS DOUBLE) * (CAST(num_docs AS DOUBLE) + h - n - r) AS value
+    CAST(TRY_CAST(w_rel_ret AS DOUBLE) AS DOUBLE) * h
+    + CAST(TRY_CAST(w_nonrel_ret AS DOUBLE) AS DOUBLE) * (n - h)
+    + CAST(TRY_CAST(w_rel_missed AS DOUBLE) AS DOUBLE) * (r - h)
+    + CAST(TRY_CAST(w_nonrel_missed AS DOUBLE) AS DOUBLE) * (CAST(TRY_CAST(num_docs AS DOUBLE) AS DOUBLE) + h - n - r) AS value
 FROM (
     SELECT run_id, query_id,
         CAST(rel_ret AS DOUBLE) AS h,
@@ -2402,11 +2681,11 @@ FROM (
             CASE WHEN rank IS NOT NULL THEN 1 ELSE 0 END AS is_ret,
             CASE WHEN rank IS NOT NULL AND (NULL IS NULL OR rank <= NULL)
                 THEN 1 ELSE 0 END AS is_ret_k,
-            CASE WHEN relevance IS NOT NULL AND relevance >= rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_rel,
-            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < rel
+            CASE WHEN relevance IS NOT NULL AND relevance >= 0 AND relevance < TRY_CAST(rel AS HUGEINT)
                 THEN 1 ELSE 0 END AS is_nonrel
-        FROM query_table(eval_table::VARCHAR)
+        FROM ireval_eval_table
     ) AS f
     GROUP BY run_id, query_id
 ) AS s0
@@ -2419,14 +2698,20 @@ FROM (
 -- max_rel] (unjudged documents: 0). The product is the exponential of a running sum of
 -- logarithms (1 - R_j >= 2^-max_rel > 0).
 CREATE OR REPLACE MACRO ireval_err(eval_table, k := NULL, max_rel := 4) AS TABLE
-WITH stops AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_err: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (max_rel IS NOT NULL AND regexp_full_match(typeof(max_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(max_rel AS HUGEINT) >= 1, FALSE))
+        THEN 'ireval_err: max_rel := ' || CASE typeof(max_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
+END), eval_table::VARCHAR))),
+stops AS (
     SELECT run_id, query_id, rank,
         (pow(CAST(2 AS DOUBLE), CAST(CASE WHEN relevance IS NULL OR relevance < 0 THEN 0
-            WHEN relevance > max_rel THEN max_rel ELSE relevance END AS DOUBLE))
+            WHEN relevance > TRY_CAST(max_rel AS HUGEINT) THEN TRY_CAST(max_rel AS HUGEINT) ELSE relevance END AS DOUBLE))
             - CAST(1 AS DOUBLE))
-        * (CAST(1 AS DOUBLE) / pow(CAST(2 AS DOUBLE), CAST(max_rel AS DOUBLE))) AS stop
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
+        * (CAST(1 AS DOUBLE) / pow(CAST(2 AS DOUBLE), CAST(TRY_CAST(max_rel AS HUGEINT) AS DOUBLE))) AS stop
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
 ),
 reached AS (
     SELECT run_id, query_id, rank, stop,
@@ -2446,7 +2731,7 @@ running AS (
     FROM reached
 )
 SELECT pa.run_id, pa.query_id, COALESCE(x.total, CAST(0 AS DOUBLE)) AS value
-FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
 LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1;
 
@@ -2454,16 +2739,24 @@ LEFT JOIN running AS x
 
 -- HIT@k: the best utility in the top k (0 for none).
 CREATE OR REPLACE MACRO ireval_hit(eval_table, k := NULL, max_rel := 1, gains := '') AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_hit: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (max_rel IS NOT NULL AND regexp_full_match(typeof(max_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(max_rel AS HUGEINT) >= 1, FALSE))
+        THEN 'ireval_hit: max_rel := ' || CASE typeof(max_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
+        THEN 'ireval_hit: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to utilities in [0, 1], e.g. '',1=0.3,2=1,'''
+END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
-    COALESCE(MAX(CASE WHEN rank IS NOT NULL AND (k IS NULL OR rank <= k)
+    COALESCE(MAX(CASE WHEN rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
         THEN CASE WHEN relevance IS NULL THEN CAST(0 AS DOUBLE)
-    WHEN gains = '' THEN CAST(CASE WHEN relevance < 0 THEN 0
-        WHEN relevance > max_rel THEN max_rel ELSE relevance END AS DOUBLE)
-        / CAST(max_rel AS DOUBLE)
-    ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    WHEN TRY_CAST(gains AS VARCHAR) = '' THEN CAST(CASE WHEN relevance < 0 THEN 0
+        WHEN relevance > TRY_CAST(max_rel AS HUGEINT) THEN TRY_CAST(max_rel AS HUGEINT) ELSE relevance END AS DOUBLE)
+        / CAST(TRY_CAST(max_rel AS HUGEINT) AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(0 AS DOUBLE))
 END END), CAST(0 AS DOUBLE)) AS value
-FROM query_table(eval_table::VARCHAR)
+FROM ireval_eval_table
 GROUP BY run_id, query_id;
 
 -- InvSq@k: the sum over the top k ranks i of utility / (i (i + 1)), in rank order. Column
@@ -2471,21 +2764,29 @@ GROUP BY run_id, query_id;
 -- retrieved), in rank order, plus that of the ranks past d, 1 / (d + 1) - 1 / (k + 1) (1 / (d +
 -- 1) without k).
 CREATE OR REPLACE MACRO ireval_invsq(eval_table, k := NULL, max_rel := 1, gains := '') AS TABLE
-WITH t AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_invsq: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (max_rel IS NOT NULL AND regexp_full_match(typeof(max_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(max_rel AS HUGEINT) >= 1, FALSE))
+        THEN 'ireval_invsq: max_rel := ' || CASE typeof(max_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
+        THEN 'ireval_invsq: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to utilities in [0, 1], e.g. '',1=0.3,2=1,'''
+END), eval_table::VARCHAR))),
+t AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN CAST(0 AS DOUBLE)
-    WHEN gains = '' THEN CAST(CASE WHEN relevance < 0 THEN 0
-        WHEN relevance > max_rel THEN max_rel ELSE relevance END AS DOUBLE)
-        / CAST(max_rel AS DOUBLE)
-    ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+    WHEN TRY_CAST(gains AS VARCHAR) = '' THEN CAST(CASE WHEN relevance < 0 THEN 0
+        WHEN relevance > TRY_CAST(max_rel AS HUGEINT) THEN TRY_CAST(max_rel AS HUGEINT) ELSE relevance END AS DOUBLE)
+        / CAST(TRY_CAST(max_rel AS HUGEINT) AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(0 AS DOUBLE))
 END / (CAST(rank AS DOUBLE) * (CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)))
             AS term,
         CASE WHEN relevance IS NULL THEN CAST(1 AS DOUBLE)
             / (CAST(rank AS DOUBLE) * (CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)))
             ELSE CAST(0 AS DOUBLE) END AS unjudged
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
 ),
 running AS (
     SELECT run_id, query_id,
@@ -2504,10 +2805,10 @@ running AS (
 SELECT pa.run_id, pa.query_id, COALESCE(x.total, CAST(0 AS DOUBLE)) AS value,
     COALESCE(x.unjudged_w, CAST(0 AS DOUBLE))
         + (CAST(1 AS DOUBLE) / (CAST(COALESCE(x.depth, 0) AS DOUBLE) + CAST(1 AS DOUBLE))
-            - CASE WHEN k IS NULL THEN CAST(0 AS DOUBLE)
-                ELSE CAST(1 AS DOUBLE) / (CAST(k AS DOUBLE) + CAST(1 AS DOUBLE)) END)
+            - CASE WHEN TRY_CAST(k AS HUGEINT) IS NULL THEN CAST(0 AS DOUBLE)
+                ELSE CAST(1 AS DOUBLE) / (CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) + CAST(1 AS DOUBLE)) END)
         AS residual
-FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
 LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1;
 
@@ -2518,29 +2819,41 @@ LEFT JOIN running AS x
 -- unjudged documents gain 0. ties: 'rank' (each document its rank's weight) or 'average'
 -- (rbp_eval). Column depth: the expected number of documents read, 1 / (1 - p).
 CREATE OR REPLACE MACRO ireval_rbp(eval_table, k := NULL, p := 0.8, rel := 1, gains := '', ties := 'rank') AS TABLE
-WITH t AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_rbp: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (p IS NOT NULL AND regexp_full_match(typeof(p), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(p AS DOUBLE) IS NOT NULL AND COALESCE(TRY_CAST(p AS DOUBLE) > 0 AND TRY_CAST(p AS DOUBLE) < 1, FALSE))
+        THEN 'ireval_rbp: p := ' || CASE typeof(p) WHEN 'VARCHAR' THEN '''' || replace(CAST(p AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(p AS VARCHAR), 'NULL') END || ' is invalid; it must be a number in (0, 1)'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_rbp: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
+        THEN 'ireval_rbp: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to gains in [0, 1], e.g. '',1=0.5,2=1,'''
+    WHEN NOT (ties IS NOT NULL AND regexp_full_match(typeof(ties), 'VARCHAR') AND TRY_CAST(ties AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(ties AS VARCHAR)) IN (encode('rank'), encode('average')), FALSE))
+        THEN 'ireval_rbp: ties := ' || CASE typeof(ties) WHEN 'VARCHAR' THEN '''' || replace(CAST(ties AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(ties AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''rank'', ''average'''
+END), eval_table::VARCHAR))),
+t AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN CAST(0 AS DOUBLE)
-            WHEN gains = '' THEN
-                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+            WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
+                CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(0 AS DOUBLE))
         END * weight AS term
     FROM (
     SELECT run_id, query_id, rank, relevance,
-        (CAST(1 AS DOUBLE) - CAST(p AS DOUBLE))
-            * pow(CAST(p AS DOUBLE), CAST(rank AS DOUBLE) - CAST(1 AS DOUBLE)) AS weight
-    FROM query_table(eval_table::VARCHAR)
-    WHERE ties = 'rank' AND rank IS NOT NULL AND (k IS NULL OR rank <= k)
+        (CAST(1 AS DOUBLE) - CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE))
+            * pow(CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE), CAST(rank AS DOUBLE) - CAST(1 AS DOUBLE)) AS weight
+    FROM ireval_eval_table
+    WHERE TRY_CAST(ties AS VARCHAR) = 'rank' AND rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
     UNION ALL
     SELECT run_id, query_id, rank, relevance,
-        CASE WHEN k IS NULL THEN mean
-            ELSE mean * (CASE WHEN end_pos < CAST(k AS DOUBLE) THEN end_pos
-                ELSE CAST(k AS DOUBLE) END - start_pos) / size END AS weight
+        CASE WHEN TRY_CAST(k AS HUGEINT) IS NULL THEN mean
+            ELSE mean * (CASE WHEN end_pos < CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) THEN end_pos
+                ELSE CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) END - start_pos) / size END AS weight
     FROM (
         SELECT run_id, query_id, rank, relevance, start_pos, end_pos - start_pos AS size,
             end_pos,
-            (pow(CAST(p AS DOUBLE), start_pos) - pow(CAST(p AS DOUBLE), end_pos))
+            (pow(CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE), start_pos) - pow(CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE), end_pos))
                 / (end_pos - start_pos) AS mean
         FROM (
             SELECT run_id, query_id, rank, relevance,
@@ -2549,11 +2862,11 @@ WITH t AS (
                 CAST(COUNT(*) OVER (PARTITION BY run_id, query_id)
                     - rank() OVER (PARTITION BY run_id, query_id ORDER BY score ASC) + 1
                     AS DOUBLE) AS end_pos
-            FROM query_table(eval_table::VARCHAR)
-            WHERE ties = 'average' AND rank IS NOT NULL
+            FROM ireval_eval_table
+            WHERE TRY_CAST(ties AS VARCHAR) = 'average' AND rank IS NOT NULL
         ) AS tie
     ) AS tw
-    WHERE k IS NULL OR start_pos < CAST(k AS DOUBLE)
+    WHERE TRY_CAST(k AS HUGEINT) IS NULL OR start_pos < CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE)
 ) AS w
 ),
 running AS (
@@ -2566,33 +2879,41 @@ running AS (
     FROM t
 )
 SELECT pa.run_id, pa.query_id, COALESCE(x.total, CAST(0 AS DOUBLE)) AS value,
-    CAST(1 AS DOUBLE) / ((CAST(1 AS DOUBLE) - CAST(p AS DOUBLE))
-        * pow(CAST(p AS DOUBLE), CAST(0 AS DOUBLE))) AS depth
-FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    CAST(1 AS DOUBLE) / ((CAST(1 AS DOUBLE) - CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE))
+        * pow(CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE), CAST(0 AS DOUBLE))) AS depth
+FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
 LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1;
 
 -- RBP residual@k: the weight of the unjudged documents in the top d ranks plus p^d, the most
 -- RBP@k could still grow. ties as for ireval_rbp.
 CREATE OR REPLACE MACRO ireval_rbp_resid(eval_table, k := NULL, p := 0.8, ties := 'rank') AS TABLE
-WITH t AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_rbp_resid: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (p IS NOT NULL AND regexp_full_match(typeof(p), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(p AS DOUBLE) IS NOT NULL AND COALESCE(TRY_CAST(p AS DOUBLE) > 0 AND TRY_CAST(p AS DOUBLE) < 1, FALSE))
+        THEN 'ireval_rbp_resid: p := ' || CASE typeof(p) WHEN 'VARCHAR' THEN '''' || replace(CAST(p AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(p AS VARCHAR), 'NULL') END || ' is invalid; it must be a number in (0, 1)'
+    WHEN NOT (ties IS NOT NULL AND regexp_full_match(typeof(ties), 'VARCHAR') AND TRY_CAST(ties AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(ties AS VARCHAR)) IN (encode('rank'), encode('average')), FALSE))
+        THEN 'ireval_rbp_resid: ties := ' || CASE typeof(ties) WHEN 'VARCHAR' THEN '''' || replace(CAST(ties AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(ties AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''rank'', ''average'''
+END), eval_table::VARCHAR))),
+t AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN weight ELSE CAST(0 AS DOUBLE) END AS term
     FROM (
     SELECT run_id, query_id, rank, relevance,
-        (CAST(1 AS DOUBLE) - CAST(p AS DOUBLE))
-            * pow(CAST(p AS DOUBLE), CAST(rank AS DOUBLE) - CAST(1 AS DOUBLE)) AS weight
-    FROM query_table(eval_table::VARCHAR)
-    WHERE ties = 'rank' AND rank IS NOT NULL AND (k IS NULL OR rank <= k)
+        (CAST(1 AS DOUBLE) - CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE))
+            * pow(CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE), CAST(rank AS DOUBLE) - CAST(1 AS DOUBLE)) AS weight
+    FROM ireval_eval_table
+    WHERE TRY_CAST(ties AS VARCHAR) = 'rank' AND rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
     UNION ALL
     SELECT run_id, query_id, rank, relevance,
-        CASE WHEN k IS NULL THEN mean
-            ELSE mean * (CASE WHEN end_pos < CAST(k AS DOUBLE) THEN end_pos
-                ELSE CAST(k AS DOUBLE) END - start_pos) / size END AS weight
+        CASE WHEN TRY_CAST(k AS HUGEINT) IS NULL THEN mean
+            ELSE mean * (CASE WHEN end_pos < CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) THEN end_pos
+                ELSE CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) END - start_pos) / size END AS weight
     FROM (
         SELECT run_id, query_id, rank, relevance, start_pos, end_pos - start_pos AS size,
             end_pos,
-            (pow(CAST(p AS DOUBLE), start_pos) - pow(CAST(p AS DOUBLE), end_pos))
+            (pow(CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE), start_pos) - pow(CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE), end_pos))
                 / (end_pos - start_pos) AS mean
         FROM (
             SELECT run_id, query_id, rank, relevance,
@@ -2601,11 +2922,11 @@ WITH t AS (
                 CAST(COUNT(*) OVER (PARTITION BY run_id, query_id)
                     - rank() OVER (PARTITION BY run_id, query_id ORDER BY score ASC) + 1
                     AS DOUBLE) AS end_pos
-            FROM query_table(eval_table::VARCHAR)
-            WHERE ties = 'average' AND rank IS NOT NULL
+            FROM ireval_eval_table
+            WHERE TRY_CAST(ties AS VARCHAR) = 'average' AND rank IS NOT NULL
         ) AS tie
     ) AS tw
-    WHERE k IS NULL OR start_pos < CAST(k AS DOUBLE)
+    WHERE TRY_CAST(k AS HUGEINT) IS NULL OR start_pos < CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE)
 ) AS w
 ),
 running AS (
@@ -2619,14 +2940,14 @@ running AS (
 ),
 depth AS (
     SELECT run_id, query_id, COUNT(*) AS d
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND (k IS NULL OR rank <= k)
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
     GROUP BY run_id, query_id
 )
 SELECT pa.run_id, pa.query_id,
     COALESCE(x.total, CAST(0 AS DOUBLE))
-        + pow(CAST(p AS DOUBLE), CAST(COALESCE(dp.d, 0) AS DOUBLE)) AS value
-FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+        + pow(CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE), CAST(COALESCE(dp.d, 0) AS DOUBLE)) AS value
+FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
 LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
 LEFT JOIN depth AS dp ON dp.run_id = pa.run_id AND dp.query_id = pa.query_id;
@@ -2636,27 +2957,45 @@ LEFT JOIN depth AS dp ON dp.run_id = pa.run_id AND dp.query_id = pa.query_id;
 -- INST@k (cwl_eval's INSTCWLMetric(T), T = target): adaptive, C(i) = ((i + T + T_i - 1) / (i + T
 -- + T_i))^2 with T_i = T less the gain of positions 1..i.
 CREATE OR REPLACE MACRO ireval_inst(eval_table, k := 1000, target := 1.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
-WITH seen AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1 AND TRY_CAST(k AS HUGEINT) <= 1000000000, FALSE))
+        THEN 'ireval_inst: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
+    WHEN NOT (target IS NOT NULL AND regexp_full_match(typeof(target), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(target AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(target AS DOUBLE)) AND TRY_CAST(target AS DOUBLE) > 0, FALSE))
+        THEN 'ireval_inst: target := ' || CASE typeof(target) WHEN 'VARCHAR' THEN '''' || replace(CAST(target AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(target AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_inst: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
+        THEN 'ireval_inst: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to gains in [0, 1], e.g. '',1=0.5,2=1,'''
+    WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_inst: min_rel := ' || CASE typeof(min_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(min_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(min_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (max_rel IS NULL OR (regexp_full_match(typeof(max_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE)))
+        THEN 'ireval_inst: max_rel := ' || CASE typeof(max_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer (or NULL)'
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(min_rel AS HUGEINT) >= TRY_CAST(max_rel AS HUGEINT), FALSE)
+        THEN 'ireval_inst: ' || 'min_rel := ' || CAST(TRY_CAST(min_rel AS HUGEINT) AS VARCHAR) || ' must be below max_rel := ' || CAST(TRY_CAST(max_rel AS HUGEINT) AS VARCHAR)
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(gains AS VARCHAR) <> '', FALSE)
+        THEN 'ireval_inst: ' || 'give gains or max_rel, not both (max_rel scales the grades between min_rel and max_rel to [0, 1])'
+END), eval_table::VARCHAR))),
+seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
-            WHEN max_rel IS NOT NULL THEN CASE
-                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
-                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
-                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+            WHEN TRY_CAST(max_rel AS HUGEINT) IS NOT NULL THEN CASE
+                WHEN relevance >= TRY_CAST(max_rel AS HUGEINT) THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= TRY_CAST(min_rel AS HUGEINT) THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE) / CAST(TRY_CAST(max_rel AS HUGEINT) - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE)
                 END
-            WHEN gains = '' THEN
-                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+            WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
+                CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(0 AS DOUBLE))
         END AS gain
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND rank <= k
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
 ),
 known AS (
     SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
         COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
         COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
-    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
     CROSS JOIN (
     SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
         + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
@@ -2705,11 +3044,11 @@ known AS (
     UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
     UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
 ) AS d8
-    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
-        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
-        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+    WHERE d0.d < TRY_CAST(k AS HUGEINT) AND d1.d * 10 < TRY_CAST(k AS HUGEINT) AND d2.d * 100 < TRY_CAST(k AS HUGEINT) AND d3.d * 1000 < TRY_CAST(k AS HUGEINT)
+        AND d4.d * 10000 < TRY_CAST(k AS HUGEINT) AND d5.d * 100000 < TRY_CAST(k AS HUGEINT) AND d6.d * 1000000 < TRY_CAST(k AS HUGEINT)
+        AND d7.d * 10000000 < TRY_CAST(k AS HUGEINT) AND d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
         AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
-            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
 ) AS po
     LEFT JOIN seen AS s
         ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
@@ -2728,10 +3067,10 @@ cells AS (
 ),
 ratios AS (
     SELECT run_id, query_id, pos, g_lo, g_hi,
-        (i + CAST(target AS DOUBLE) + (CAST(target AS DOUBLE) - cg_lo) - CAST(1 AS DOUBLE))
-        / (i + CAST(target AS DOUBLE) + (CAST(target AS DOUBLE) - cg_lo)) AS q_lo,
-        (i + CAST(target AS DOUBLE) + (CAST(target AS DOUBLE) - cg_hi) - CAST(1 AS DOUBLE))
-        / (i + CAST(target AS DOUBLE) + (CAST(target AS DOUBLE) - cg_hi)) AS q_hi
+        (i + CAST(TRY_CAST(target AS DOUBLE) AS DOUBLE) + (CAST(TRY_CAST(target AS DOUBLE) AS DOUBLE) - cg_lo) - CAST(1 AS DOUBLE))
+        / (i + CAST(TRY_CAST(target AS DOUBLE) AS DOUBLE) + (CAST(TRY_CAST(target AS DOUBLE) AS DOUBLE) - cg_lo)) AS q_lo,
+        (i + CAST(TRY_CAST(target AS DOUBLE) AS DOUBLE) + (CAST(TRY_CAST(target AS DOUBLE) AS DOUBLE) - cg_hi) - CAST(1 AS DOUBLE))
+        / (i + CAST(TRY_CAST(target AS DOUBLE) AS DOUBLE) + (CAST(TRY_CAST(target AS DOUBLE) AS DOUBLE) - cg_hi)) AS q_hi
     FROM cells
 ),
 cont AS (
@@ -2775,27 +3114,45 @@ GROUP BY run_id, query_id;
 
 -- INSQ@k (cwl_eval's INSQCWLMetric(T), T = target): C(i) = ((i + 2T - 1) / (i + 2T))^2.
 CREATE OR REPLACE MACRO ireval_insq(eval_table, k := 1000, target := 1.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
-WITH seen AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1 AND TRY_CAST(k AS HUGEINT) <= 1000000000, FALSE))
+        THEN 'ireval_insq: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
+    WHEN NOT (target IS NOT NULL AND regexp_full_match(typeof(target), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(target AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(target AS DOUBLE)) AND TRY_CAST(target AS DOUBLE) > 0, FALSE))
+        THEN 'ireval_insq: target := ' || CASE typeof(target) WHEN 'VARCHAR' THEN '''' || replace(CAST(target AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(target AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_insq: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
+        THEN 'ireval_insq: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to gains in [0, 1], e.g. '',1=0.5,2=1,'''
+    WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_insq: min_rel := ' || CASE typeof(min_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(min_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(min_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (max_rel IS NULL OR (regexp_full_match(typeof(max_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE)))
+        THEN 'ireval_insq: max_rel := ' || CASE typeof(max_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer (or NULL)'
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(min_rel AS HUGEINT) >= TRY_CAST(max_rel AS HUGEINT), FALSE)
+        THEN 'ireval_insq: ' || 'min_rel := ' || CAST(TRY_CAST(min_rel AS HUGEINT) AS VARCHAR) || ' must be below max_rel := ' || CAST(TRY_CAST(max_rel AS HUGEINT) AS VARCHAR)
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(gains AS VARCHAR) <> '', FALSE)
+        THEN 'ireval_insq: ' || 'give gains or max_rel, not both (max_rel scales the grades between min_rel and max_rel to [0, 1])'
+END), eval_table::VARCHAR))),
+seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
-            WHEN max_rel IS NOT NULL THEN CASE
-                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
-                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
-                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+            WHEN TRY_CAST(max_rel AS HUGEINT) IS NOT NULL THEN CASE
+                WHEN relevance >= TRY_CAST(max_rel AS HUGEINT) THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= TRY_CAST(min_rel AS HUGEINT) THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE) / CAST(TRY_CAST(max_rel AS HUGEINT) - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE)
                 END
-            WHEN gains = '' THEN
-                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+            WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
+                CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(0 AS DOUBLE))
         END AS gain
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND rank <= k
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
 ),
 known AS (
     SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
         COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
         COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
-    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
     CROSS JOIN (
     SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
         + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
@@ -2844,11 +3201,11 @@ known AS (
     UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
     UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
 ) AS d8
-    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
-        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
-        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+    WHERE d0.d < TRY_CAST(k AS HUGEINT) AND d1.d * 10 < TRY_CAST(k AS HUGEINT) AND d2.d * 100 < TRY_CAST(k AS HUGEINT) AND d3.d * 1000 < TRY_CAST(k AS HUGEINT)
+        AND d4.d * 10000 < TRY_CAST(k AS HUGEINT) AND d5.d * 100000 < TRY_CAST(k AS HUGEINT) AND d6.d * 1000000 < TRY_CAST(k AS HUGEINT)
+        AND d7.d * 10000000 < TRY_CAST(k AS HUGEINT) AND d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
         AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
-            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
 ) AS po
     LEFT JOIN seen AS s
         ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
@@ -2867,8 +3224,8 @@ cells AS (
 ),
 ratios AS (
     SELECT run_id, query_id, pos, g_lo, g_hi,
-        (i + CAST(2 AS DOUBLE) * CAST(target AS DOUBLE) - CAST(1 AS DOUBLE))
-        / (i + CAST(2 AS DOUBLE) * CAST(target AS DOUBLE)) AS q
+        (i + CAST(2 AS DOUBLE) * CAST(TRY_CAST(target AS DOUBLE) AS DOUBLE) - CAST(1 AS DOUBLE))
+        / (i + CAST(2 AS DOUBLE) * CAST(TRY_CAST(target AS DOUBLE) AS DOUBLE)) AS q
     FROM cells
 ),
 cont AS (
@@ -2912,27 +3269,45 @@ GROUP BY run_id, query_id;
 
 -- TBG@k (cwl_eval's TBGCWLMetric(halflife)): W(i) proportional to 2^(-(i - 1) / halflife).
 CREATE OR REPLACE MACRO ireval_tbg(eval_table, k := 1000, halflife := 224.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
-WITH seen AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1 AND TRY_CAST(k AS HUGEINT) <= 1000000000, FALSE))
+        THEN 'ireval_tbg: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
+    WHEN NOT (halflife IS NOT NULL AND regexp_full_match(typeof(halflife), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(halflife AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(halflife AS DOUBLE)) AND TRY_CAST(halflife AS DOUBLE) > 0, FALSE))
+        THEN 'ireval_tbg: halflife := ' || CASE typeof(halflife) WHEN 'VARCHAR' THEN '''' || replace(CAST(halflife AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(halflife AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_tbg: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
+        THEN 'ireval_tbg: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to gains in [0, 1], e.g. '',1=0.5,2=1,'''
+    WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_tbg: min_rel := ' || CASE typeof(min_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(min_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(min_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (max_rel IS NULL OR (regexp_full_match(typeof(max_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE)))
+        THEN 'ireval_tbg: max_rel := ' || CASE typeof(max_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer (or NULL)'
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(min_rel AS HUGEINT) >= TRY_CAST(max_rel AS HUGEINT), FALSE)
+        THEN 'ireval_tbg: ' || 'min_rel := ' || CAST(TRY_CAST(min_rel AS HUGEINT) AS VARCHAR) || ' must be below max_rel := ' || CAST(TRY_CAST(max_rel AS HUGEINT) AS VARCHAR)
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(gains AS VARCHAR) <> '', FALSE)
+        THEN 'ireval_tbg: ' || 'give gains or max_rel, not both (max_rel scales the grades between min_rel and max_rel to [0, 1])'
+END), eval_table::VARCHAR))),
+seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
-            WHEN max_rel IS NOT NULL THEN CASE
-                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
-                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
-                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+            WHEN TRY_CAST(max_rel AS HUGEINT) IS NOT NULL THEN CASE
+                WHEN relevance >= TRY_CAST(max_rel AS HUGEINT) THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= TRY_CAST(min_rel AS HUGEINT) THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE) / CAST(TRY_CAST(max_rel AS HUGEINT) - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE)
                 END
-            WHEN gains = '' THEN
-                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+            WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
+                CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(0 AS DOUBLE))
         END AS gain
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND rank <= k
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
 ),
 known AS (
     SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
         COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
         COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
-    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
     CROSS JOIN (
     SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
         + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
@@ -2981,11 +3356,11 @@ known AS (
     UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
     UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
 ) AS d8
-    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
-        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
-        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+    WHERE d0.d < TRY_CAST(k AS HUGEINT) AND d1.d * 10 < TRY_CAST(k AS HUGEINT) AND d2.d * 100 < TRY_CAST(k AS HUGEINT) AND d3.d * 1000 < TRY_CAST(k AS HUGEINT)
+        AND d4.d * 10000 < TRY_CAST(k AS HUGEINT) AND d5.d * 100000 < TRY_CAST(k AS HUGEINT) AND d6.d * 1000000 < TRY_CAST(k AS HUGEINT)
+        AND d7.d * 10000000 < TRY_CAST(k AS HUGEINT) AND d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
         AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
-            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
 ) AS po
     LEFT JOIN seen AS s
         ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
@@ -3005,9 +3380,9 @@ cells AS (
 weighted AS (
     SELECT run_id, query_id, pos, g_lo, g_hi,
         pow(CAST(2 AS DOUBLE), (CAST(0 AS DOUBLE) - (i - CAST(1 AS DOUBLE)))
-            * (CAST(1 AS DOUBLE) / CAST(halflife AS DOUBLE))) AS w_lo,
+            * (CAST(1 AS DOUBLE) / CAST(TRY_CAST(halflife AS DOUBLE) AS DOUBLE))) AS w_lo,
         pow(CAST(2 AS DOUBLE), (CAST(0 AS DOUBLE) - (i - CAST(1 AS DOUBLE)))
-            * (CAST(1 AS DOUBLE) / CAST(halflife AS DOUBLE))) AS w_hi
+            * (CAST(1 AS DOUBLE) / CAST(TRY_CAST(halflife AS DOUBLE) AS DOUBLE))) AS w_hi
     FROM cells
 )
 SELECT run_id, query_id,
@@ -3026,27 +3401,45 @@ GROUP BY run_id, query_id;
 -- U@k (cwl_eval's UMeasureCWLMetric(L), L = stop_length): W(i) proportional to max(0, 1 - (i -
 -- 1) / L), and 0 at position k.
 CREATE OR REPLACE MACRO ireval_u(eval_table, k := 1000, stop_length := 1000.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
-WITH seen AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 2 AND TRY_CAST(k AS HUGEINT) <= 1000000000, FALSE))
+        THEN 'ireval_u: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer from 2 to 1000000000 (U gives the last position weight 0)'
+    WHEN NOT (stop_length IS NOT NULL AND regexp_full_match(typeof(stop_length), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(stop_length AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(stop_length AS DOUBLE)) AND TRY_CAST(stop_length AS DOUBLE) > 0, FALSE))
+        THEN 'ireval_u: stop_length := ' || CASE typeof(stop_length) WHEN 'VARCHAR' THEN '''' || replace(CAST(stop_length AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(stop_length AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_u: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
+        THEN 'ireval_u: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to gains in [0, 1], e.g. '',1=0.5,2=1,'''
+    WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_u: min_rel := ' || CASE typeof(min_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(min_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(min_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (max_rel IS NULL OR (regexp_full_match(typeof(max_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE)))
+        THEN 'ireval_u: max_rel := ' || CASE typeof(max_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer (or NULL)'
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(min_rel AS HUGEINT) >= TRY_CAST(max_rel AS HUGEINT), FALSE)
+        THEN 'ireval_u: ' || 'min_rel := ' || CAST(TRY_CAST(min_rel AS HUGEINT) AS VARCHAR) || ' must be below max_rel := ' || CAST(TRY_CAST(max_rel AS HUGEINT) AS VARCHAR)
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(gains AS VARCHAR) <> '', FALSE)
+        THEN 'ireval_u: ' || 'give gains or max_rel, not both (max_rel scales the grades between min_rel and max_rel to [0, 1])'
+END), eval_table::VARCHAR))),
+seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
-            WHEN max_rel IS NOT NULL THEN CASE
-                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
-                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
-                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+            WHEN TRY_CAST(max_rel AS HUGEINT) IS NOT NULL THEN CASE
+                WHEN relevance >= TRY_CAST(max_rel AS HUGEINT) THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= TRY_CAST(min_rel AS HUGEINT) THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE) / CAST(TRY_CAST(max_rel AS HUGEINT) - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE)
                 END
-            WHEN gains = '' THEN
-                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+            WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
+                CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(0 AS DOUBLE))
         END AS gain
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND rank <= k
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
 ),
 known AS (
     SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
         COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
         COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
-    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
     CROSS JOIN (
     SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
         + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
@@ -3095,11 +3488,11 @@ known AS (
     UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
     UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
 ) AS d8
-    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
-        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
-        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+    WHERE d0.d < TRY_CAST(k AS HUGEINT) AND d1.d * 10 < TRY_CAST(k AS HUGEINT) AND d2.d * 100 < TRY_CAST(k AS HUGEINT) AND d3.d * 1000 < TRY_CAST(k AS HUGEINT)
+        AND d4.d * 10000 < TRY_CAST(k AS HUGEINT) AND d5.d * 100000 < TRY_CAST(k AS HUGEINT) AND d6.d * 1000000 < TRY_CAST(k AS HUGEINT)
+        AND d7.d * 10000000 < TRY_CAST(k AS HUGEINT) AND d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
         AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
-            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
 ) AS po
     LEFT JOIN seen AS s
         ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
@@ -3119,14 +3512,14 @@ cells AS (
 decays AS (
     SELECT run_id, query_id, pos, i, g_lo, g_hi,
         CAST(1 AS DOUBLE) - (i - CAST(1 AS DOUBLE))
-            * (CAST(1 AS DOUBLE) / CAST(stop_length AS DOUBLE)) AS decay
+            * (CAST(1 AS DOUBLE) / CAST(TRY_CAST(stop_length AS DOUBLE) AS DOUBLE)) AS decay
     FROM cells
 ),
 weighted AS (
     SELECT run_id, query_id, pos, g_lo, g_hi,
-        CASE WHEN i < CAST(k AS DOUBLE) AND decay > CAST(0 AS DOUBLE) THEN decay
+        CASE WHEN i < CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) AND decay > CAST(0 AS DOUBLE) THEN decay
             ELSE CAST(0 AS DOUBLE) END AS w_lo,
-        CASE WHEN i < CAST(k AS DOUBLE) AND decay > CAST(0 AS DOUBLE) THEN decay
+        CASE WHEN i < CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) AND decay > CAST(0 AS DOUBLE) THEN decay
             ELSE CAST(0 AS DOUBLE) END AS w_hi
     FROM decays
 )
@@ -3146,27 +3539,47 @@ GROUP BY run_id, query_id;
 -- BPM@k (cwl_eval's static BPMCWLMetric(T, K), T = target, K = budget): C(i) = 1 while the gain
 -- of positions 1..i is below T and i below K, else 0.
 CREATE OR REPLACE MACRO ireval_bpm(eval_table, k := 1000, target := 1.0, budget := 10.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
-WITH seen AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1 AND TRY_CAST(k AS HUGEINT) <= 1000000000, FALSE))
+        THEN 'ireval_bpm: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
+    WHEN NOT (target IS NOT NULL AND regexp_full_match(typeof(target), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(target AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(target AS DOUBLE)) AND TRY_CAST(target AS DOUBLE) > 0, FALSE))
+        THEN 'ireval_bpm: target := ' || CASE typeof(target) WHEN 'VARCHAR' THEN '''' || replace(CAST(target AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(target AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
+    WHEN NOT (budget IS NOT NULL AND regexp_full_match(typeof(budget), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(budget AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(budget AS DOUBLE)) AND TRY_CAST(budget AS DOUBLE) > 0, FALSE))
+        THEN 'ireval_bpm: budget := ' || CASE typeof(budget) WHEN 'VARCHAR' THEN '''' || replace(CAST(budget AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(budget AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_bpm: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
+        THEN 'ireval_bpm: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to gains in [0, 1], e.g. '',1=0.5,2=1,'''
+    WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_bpm: min_rel := ' || CASE typeof(min_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(min_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(min_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (max_rel IS NULL OR (regexp_full_match(typeof(max_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE)))
+        THEN 'ireval_bpm: max_rel := ' || CASE typeof(max_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer (or NULL)'
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(min_rel AS HUGEINT) >= TRY_CAST(max_rel AS HUGEINT), FALSE)
+        THEN 'ireval_bpm: ' || 'min_rel := ' || CAST(TRY_CAST(min_rel AS HUGEINT) AS VARCHAR) || ' must be below max_rel := ' || CAST(TRY_CAST(max_rel AS HUGEINT) AS VARCHAR)
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(gains AS VARCHAR) <> '', FALSE)
+        THEN 'ireval_bpm: ' || 'give gains or max_rel, not both (max_rel scales the grades between min_rel and max_rel to [0, 1])'
+END), eval_table::VARCHAR))),
+seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
-            WHEN max_rel IS NOT NULL THEN CASE
-                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
-                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
-                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+            WHEN TRY_CAST(max_rel AS HUGEINT) IS NOT NULL THEN CASE
+                WHEN relevance >= TRY_CAST(max_rel AS HUGEINT) THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= TRY_CAST(min_rel AS HUGEINT) THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE) / CAST(TRY_CAST(max_rel AS HUGEINT) - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE)
                 END
-            WHEN gains = '' THEN
-                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+            WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
+                CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(0 AS DOUBLE))
         END AS gain
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND rank <= k
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
 ),
 known AS (
     SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
         COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
         COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
-    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
     CROSS JOIN (
     SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
         + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
@@ -3215,11 +3628,11 @@ known AS (
     UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
     UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
 ) AS d8
-    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
-        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
-        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+    WHERE d0.d < TRY_CAST(k AS HUGEINT) AND d1.d * 10 < TRY_CAST(k AS HUGEINT) AND d2.d * 100 < TRY_CAST(k AS HUGEINT) AND d3.d * 1000 < TRY_CAST(k AS HUGEINT)
+        AND d4.d * 10000 < TRY_CAST(k AS HUGEINT) AND d5.d * 100000 < TRY_CAST(k AS HUGEINT) AND d6.d * 1000000 < TRY_CAST(k AS HUGEINT)
+        AND d7.d * 10000000 < TRY_CAST(k AS HUGEINT) AND d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
         AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
-            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
 ) AS po
     LEFT JOIN seen AS s
         ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
@@ -3238,9 +3651,9 @@ cells AS (
 ),
 cont AS (
     SELECT run_id, query_id, pos, g_lo, g_hi,
-        CASE WHEN cg_lo < CAST(target AS DOUBLE) AND i < CAST(budget AS DOUBLE)
+        CASE WHEN cg_lo < CAST(TRY_CAST(target AS DOUBLE) AS DOUBLE) AND i < CAST(TRY_CAST(budget AS DOUBLE) AS DOUBLE)
             THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END AS c_lo,
-        CASE WHEN cg_hi < CAST(target AS DOUBLE) AND i < CAST(budget AS DOUBLE)
+        CASE WHEN cg_hi < CAST(TRY_CAST(target AS DOUBLE) AS DOUBLE) AND i < CAST(TRY_CAST(budget AS DOUBLE) AS DOUBLE)
             THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END AS c_hi
     FROM cells
 ),
@@ -3282,27 +3695,43 @@ GROUP BY run_id, query_id;
 -- NERR8@k (cwl_eval's NERReq8CWLMetric(k), Azzopardi et al. ICTIR 2021 eq. 8): C(i) = 1 - g_i
 -- for i < k, 0 at k.
 CREATE OR REPLACE MACRO ireval_nerr8(eval_table, k, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
-WITH seen AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1 AND TRY_CAST(k AS HUGEINT) <= 1000000000, FALSE))
+        THEN 'ireval_nerr8: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_nerr8: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
+        THEN 'ireval_nerr8: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to gains in [0, 1], e.g. '',1=0.5,2=1,'''
+    WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_nerr8: min_rel := ' || CASE typeof(min_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(min_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(min_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (max_rel IS NULL OR (regexp_full_match(typeof(max_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE)))
+        THEN 'ireval_nerr8: max_rel := ' || CASE typeof(max_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer (or NULL)'
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(min_rel AS HUGEINT) >= TRY_CAST(max_rel AS HUGEINT), FALSE)
+        THEN 'ireval_nerr8: ' || 'min_rel := ' || CAST(TRY_CAST(min_rel AS HUGEINT) AS VARCHAR) || ' must be below max_rel := ' || CAST(TRY_CAST(max_rel AS HUGEINT) AS VARCHAR)
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(gains AS VARCHAR) <> '', FALSE)
+        THEN 'ireval_nerr8: ' || 'give gains or max_rel, not both (max_rel scales the grades between min_rel and max_rel to [0, 1])'
+END), eval_table::VARCHAR))),
+seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
-            WHEN max_rel IS NOT NULL THEN CASE
-                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
-                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
-                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+            WHEN TRY_CAST(max_rel AS HUGEINT) IS NOT NULL THEN CASE
+                WHEN relevance >= TRY_CAST(max_rel AS HUGEINT) THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= TRY_CAST(min_rel AS HUGEINT) THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE) / CAST(TRY_CAST(max_rel AS HUGEINT) - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE)
                 END
-            WHEN gains = '' THEN
-                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+            WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
+                CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(0 AS DOUBLE))
         END AS gain
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND rank <= k
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
 ),
 known AS (
     SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
         COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
         COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
-    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
     CROSS JOIN (
     SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
         + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
@@ -3351,11 +3780,11 @@ known AS (
     UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
     UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
 ) AS d8
-    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
-        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
-        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+    WHERE d0.d < TRY_CAST(k AS HUGEINT) AND d1.d * 10 < TRY_CAST(k AS HUGEINT) AND d2.d * 100 < TRY_CAST(k AS HUGEINT) AND d3.d * 1000 < TRY_CAST(k AS HUGEINT)
+        AND d4.d * 10000 < TRY_CAST(k AS HUGEINT) AND d5.d * 100000 < TRY_CAST(k AS HUGEINT) AND d6.d * 1000000 < TRY_CAST(k AS HUGEINT)
+        AND d7.d * 10000000 < TRY_CAST(k AS HUGEINT) AND d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
         AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
-            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
 ) AS po
     LEFT JOIN seen AS s
         ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
@@ -3374,9 +3803,9 @@ cells AS (
 ),
 cont AS (
     SELECT run_id, query_id, pos, g_lo, g_hi,
-        CASE WHEN i < CAST(k AS DOUBLE) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+        CASE WHEN i < CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
             * (CAST(1 AS DOUBLE) - g_lo) AS c_lo,
-        CASE WHEN i < CAST(k AS DOUBLE) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+        CASE WHEN i < CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
             * (CAST(1 AS DOUBLE) - g_hi) AS c_hi
     FROM cells
 ),
@@ -3418,27 +3847,43 @@ GROUP BY run_id, query_id;
 -- NERR9@k (cwl_eval's NERReq9CWLMetric(k), eq. 9): C(i) = i / (i + 1) (1 - g_i) for i < k, 0 at
 -- k.
 CREATE OR REPLACE MACRO ireval_nerr9(eval_table, k, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
-WITH seen AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1 AND TRY_CAST(k AS HUGEINT) <= 1000000000, FALSE))
+        THEN 'ireval_nerr9: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_nerr9: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
+        THEN 'ireval_nerr9: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to gains in [0, 1], e.g. '',1=0.5,2=1,'''
+    WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_nerr9: min_rel := ' || CASE typeof(min_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(min_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(min_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (max_rel IS NULL OR (regexp_full_match(typeof(max_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE)))
+        THEN 'ireval_nerr9: max_rel := ' || CASE typeof(max_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer (or NULL)'
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(min_rel AS HUGEINT) >= TRY_CAST(max_rel AS HUGEINT), FALSE)
+        THEN 'ireval_nerr9: ' || 'min_rel := ' || CAST(TRY_CAST(min_rel AS HUGEINT) AS VARCHAR) || ' must be below max_rel := ' || CAST(TRY_CAST(max_rel AS HUGEINT) AS VARCHAR)
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(gains AS VARCHAR) <> '', FALSE)
+        THEN 'ireval_nerr9: ' || 'give gains or max_rel, not both (max_rel scales the grades between min_rel and max_rel to [0, 1])'
+END), eval_table::VARCHAR))),
+seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
-            WHEN max_rel IS NOT NULL THEN CASE
-                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
-                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
-                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+            WHEN TRY_CAST(max_rel AS HUGEINT) IS NOT NULL THEN CASE
+                WHEN relevance >= TRY_CAST(max_rel AS HUGEINT) THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= TRY_CAST(min_rel AS HUGEINT) THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE) / CAST(TRY_CAST(max_rel AS HUGEINT) - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE)
                 END
-            WHEN gains = '' THEN
-                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+            WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
+                CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(0 AS DOUBLE))
         END AS gain
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND rank <= k
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
 ),
 known AS (
     SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
         COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
         COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
-    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
     CROSS JOIN (
     SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
         + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
@@ -3487,11 +3932,11 @@ known AS (
     UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
     UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
 ) AS d8
-    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
-        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
-        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+    WHERE d0.d < TRY_CAST(k AS HUGEINT) AND d1.d * 10 < TRY_CAST(k AS HUGEINT) AND d2.d * 100 < TRY_CAST(k AS HUGEINT) AND d3.d * 1000 < TRY_CAST(k AS HUGEINT)
+        AND d4.d * 10000 < TRY_CAST(k AS HUGEINT) AND d5.d * 100000 < TRY_CAST(k AS HUGEINT) AND d6.d * 1000000 < TRY_CAST(k AS HUGEINT)
+        AND d7.d * 10000000 < TRY_CAST(k AS HUGEINT) AND d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
         AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
-            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
 ) AS po
     LEFT JOIN seen AS s
         ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
@@ -3510,9 +3955,9 @@ cells AS (
 ),
 cont AS (
     SELECT run_id, query_id, pos, g_lo, g_hi,
-        CASE WHEN i < CAST(k AS DOUBLE) THEN i / (i + CAST(1 AS DOUBLE))
+        CASE WHEN i < CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) THEN i / (i + CAST(1 AS DOUBLE))
             ELSE CAST(0 AS DOUBLE) END * (CAST(1 AS DOUBLE) - g_lo) AS c_lo,
-        CASE WHEN i < CAST(k AS DOUBLE) THEN i / (i + CAST(1 AS DOUBLE))
+        CASE WHEN i < CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) THEN i / (i + CAST(1 AS DOUBLE))
             ELSE CAST(0 AS DOUBLE) END * (CAST(1 AS DOUBLE) - g_hi) AS c_hi
     FROM cells
 ),
@@ -3553,27 +3998,45 @@ GROUP BY run_id, query_id;
 
 -- NERR10 (cwl_eval's NERReq10CWLMetric(phi), phi = p, eq. 10): C(i) = p (1 - g_i).
 CREATE OR REPLACE MACRO ireval_nerr10(eval_table, k := 1000, p := 0.9, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
-WITH seen AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1 AND TRY_CAST(k AS HUGEINT) <= 1000000000, FALSE))
+        THEN 'ireval_nerr10: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
+    WHEN NOT (p IS NOT NULL AND regexp_full_match(typeof(p), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(p AS DOUBLE) IS NOT NULL AND COALESCE(TRY_CAST(p AS DOUBLE) > 0 AND TRY_CAST(p AS DOUBLE) < 1, FALSE))
+        THEN 'ireval_nerr10: p := ' || CASE typeof(p) WHEN 'VARCHAR' THEN '''' || replace(CAST(p AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(p AS VARCHAR), 'NULL') END || ' is invalid; it must be a number in (0, 1)'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_nerr10: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
+        THEN 'ireval_nerr10: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to gains in [0, 1], e.g. '',1=0.5,2=1,'''
+    WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_nerr10: min_rel := ' || CASE typeof(min_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(min_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(min_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (max_rel IS NULL OR (regexp_full_match(typeof(max_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE)))
+        THEN 'ireval_nerr10: max_rel := ' || CASE typeof(max_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer (or NULL)'
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(min_rel AS HUGEINT) >= TRY_CAST(max_rel AS HUGEINT), FALSE)
+        THEN 'ireval_nerr10: ' || 'min_rel := ' || CAST(TRY_CAST(min_rel AS HUGEINT) AS VARCHAR) || ' must be below max_rel := ' || CAST(TRY_CAST(max_rel AS HUGEINT) AS VARCHAR)
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(gains AS VARCHAR) <> '', FALSE)
+        THEN 'ireval_nerr10: ' || 'give gains or max_rel, not both (max_rel scales the grades between min_rel and max_rel to [0, 1])'
+END), eval_table::VARCHAR))),
+seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
-            WHEN max_rel IS NOT NULL THEN CASE
-                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
-                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
-                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+            WHEN TRY_CAST(max_rel AS HUGEINT) IS NOT NULL THEN CASE
+                WHEN relevance >= TRY_CAST(max_rel AS HUGEINT) THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= TRY_CAST(min_rel AS HUGEINT) THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE) / CAST(TRY_CAST(max_rel AS HUGEINT) - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE)
                 END
-            WHEN gains = '' THEN
-                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+            WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
+                CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(0 AS DOUBLE))
         END AS gain
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND rank <= k
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
 ),
 known AS (
     SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
         COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
         COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
-    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
     CROSS JOIN (
     SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
         + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
@@ -3622,11 +4085,11 @@ known AS (
     UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
     UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
 ) AS d8
-    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
-        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
-        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+    WHERE d0.d < TRY_CAST(k AS HUGEINT) AND d1.d * 10 < TRY_CAST(k AS HUGEINT) AND d2.d * 100 < TRY_CAST(k AS HUGEINT) AND d3.d * 1000 < TRY_CAST(k AS HUGEINT)
+        AND d4.d * 10000 < TRY_CAST(k AS HUGEINT) AND d5.d * 100000 < TRY_CAST(k AS HUGEINT) AND d6.d * 1000000 < TRY_CAST(k AS HUGEINT)
+        AND d7.d * 10000000 < TRY_CAST(k AS HUGEINT) AND d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
         AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
-            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
 ) AS po
     LEFT JOIN seen AS s
         ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
@@ -3645,8 +4108,8 @@ cells AS (
 ),
 cont AS (
     SELECT run_id, query_id, pos, g_lo, g_hi,
-        CAST(p AS DOUBLE) * (CAST(1 AS DOUBLE) - g_lo) AS c_lo,
-        CAST(p AS DOUBLE) * (CAST(1 AS DOUBLE) - g_hi) AS c_hi
+        CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE) * (CAST(1 AS DOUBLE) - g_lo) AS c_lo,
+        CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE) * (CAST(1 AS DOUBLE) - g_hi) AS c_hi
     FROM cells
 ),
 weighted AS (
@@ -3687,27 +4150,45 @@ GROUP BY run_id, query_id;
 -- NERR11 (cwl_eval's NERReq11CWLMetric(T), T = target, eq. 11): C(i) = ((i + 2T - 1) / (i +
 -- 2T))^2 (1 - g_i).
 CREATE OR REPLACE MACRO ireval_nerr11(eval_table, k := 1000, target := 1.0, rel := 1, gains := '', min_rel := 0, max_rel := NULL) AS TABLE
-WITH seen AS (
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1 AND TRY_CAST(k AS HUGEINT) <= 1000000000, FALSE))
+        THEN 'ireval_nerr11: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
+    WHEN NOT (target IS NOT NULL AND regexp_full_match(typeof(target), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(target AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(target AS DOUBLE)) AND TRY_CAST(target AS DOUBLE) > 0, FALSE))
+        THEN 'ireval_nerr11: target := ' || CASE typeof(target) WHEN 'VARCHAR' THEN '''' || replace(CAST(target AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(target AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_nerr11: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
+        THEN 'ireval_nerr11: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to gains in [0, 1], e.g. '',1=0.5,2=1,'''
+    WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_nerr11: min_rel := ' || CASE typeof(min_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(min_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(min_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (max_rel IS NULL OR (regexp_full_match(typeof(max_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE)))
+        THEN 'ireval_nerr11: max_rel := ' || CASE typeof(max_rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(max_rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(max_rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer (or NULL)'
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(min_rel AS HUGEINT) >= TRY_CAST(max_rel AS HUGEINT), FALSE)
+        THEN 'ireval_nerr11: ' || 'min_rel := ' || CAST(TRY_CAST(min_rel AS HUGEINT) AS VARCHAR) || ' must be below max_rel := ' || CAST(TRY_CAST(max_rel AS HUGEINT) AS VARCHAR)
+    WHEN COALESCE(TRY_CAST(max_rel AS HUGEINT) IS NOT NULL AND TRY_CAST(gains AS VARCHAR) <> '', FALSE)
+        THEN 'ireval_nerr11: ' || 'give gains or max_rel, not both (max_rel scales the grades between min_rel and max_rel to [0, 1])'
+END), eval_table::VARCHAR))),
+seen AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN NULL
-            WHEN max_rel IS NOT NULL THEN CASE
-                WHEN relevance >= max_rel THEN CAST(1 AS DOUBLE)
-                WHEN relevance <= min_rel THEN CAST(0 AS DOUBLE)
-                ELSE CAST(relevance - min_rel AS DOUBLE) / CAST(max_rel - min_rel AS DOUBLE)
+            WHEN TRY_CAST(max_rel AS HUGEINT) IS NOT NULL THEN CASE
+                WHEN relevance >= TRY_CAST(max_rel AS HUGEINT) THEN CAST(1 AS DOUBLE)
+                WHEN relevance <= TRY_CAST(min_rel AS HUGEINT) THEN CAST(0 AS DOUBLE)
+                ELSE CAST(relevance - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE) / CAST(TRY_CAST(max_rel AS HUGEINT) - TRY_CAST(min_rel AS HUGEINT) AS DOUBLE)
                 END
-            WHEN gains = '' THEN
-                CASE WHEN relevance >= rel THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(gains, ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
+            WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
+                CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
+            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
     AS DOUBLE), CAST(0 AS DOUBLE))
         END AS gain
-    FROM query_table(eval_table::VARCHAR)
-    WHERE rank IS NOT NULL AND rank <= k
+    FROM ireval_eval_table
+    WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
 ),
 known AS (
     SELECT pa.run_id, pa.query_id, po.pos, CAST(po.pos AS DOUBLE) AS i,
         COALESCE(s.gain, CAST(0 AS DOUBLE)) AS g_lo,
         COALESCE(s.gain, CAST(1 AS DOUBLE)) AS g_hi
-    FROM (SELECT DISTINCT run_id, query_id FROM query_table(eval_table::VARCHAR)) AS pa
+    FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
     CROSS JOIN (
     SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
         + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
@@ -3756,11 +4237,11 @@ known AS (
     UNION ALL SELECT 4 AS d UNION ALL SELECT 5 AS d UNION ALL SELECT 6 AS d
     UNION ALL SELECT 7 AS d UNION ALL SELECT 8 AS d UNION ALL SELECT 9 AS d
 ) AS d8
-    WHERE d0.d < k AND d1.d * 10 < k AND d2.d * 100 < k AND d3.d * 1000 < k
-        AND d4.d * 10000 < k AND d5.d * 100000 < k AND d6.d * 1000000 < k
-        AND d7.d * 10000000 < k AND d8.d * 100000000 < k
+    WHERE d0.d < TRY_CAST(k AS HUGEINT) AND d1.d * 10 < TRY_CAST(k AS HUGEINT) AND d2.d * 100 < TRY_CAST(k AS HUGEINT) AND d3.d * 1000 < TRY_CAST(k AS HUGEINT)
+        AND d4.d * 10000 < TRY_CAST(k AS HUGEINT) AND d5.d * 100000 < TRY_CAST(k AS HUGEINT) AND d6.d * 1000000 < TRY_CAST(k AS HUGEINT)
+        AND d7.d * 10000000 < TRY_CAST(k AS HUGEINT) AND d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
         AND d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
-            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < k
+            + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 < TRY_CAST(k AS HUGEINT)
 ) AS po
     LEFT JOIN seen AS s
         ON s.run_id = pa.run_id AND s.query_id = pa.query_id AND s.rank = po.pos
@@ -3779,8 +4260,8 @@ cells AS (
 ),
 ratios AS (
     SELECT run_id, query_id, pos, g_lo, g_hi,
-        (i + CAST(2 AS DOUBLE) * CAST(target AS DOUBLE) - CAST(1 AS DOUBLE))
-        / (i + CAST(2 AS DOUBLE) * CAST(target AS DOUBLE)) AS q
+        (i + CAST(2 AS DOUBLE) * CAST(TRY_CAST(target AS DOUBLE) AS DOUBLE) - CAST(1 AS DOUBLE))
+        / (i + CAST(2 AS DOUBLE) * CAST(TRY_CAST(target AS DOUBLE) AS DOUBLE)) AS q
     FROM cells
 ),
 cont AS (

@@ -12,7 +12,7 @@ run AS (
         COALESCE(CAST(run_id AS STRING), '') AS run_id,
         CAST(query_id AS STRING) AS query_id,
         CAST(doc_id AS STRING) AS doc_id,
-        CAST(score AS DOUBLE) + CAST(0 AS DOUBLE) AS score,
+        {score_value} + CAST(0 AS DOUBLE) AS score,
         CAST(input_rank AS DOUBLE) AS input_rank,
         CAST(input_order AS BIGINT) AS input_order
     FROM {run_table} AS src
@@ -25,7 +25,9 @@ qrels AS (
     FROM {qrels_table} AS srq
 )
 
--- macro: ireval_judge(run_table, qrels_table, max_depth := NULL, judged_only := FALSE, ties := 'trec_eval', missing := 'skip', unjudged := TRUE, rank_by := 'window')
+-- macro: ireval_judge(run_table, qrels_table, max_depth: positive_int | NULL := NULL,
+--     judged_only: boolean := FALSE, ties: ties := 'trec_eval', missing: missing := 'skip',
+--     unjudged: boolean := TRUE, rank_by: rank_by := 'window')
 -- run_table: [run_id,] query_id, doc_id, score [, input_rank] [, input_order];
 -- qrels_table: query_id, doc_id, relevance. One row per (run, query, document) retrieved
 -- or judged: run_id, query_id, doc_id, score, rank, relevance. Ranking: score descending,
@@ -33,7 +35,8 @@ qrels AS (
 -- (score descending, then the input_order column); 'rank' (input_rank ascending, then
 -- doc_id descending). max_depth keeps the top ranks (trec_eval -M); judged_only condenses
 -- the ranking to judged documents (trec_eval -J); missing := 'zero' scores judged queries
--- a run lacks as empty rankings (trec_eval -c), 'skip' leaves them out. unjudged := FALSE
+-- a run lacks as empty rankings (trec_eval -c), 'skip' leaves them out, 'error' fails on
+-- the first (in DuckDB; a query rendered for another engine cannot). unjudged := FALSE
 -- leaves out the retrieved documents the qrels do not judge (polars_ireval.judge's
 -- unjudged=False): a smaller table, all that measures not depending on unjudged documents
 -- need. rank_by := 'count' (used with unjudged := FALSE, ignored otherwise) ranks each judged
@@ -51,12 +54,12 @@ pairs AS (
     SELECT pr.run_id, pr.query_id
     FROM present AS pr
     JOIN judged_queries AS jq ON pr.query_id = jq.query_id
-    WHERE {missing} = 'skip'
+    WHERE {missing} <> 'zero'
     UNION ALL
     SELECT ru.run_id, jq.query_id
     FROM (SELECT DISTINCT run_id FROM present) AS ru
     CROSS JOIN judged_queries AS jq
-    WHERE {missing} <> 'skip'
+    WHERE {missing} = 'zero'
 ),
 -- rank_by := 'count' with unjudged := FALSE: the retrieved documents their query judges,
 -- each ranked by counting the documents of its ranking at or ahead of it (no sort)
@@ -193,6 +196,18 @@ SELECT
     relevance
 FROM joined
 WHERE {judged_only} AND (rank IS NULL OR relevance IS NOT NULL)
+
+-- raise: ireval_judge(missing := 'error')
+-- a judged query that a run lacks (polars_ireval.judge raises MissingQueryError)
+SELECT 'run ''' || ru.run_id || ''' has no ranking for judged query ''' || jq.query_id
+    || '''; pass missing := ''skip'' to leave such queries out or ''zero'' to score them 0'
+    AS problem
+-- (the query continues the WITH clause of the macro, whose CTEs present and judged_queries
+-- it reads)
+FROM (SELECT DISTINCT run_id FROM present) AS ru
+CROSS JOIN judged_queries AS jq
+LEFT JOIN present AS pr ON pr.run_id = ru.run_id AND pr.query_id = jq.query_id
+WHERE pr.query_id IS NULL
 
 -- macro: ireval_rankings(run_table)
 -- The rankings the run holds: one row (run_id, query_id) per ranking of run_table (run_id

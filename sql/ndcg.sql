@@ -2,7 +2,7 @@
 -- fragment: the grade (or the gain map), 2^g - 1 with dcg = 'exp-log2'; discount
 -- log2(rank + 1); the ideal ranking sorts every judged positive gain, best first.
 
--- macro: ireval_ndcg(k := NULL, gains := '', dcg := 'log2')
+-- macro: ireval_ndcg(k: positive_int | NULL := NULL, gains: gain_map := '', dcg: dcg := 'log2')
 -- nDCG@k: DCG of the top k over the DCG of the ideal top k; 0 without a positive gain.
 WITH g AS (
     SELECT * FROM {@gains} AS g0
@@ -105,7 +105,7 @@ rtot AS (
     WHERE from_end = 1
 )
 
--- macro: ireval_ndcg_rel(gains := '', dcg := 'log2')
+-- macro: ireval_ndcg_rel(gains: gain_map := '', dcg: dcg := 'log2')
 -- ndcg_rel: the mean over the ideal ranking's L relevant documents of nDCG at each one's
 -- rank; a relevant document not retrieved contributes the nDCG of the whole ranking.
 WITH {@dcg_tables},
@@ -144,7 +144,7 @@ SELECT run_id, query_id,
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM summed
 
--- macro: ireval_rndcg(gains := '', dcg := 'log2', rel := 1)
+-- macro: ireval_rndcg(gains: gain_map := '', dcg: dcg := 'log2', rel: integer := 1)
 -- Rndcg: nDCG averaged over the R-levels of the ideal ranking (the last position of each
 -- gain block), plus DCG / ideal DCG of the whole ranking when the ideal runs out at least
 -- two ranks before its end. 0 when the query has no document with grade >= rel.
@@ -203,7 +203,7 @@ SELECT run_id, query_id,
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM parts
 
--- macro: ireval_g(gains := '', dcg := 'log2')
+-- macro: ireval_g(gains: gain_map := '', dcg: dcg := 'log2')
 -- trec_eval's G: at each rank i with a non-zero gain, gain / log2(2 + C_i - S_i), with S_i
 -- the cumulated gain of the ranking and C_i the cumulated ideal gain (each ideal position
 -- counting at least 1, each rank past the ideal 1); the sum over the total ideal gain.
@@ -239,7 +239,7 @@ LEFT JOIN ilen AS l ON l.run_id = pa.run_id AND l.query_id = pa.query_id
 LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
 
--- macro: ireval_bing(rel := 1)
+-- macro: ireval_bing(rel: integer := 1)
 -- trec_eval's binG: the sum over relevant retrieved documents of
 -- 1 / log2(2 + documents ranked above it that are not relevant), over R.
 WITH hits AS (

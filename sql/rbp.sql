@@ -38,7 +38,8 @@
     WHERE {k} IS NULL OR start_pos < CAST({k} AS DOUBLE)
 )
 
--- macro: ireval_rbp(k := NULL, p := 0.8, rel := 1, gains := '', ties := 'rank')
+-- macro: ireval_rbp(k: positive_int | NULL := NULL, p: open_unit_interval := 0.8,
+--     rel: integer := 1, gains: unit_gain_map := '', ties: rbp_ties := 'rank')
 -- RBP@k: the sum over the top d ranks of gain x weight, in rank order. Gain: 1 for grade
 -- >= rel, or the grade's value in the gain map `gains` (',grade=gain,...,'; grades not
 -- listed gain 0); unjudged documents gain 0. ties: 'rank' (each document its rank's weight)
@@ -68,7 +69,8 @@ FROM {@pairs} AS pa
 LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
 
--- macro: ireval_rbp_resid(k := NULL, p := 0.8, ties := 'rank')
+-- macro: ireval_rbp_resid(k: positive_int | NULL := NULL, p: open_unit_interval := 0.8,
+--     ties: rbp_ties := 'rank')
 -- RBP residual@k: the weight of the unjudged documents in the top d ranks plus p^d, the
 -- most RBP@k could still grow. ties as for ireval_rbp.
 WITH t AS (

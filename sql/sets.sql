@@ -1,25 +1,25 @@
 -- Set measures over the whole retrieved set: SetP, SetR, set_relative_P, SetAP, SetF(beta).
 
--- macro: ireval_set_p(rel := 1)
+-- macro: ireval_set_p(rel: integer := 1)
 SELECT run_id, query_id,
     CASE WHEN num_ret > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_ret AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM {@stats}
 
--- macro: ireval_set_r(rel := 1)
+-- macro: ireval_set_r(rel: integer := 1)
 SELECT run_id, query_id,
     CASE WHEN num_rel > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_rel AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM {@stats}
 
--- macro: ireval_set_relative_p(rel := 1)
+-- macro: ireval_set_relative_p(rel: integer := 1)
 SELECT run_id, query_id,
     CASE WHEN num_ret > 0 AND num_rel > 0 THEN CAST(rel_ret AS DOUBLE)
         / CAST(CASE WHEN num_ret < num_rel THEN num_ret ELSE num_rel END AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM {@stats}
 
--- macro: ireval_set_ap(rel := 1)
+-- macro: ireval_set_ap(rel: integer := 1)
 -- set_map: rel_ret^2 / (num_ret * num_rel) in one division, as trec_eval computes it.
 SELECT run_id, query_id,
     CASE WHEN num_ret > 0 AND num_rel > 0
@@ -28,7 +28,7 @@ SELECT run_id, query_id,
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM {@stats}
 
--- macro: ireval_set_f(beta := 1, rel := 1)
+-- macro: ireval_set_f(beta: non_negative := 1, rel: integer := 1)
 -- SetF: (1 + beta) P R / (beta P + R), trec_eval's set_F.x (beta not squared),
 -- 0 when the denominator is 0.
 SELECT run_id, query_id,

@@ -12,7 +12,8 @@ CASE WHEN relevance IS NULL THEN CAST(0 AS DOUBLE)
     ELSE COALESCE({@gain_of}, CAST(0 AS DOUBLE))
 END
 
--- macro: ireval_hit(k := NULL, max_rel := 1, gains := '')
+-- macro: ireval_hit(k: positive_int | NULL := NULL, max_rel: positive_int := 1,
+--     gains: utility_map := '')
 -- HIT@k: the best utility in the top k (0 for none).
 SELECT run_id, query_id,
     COALESCE(MAX(CASE WHEN rank IS NOT NULL AND ({k} IS NULL OR rank <= {k})
@@ -20,7 +21,8 @@ SELECT run_id, query_id,
 FROM {eval_table}
 GROUP BY run_id, query_id
 
--- macro: ireval_invsq(k := NULL, max_rel := 1, gains := '')
+-- macro: ireval_invsq(k: positive_int | NULL := NULL, max_rel: positive_int := 1,
+--     gains: utility_map := '')
 -- InvSq@k: the sum over the top k ranks i of utility / (i (i + 1)), in rank order. Column
 -- residual: the weight 1 / (i (i + 1)) of the unjudged documents in the top d = min(k,
 -- retrieved), in rank order, plus that of the ranks past d, 1 / (d + 1) - 1 / (k + 1)

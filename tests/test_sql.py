@@ -635,6 +635,7 @@ def test_options_equal_polars(options: dict, rank_by: str) -> None:
     _compare(irsql.evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
 
 
+@pytest.mark.filterwarnings("ignore::polars_ireval.evaluate.CoverageWarning")
 def test_ties_by_input_rank(rank_by: str) -> None:
     run, qrels = generated(2)
     run = run.with_columns(input_rank=(pl.col("score") * -3).round(0))

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import polars_ireval.sql as irsql
+from polars_ireval.sql import options as O
 from polars_ireval.sql import templates as T
 
 SQL = Path(__file__).resolve().parents[1] / "sql"
@@ -33,6 +34,10 @@ FORBIDDEN = {
     "DuckDB-only syntax": (
         r"::|\bquery_table\b|\bcreate\b|\bmacro\b|\bby\s+name\b|\bgroup\s+by\s+all\b"
         r"|\bqualify\b|\bexclude\b|\bfilter\s*\(\s*where\b"
+    ),
+    "DuckDB-only error(), typeof() or TRY_CAST: the option checks are generated for DuckDB "
+    "alone (declare a kind or a rule in the header, or a raise block)": (
+        r"\b(error|typeof)\s*\(|\btry_cast\b"
     ),
     "VARCHAR (needs a length on Spark): use STRING": r"\bvarchar\b",
     "named WINDOW clause (not in Snowflake): spell the window out": r"\bwindow\s+\w+\s+as\b",
@@ -77,6 +82,9 @@ def test_family_file_is_portable(name: str) -> None:
         "SELECT count(*) FILTER (WHERE x) FROM t",
         "SELECT sum(x) OVER w FROM t WINDOW w AS (ORDER BY y)",
         "SELECT IF(x, 1, 0) FROM t",
+        "SELECT error('bad') FROM t",
+        "SELECT typeof(x) FROM t",
+        "SELECT TRY_CAST(x AS BIGINT) FROM t",
     ],
 )
 def test_lint_catches(snippet: str) -> None:
@@ -92,12 +100,40 @@ def test_placeholders_are_known() -> None:
     and every {@fragment} exists."""
     lib = irsql.library(SQL)
     for t in lib.values():
-        names = {p.name for p in t.params} | {"eval_table", "doc_desc", "doc_asc", "hit_doc"}
-        for include, name, _ in re.findall(r"\{(@?)(\w+)(?:\(([^{}]*)\))?\}", t.body):
-            if include:
-                assert name in lib and lib[name].kind == "fragment", (t.name, name)
-            elif t.kind == "macro":
-                assert name in names, (t.name, name)
+        names = {p.name for p in t.params} | {
+            "eval_table",
+            "doc_desc",
+            "doc_asc",
+            "hit_doc",
+            "score_value",
+        }
+        for body in (t.body, *(r.body for r in t.raises)):
+            for include, name, _ in re.findall(r"\{(@?)(\w+)(?:\(([^{}]*)\))?\}", body):
+                if include:
+                    assert name in lib and lib[name].kind == "fragment", (t.name, name)
+                elif t.kind == "macro":
+                    assert name in names, (t.name, name)
+
+
+def test_macro_options_are_declared() -> None:
+    """Every option of every macro has a kind (what it accepts, checked on every engine),
+    and its default is of that kind; raise blocks name options of their macro."""
+    lib = irsql.library(SQL)
+    for t in lib.values():
+        if t.kind != "macro":
+            continue
+        for p in t.scalars:
+            assert p.kind in O.KINDS, (t.name, p.name)
+        defaults = {p.name: T.default_value(p.default) for p in t.scalars if p.default}
+        for p in t.scalars:
+            if p.name in defaults:
+                value = defaults[p.name]
+                assert (value is None and p.nullable) or O.KINDS[p.kind].accepts(value), (
+                    t.name,
+                    p.name,
+                )
+        for r in t.raises:
+            assert {p.name for p in r.params} <= {p.name for p in t.scalars}, t.name
 
 
 def test_every_macro_renders_for_spark() -> None:
@@ -113,6 +149,7 @@ def test_every_macro_renders_for_spark() -> None:
         args = {p.name: required[p.name] for p in t.scalars if p.default is None}
         text = T.render(t, lib, args, tables)
         assert "{" not in text, t.name
+        assert not re.search(r"\b(error|typeof)\s*\(|\btry_cast\b", _code(text), re.I), t.name
         sqlglot.parse_one(text, read="spark")
 
 

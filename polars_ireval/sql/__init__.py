@@ -41,10 +41,11 @@ import polars as pl
 
 from polars_ireval import schema as S
 from polars_ireval.errors import MissingQueryError, ParameterError
-from polars_ireval.judge import INPUT_RANK, as_qrels, as_run, coverage
+from polars_ireval.judge import INPUT_RANK, as_qrels, as_run, coverage, coverage_of
 from polars_ireval.parse import MeasureLike, parse_measures
 from polars_ireval.registry import Measure
 from polars_ireval.sql import templates as T
+from polars_ireval.sql.options import MAX_POSITIONS
 
 #: The family files, in the order ``ireval.sql`` lists their macros.
 FILES = (
@@ -403,9 +404,6 @@ SQL_RESIDUALS: dict[str, Builder] = {
 #: Registry measures without SQL. A test checks this equals the registry minus SQL_MEASURES.
 PENDING: frozenset[str] = frozenset()
 
-#: The most positions the SQL generates (C/W/L depths, SDCG's sum of weights): 10^9.
-MAX_POSITIONS = 10**9
-
 
 def spec(m: Measure, relevance_level: int = 1) -> Spec:
     """The macro call(s) computing measure ``m``.
@@ -509,14 +507,10 @@ def measure_sql(m: Measure, table: str, relevance_level: int = 1) -> str:
 def prepare_run(run: Any, ties: str) -> pl.DataFrame:
     """The run as the Polars readers validate it, with the columns the judge reads
     (``input_rank`` for ``ties="rank"``, ``input_order`` for ``ties="input_order"``)."""
-    run_df = as_run(run).lazy().collect()
+    run_df = as_run(run, ties=ties).lazy().collect()  # ties="rank" needs input_rank
     keys = [S.RUN_ID, S.QUERY_ID] if S.RUN_ID in run_df.columns else [S.QUERY_ID]
     cols = [*keys, S.DOC_ID, S.SCORE]
     if ties == "rank":
-        if INPUT_RANK not in run_df.columns:
-            raise ParameterError(
-                "ties='rank' needs an input_rank column in the run (the run's own ranks)"
-            )
         cols.append(INPUT_RANK)
     run_df = run_df.select(cols)
     if ties == "input_order":
@@ -703,15 +697,28 @@ def evaluate(
     NotImplementedError
         Naming every requested measure that has no SQL (a C/W/L depth beyond
         :data:`MAX_POSITIONS`).
+
+    Warns
+    -----
+    CoverageWarning
+        As :func:`polars_ireval.evaluate` (eager inputs only): queries of the run absent from
+        the qrels, or judged queries absent from the run under ``missing="skip"``.
     """
     import duckdb
+
+    from polars_ireval.evaluate import _warn_coverage
 
     check_relevance_level(relevance_level)
     if not isinstance(residuals, bool):
         raise ParameterError(f"residuals={residuals!r}: must be True or False")
     parsed = parse_measures(measures)
     all_specs = specs(parsed, relevance_level, residuals=residuals)
+    lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
     run_df, qrels_df, multi = prepare(run, qrels, ties=ties, missing=missing, max_depth=max_depth)
+    if not lazy:  # the Polars engine's warning, worded the same
+        keys = [S.RUN_ID, S.QUERY_ID] if multi else [S.QUERY_ID]
+        present = run_df.lazy().select(keys).unique()
+        _warn_coverage(coverage_of(present, qrels_df.lazy()).collect(), missing)
     con = con if con is not None else duckdb.connect()
     flags = condensed(parsed, judged_only)
     fixed = missing == "zero" and any(m.defn.absent is not None for m in parsed)

@@ -2,22 +2,30 @@
 
 Each family file of ``sql/`` holds blocks introduced by a header comment::
 
-    -- macro: ireval_p(k, rel := 1)
+    -- macro: ireval_p(k: positive_int, rel: integer := 1)
     -- P@k: ... (documentation lines)
     SELECT run_id, query_id, ... FROM {@stats}
 
-``-- fragment: name(params)`` blocks are pieces other blocks include with ``{@name}`` or
-``{@name(param := SQL)}``. In a body, ``{name}`` is a parameter (or a table: ``eval_table``
+A macro's options are ``name: kind [| NULL] [:= default]`` (a header may go on over
+``--`` lines until its parenthesis closes), then ``where rule, ...``: the kinds and rules of
+:mod:`polars_ireval.sql.options`, which every rendering checks. ``-- fragment: name(params)``
+blocks are pieces other blocks include with ``{@name}`` or ``{@name(param := SQL)}``.
+``-- raise: macro(option := 'value')`` blocks are queries over the macro's CTEs (they
+continue its WITH clause) listing, as a column ``problem``, what makes the macro fail when
+called with that value (``ireval_judge(missing := 'error')``: the judged queries a run
+lacks); only DuckDB raises them. In a body, ``{name}`` is a parameter (or a table: ``eval_table``
 for measures, ``run_table``/``qrels_table`` for the judge) and ``{doc_desc}``/``{doc_asc}``
 (``{hit_doc}``) is the document id of the row ``r`` (``h``) as a byte-wise sort key.
 Bodies are written in the portable subset that ``tests/test_sql_lint.py`` enforces; only
 the placeholders differ per engine:
 
-* DuckDB (:func:`duckdb_macros`): each macro becomes ``CREATE OR REPLACE MACRO name(eval_table,
-  params) AS TABLE body`` with tables read through ``query_table`` and parameters left as
-  macro parameters;
-* Spark and other engines (:func:`render`): parameters become literals and tables the
-  names given, giving one standalone ``SELECT``.
+* DuckDB (:func:`duckdb_macro`): each macro becomes ``CREATE OR REPLACE MACRO name(eval_table,
+  params) AS TABLE body`` with tables read through ``query_table`` (in CTEs ahead of the
+  body's own, so that no CTE of the body takes a table's name) and parameters left as macro
+  parameters, checked when the call is bound (an ``error()`` naming the macro, the option,
+  the value and what it must be);
+* Spark and other engines (:func:`render`): parameters become literals, checked first
+  (:class:`ParameterError`), and tables the names given, giving one standalone ``SELECT``.
 """
 
 from __future__ import annotations
@@ -26,15 +34,20 @@ import functools
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from polars_ireval.errors import ParameterError
+from polars_ireval.sql import options as O
 
 Engine = Literal["duckdb", "spark", "snowflake"]
+Kind = Literal["macro", "fragment", "raise"]
 
-_HEADER = re.compile(r"^-- (macro|fragment): (\w+)\((.*)\)[ \t]*$", re.M)
+_START = re.compile(r"^-- (macro|fragment|raise): (\w+)\(", re.M)
+_WHERE = re.compile(r"[ \t]*(?:where[ \t]+(\w+(?:[ \t]*,[ \t]*\w+)*))?[ \t]*")
+_WHERE_LINE = re.compile(r"--[ \t]+(where[ \t][^\n]*)")
+_PARAM = re.compile(r"(\w+)(?:[ \t]*:[ \t]*(\w+)[ \t]*(\|[ \t]*NULL)?)?")
 _PLACEHOLDER = re.compile(r"\{(@?)(\w+)(?:\(([^{}]*)\))?\}")
 _TABLES = ("eval_table", "run_table", "qrels_table")
 
@@ -50,31 +63,59 @@ DOC_KEY = {
 }
 
 
+#: The run's score as a number: in DuckDB, a text score column fails (as the Python readers
+#: refuse one) instead of being cast; ``typeof`` is folded when the query is bound, so a
+#: numeric column costs nothing. Other engines cast (their Python path checks the type).
+SCORE_VALUE = {
+    "duckdb": "CASE WHEN typeof(score) IN ('VARCHAR', 'BLOB') THEN CAST(error("
+    "'the run''s score column is text; scores must be numbers: cast it, e.g. "
+    "CAST(score AS DOUBLE)') AS DOUBLE) ELSE CAST(score AS DOUBLE) END",
+    "spark": "CAST(score AS DOUBLE)",
+    "snowflake": "CAST(score AS DOUBLE)",
+}
+
+
+SCORE_KEY = ("score_value",)
+
+
 def doc_keys(engine: Engine) -> dict[str, str]:
     """The byte-wise document keys of the templates: ``{doc_desc}``/``{doc_asc}`` (the run's
-    row ``r``) and ``{hit_doc}`` (the judged row ``h`` it is compared with)."""
+    row ``r``) and ``{hit_doc}`` (the judged row ``h`` it is compared with); and the run's
+    score as a number, ``{score_value}`` (see :data:`SCORE_VALUE`)."""
     key = DOC_KEY[engine]
-    return {"doc_desc": key, "doc_asc": key, "hit_doc": key.replace("r.doc_id", "h.doc_id")}
+    return {
+        "doc_desc": key,
+        "doc_asc": key,
+        "hit_doc": key.replace("r.doc_id", "h.doc_id"),
+        "score_value": SCORE_VALUE[engine],
+    }
 
 
 @dataclass(frozen=True)
 class Param:
-    """A template parameter and its default (SQL text; None when required)."""
+    """A template parameter and its default (SQL text; None when required); a macro's
+    options also have a kind (:data:`polars_ireval.sql.options.KINDS`) and say whether they
+    take NULL."""
 
     name: str
     default: str | None
+    kind: str | None = None
+    nullable: bool = False
 
 
 @dataclass(frozen=True)
 class Template:
-    """One ``-- macro:`` or ``-- fragment:`` block of a family file."""
+    """One ``-- macro:``, ``-- fragment:`` or ``-- raise:`` block of a family file; a
+    macro's ``rules`` (:data:`polars_ireval.sql.options.RULES`) and ``raises`` blocks."""
 
-    kind: Literal["macro", "fragment"]
+    kind: Kind
     name: str
     params: tuple[Param, ...]
     doc: str
     body: str
     file: str
+    rules: tuple[str, ...] = ()
+    raises: tuple[Template, ...] = ()
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -87,40 +128,97 @@ class Template:
         return tuple(p for p in self.params if p.name not in _TABLES)
 
 
-def _params(text: str) -> tuple[Param, ...]:
+def _params(text: str, where: str = "<text>") -> tuple[Param, ...]:
     out = []
     for item in (t.strip() for t in text.split(",")):
         if not item:
             continue
-        name, sep, default = (s.strip() for s in item.partition(":="))
-        out.append(Param(name, default if sep else None))
+        head, sep, default = (s.strip() for s in item.partition(":="))
+        m = _PARAM.fullmatch(head)
+        if m is None:
+            raise ValueError(f"{where}: cannot read the parameter {item!r}")
+        if m.group(2) is not None and m.group(2) not in O.KINDS:
+            raise ValueError(f"{where}: {m.group(1)} has no kind {m.group(2)!r}")
+        out.append(Param(m.group(1), default if sep else None, m.group(2), bool(m.group(3))))
     return tuple(out)
+
+
+def _header(text: str, start: int) -> tuple[str, int]:
+    """The text from ``start`` (just past a header's ``(``) to its closing ``)``, the
+    ``--`` lines it goes on over joined by spaces, and the offset past the ``)``."""
+    out, depth, quote, i = [], 1, False, start
+    while i < len(text):
+        ch = text[i]
+        if ch == "\n":  # the header goes on over the next comment line
+            rest = text[i + 1 :]
+            if not rest.startswith("--"):
+                break
+            out.append(" ")
+            i += 3 + len(rest[2:]) - len(rest[2:].lstrip(" \t"))
+            continue
+        if ch == "'":
+            quote = not quote
+        elif not quote and ch == "(":
+            depth += 1
+        elif not quote and ch == ")":
+            depth -= 1
+            if depth == 0:
+                return "".join(out), i + 1
+        out.append(ch)
+        i += 1
+    raise ValueError(f"unclosed header: {text[start : start + 60]!r}")
 
 
 def parse(text: str, file: str = "<text>") -> list[Template]:
     """The blocks of one family file, in order."""
-    heads = list(_HEADER.finditer(text))
+    heads = list(_START.finditer(text))
     out = []
     for i, h in enumerate(heads):
         end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
-        lines = text[h.end() : end].strip("\n").splitlines()
+        params, after = _header(text, h.end())
+        line_end = text.find("\n", after)
+        line_end = end if line_end < 0 or line_end > end else line_end
+        rest = text[after:line_end]
+        next_line = _WHERE_LINE.match(text, line_end + 1) if not rest.strip() else None
+        if next_line is not None:  # ``where`` on a line of its own
+            rest, line_end = next_line.group(1), next_line.end()
+        where = _WHERE.fullmatch(rest)
+        if where is None:
+            raise ValueError(f"{file}: {h.group(2)}: unexpected {text[after:line_end]!r}")
+        rules = tuple(r.strip() for r in (where.group(1) or "").split(",") if r.strip())
+        unknown = [r for r in rules if r not in O.RULES]
+        if unknown:
+            raise ValueError(f"{file}: {h.group(2)}: no rule named {', '.join(unknown)}")
+        lines = text[line_end:end].strip("\n").splitlines()
         doc = []
         while lines and lines[0].startswith("--"):
             doc.append(lines.pop(0)[2:].strip())
         body = "\n".join(lines).rstrip().rstrip(";").rstrip()
-        kind: Literal["macro", "fragment"] = "macro" if h.group(1) == "macro" else "fragment"
-        out.append(Template(kind, h.group(2), _params(h.group(3)), " ".join(doc), body, file))
+        kind = cast(Kind, h.group(1))
+        where_ = f"{file}: {h.group(2)}"
+        out.append(
+            Template(kind, h.group(2), _params(params, where_), " ".join(doc), body, file, rules)
+        )
     return out
 
 
 @functools.lru_cache(maxsize=4)
 def _load(directory: str, names: tuple[str, ...]) -> dict[str, Template]:
     found: dict[str, Template] = {}
+    raises: list[Template] = []
     for name in names:
         for t in parse((Path(directory) / name).read_text(encoding="utf-8"), name):
-            if t.name in found:
+            if t.kind == "raise":
+                raises.append(t)
+            elif t.name in found:
                 raise RuntimeError(f"{name}: {t.name} is defined twice")
-            found[t.name] = t
+            else:
+                found[t.name] = t
+    for r in raises:  # a raise block belongs to its macro
+        macro = found.get(r.name)
+        if macro is None or macro.kind != "macro":
+            raise RuntimeError(f"{r.file}: raise block of {r.name}, which is no macro")
+        found[r.name] = replace(macro, raises=(*macro.raises, r))
     return found
 
 
@@ -139,7 +237,9 @@ def expand(body: str, env: Mapping[str, str], lib: Mapping[str, Template]) -> st
                 raise KeyError(f"placeholder {{{name}}} has no value")
             return env[name]
         frag = lib[name]
-        inner = {k: v for k, v in env.items() if k in _TABLES or k.startswith("doc_")}
+        inner = {
+            k: v for k, v in env.items() if k in _TABLES or k.startswith("doc_") or k in SCORE_KEY
+        }
         for p in frag.params:
             if p.name in env:
                 inner[p.name] = env[p.name]
@@ -190,28 +290,71 @@ def weight_map(weights: Sequence[float] | None) -> str:
 # --------------------------------------------------------------------------- DuckDB
 
 
-def _duckdb_run_table() -> str:
-    proto = ", ".join(f"CAST(NULL AS {t}) AS {c}" for c, t in OPTIONAL_RUN_COLUMNS.items())
-    return (
-        f"(SELECT * FROM (SELECT {proto} WHERE 1 = 0) AS proto "
-        "UNION ALL BY NAME SELECT * FROM query_table(run_table::VARCHAR))"
-    )
+#: The CTEs through which a DuckDB macro reads its tables, ahead of the body's own CTEs:
+#: ``query_table('hits')`` inside a body with a CTE ``hits`` would read the CTE.
+_INPUTS = {name: f"ireval_{name}" for name in _TABLES}
+
+
+def _duckdb_input(table: str, problem: str | None) -> str:
+    """The input CTE of ``table``. The evaluation table is read in place (``NOT
+    MATERIALIZED``: scans with the filters of the body pushed into them); the run and qrels
+    as DuckDB chooses, which copies the run once for the judge's several reads of it, as it
+    did when the body's CTEs read them.
+
+    With options to check, the table's name goes through their problem: DuckDB evaluates
+    ``query_table``'s argument when it binds the call, so ``error(problem)`` raises then
+    (NULL, the name, when the options are sound), before anything runs and whatever the
+    query around the call: no cost per row, and no filter of the caller can skip it.
+    """
+    name = f"{table}::VARCHAR"
+    if problem is not None:
+        name = f"COALESCE(error({problem}), {name})"
+    source = f"SELECT * FROM query_table({name})"
+    if table == "run_table":
+        proto = ", ".join(f"CAST(NULL AS {t}) AS {c}" for c, t in OPTIONAL_RUN_COLUMNS.items())
+        source = f"SELECT * FROM (SELECT {proto} WHERE 1 = 0) AS proto UNION ALL BY NAME {source}"
+    inlined = " NOT MATERIALIZED" if table == "eval_table" else ""
+    return f"{_INPUTS[table]} AS{inlined} ({source})"
 
 
 def duckdb_macro(t: Template, lib: Mapping[str, Template]) -> str:
-    """``CREATE OR REPLACE MACRO`` text for the macro template ``t``."""
-    env = {p.name: p.name for p in t.scalars}
+    """``CREATE OR REPLACE MACRO`` text for the macro template ``t``.
+
+    The options are checked when the call is bound (see :func:`_duckdb_input`); the body
+    reads each option cast to its kind's type (a wrong type gives NULL, never a binder error
+    ahead of the check). A ``raise`` block becomes a branch of the result raising its first
+    problem, in its key columns (``run_id``, ``query_id``), so that a filter on them cannot
+    drop it unevaluated.
+    """
+    env = {p.name: O.typed(p.name, p.kind) if p.kind else p.name for p in t.scalars}
     env.update(doc_keys("duckdb"))
-    env["eval_table"] = "query_table(eval_table::VARCHAR)"
-    env["run_table"] = _duckdb_run_table()
-    env["qrels_table"] = "query_table(qrels_table::VARCHAR)"
+    env.update({name: _INPUTS[name] for name in t.tables})
     args = [*t.tables] + [
         p.name if p.default is None else f"{p.name} := {p.default}" for p in t.scalars
     ]
+    problem = O.duckdb_problem(t.name, t.scalars, t.rules)
+    # the first table's name carries the check (the body reads every table)
+    inputs = ",\n".join(
+        _duckdb_input(name, problem if i == 0 else None) for i, name in enumerate(t.tables)
+    )
+    # the body's own CTEs join the inputs' WITH: the body stays the top-level query, whose
+    # CTEs DuckDB materializes as it did before (not those of a subquery)
+    body = expand(t.body, env, lib)
+    body = f",\n{body[5:]}" if body.startswith("WITH ") else f"\n{body}"
+    parts = [f"WITH {inputs}{body}"]
+    for r in t.raises:
+        when = " AND ".join(f"{env[p.name]} = {p.default}" for p in r.params)
+        prefix = O.quote(f"{t.name}: {', '.join(f'{p.name} := {p.default}' for p in r.params)}: ")
+        parts.append(
+            f"SELECT error({prefix} || problem) AS run_id, error({prefix} || problem) AS query_id "
+            f"FROM (SELECT MIN(problem) AS problem FROM (\n{expand(r.body, env, lib)}\n) AS "
+            f"ireval_raised WHERE {when}) AS ireval_raise WHERE problem IS NOT NULL"
+        )
     doc = "".join(f"-- {line}\n" for line in _wrap(t.doc)) if t.doc else ""
     return (
         f"{doc}CREATE OR REPLACE MACRO {t.name}({', '.join(args)}) AS TABLE\n"
-        f"{expand(t.body, env, lib)};\n"
+        + "\nUNION ALL BY NAME\n".join(parts)
+        + ";\n"
     )
 
 
@@ -240,20 +383,45 @@ def render(
     ``tables`` maps ``eval_table`` (or ``run_table``/``qrels_table``) to SQL table
     expressions (quoted names or parenthesised subqueries).
     """
+    values: dict[str, Any] = {}
     env: dict[str, str] = {}
     for p in t.scalars:
         if p.name in args:
-            env[p.name] = literal(args[p.name])
+            values[p.name] = args[p.name]
         elif p.default is not None:
+            values[p.name] = default_value(p.default)
             env[p.name] = float_default(p.default)
         else:
             raise ParameterError(f"{t.name}: parameter {p.name!r} is required")
     unknown = set(args) - {p.name for p in t.scalars}
     if unknown:
         raise ParameterError(f"{t.name}: unknown parameter(s) {sorted(unknown)}")
+    O.check_values(t.name, t.scalars, t.rules, values)
+    for r in t.raises:
+        if all(values.get(p.name) == default_value(p.default or "NULL") for p in r.params):
+            given = ", ".join(f"{p.name} := {p.default}" for p in r.params)
+            raise ParameterError(
+                f"{t.name}: {given} makes the macro fail on {r.doc.rstrip('.')}, which a "
+                "rendered query cannot do: check the data first (polars_ireval.spark.evaluate "
+                "does) and render the query without it"
+            )
+    env.update({name: literal(values[name]) for name in args})
     env.update(doc_keys(engine))
     env.update(tables)
     return expand(t.body, env, lib)
+
+
+def default_value(text: str) -> Any:
+    """A literal default of a template header (``NULL``, ``TRUE``, ``2``, ``0.8``,
+    ``'log2'``) as the Python value it stands for."""
+    if text == "NULL":
+        return None
+    if text in ("TRUE", "FALSE"):
+        return text == "TRUE"
+    if text.startswith("'") and text.endswith("'"):
+        return text[1:-1].replace("''", "'")
+    number = float(text)
+    return int(text) if re.fullmatch(r"-?\d+", text) else number
 
 
 def float_default(text: str) -> str:

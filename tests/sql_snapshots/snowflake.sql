@@ -48,7 +48,7 @@ WITH run AS (
   JOIN judged_queries AS jq
     ON pr.query_id = jq.query_id
   WHERE
-    'skip' = 'skip'
+    'skip' <> 'zero'
   UNION ALL
   SELECT
     ru.run_id,
@@ -60,7 +60,7 @@ WITH run AS (
   ) AS ru
   CROSS JOIN judged_queries AS jq
   WHERE
-    'skip' <> 'skip'
+    'skip' = 'zero'
 ), hits /* rank_by := 'count' with unjudged := FALSE: the retrieved documents their query judges, */ /* each ranked by counting the documents of its ranking at or ahead of it (no sort) */ AS (
   SELECT
     r.run_id,
