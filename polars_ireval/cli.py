@@ -88,23 +88,31 @@ class _Parser(argparse.ArgumentParser):
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ireval`` command; returns the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "compare":
+        from polars_ireval.cli_compare import main as compare_main
+
+        return compare_main(args[1:])
+    if args and args[0] == "pool":
+        from polars_ireval.cli_pool import pool_main
+
+        return pool_main(args[1:])
+    if args and args[0] == "simulate":
+        from polars_ireval.cli_pool import simulate_main
+
+        return simulate_main(args[1:])
+    if args and args[0] == "trec_eval":
+        return guarded(trec_eval_main, args[1:])
+    return guarded(modern_main, args)
+
+
+def guarded(command: Callable[[list[str]], int], argv: Sequence[str]) -> int:
+    """Run a command's body on ``argv``: an error is one line on stderr (``ireval: error:
+    ...``) and exit code 2, a closed pipe exit code 0. Every subcommand runs through it."""
     try:
-        if args and args[0] == "trec_eval":
-            return trec_eval_main(args[1:])
-        if args and args[0] == "compare":
-            from polars_ireval.cli_compare import main as compare_main
-
-            return compare_main(args[1:])
-        if args and args[0] == "pool":
-            from polars_ireval.cli_pool import pool_main
-
-            return pool_main(args[1:])
-        if args and args[0] == "simulate":
-            from polars_ireval.cli_pool import simulate_main
-
-            return simulate_main(args[1:])
-        return modern_main(args)
-    except (IrevalError, OSError, NotImplementedError, pl.exceptions.PolarsError) as e:
+        return command(list(argv))
+    except (
+        IrevalError, OSError, ImportError, NotImplementedError, pl.exceptions.PolarsError
+    ) as e:  # fmt: skip
         if isinstance(e, BrokenPipeError):
             return 0
         print(f"ireval: error: {_one_line(e)}", file=sys.stderr)

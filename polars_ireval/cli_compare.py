@@ -34,12 +34,12 @@ from polars_ireval.cli import (
     DEFAULT_MEASURES,
     Progress,
     UsageError,
-    _one_line,
     _Parser,
     expand_runs,
+    guarded,
     read_runs,
 )
-from polars_ireval.errors import IrevalError, MissingQueryError
+from polars_ireval.errors import MissingQueryError
 from polars_ireval.evaluate import CoverageWarning, evaluate
 from polars_ireval.io import read_qrels
 from polars_ireval.reporting import Report, report
@@ -157,19 +157,7 @@ def _parser() -> _Parser:
 
 def main(argv: Sequence[str]) -> int:
     """``ireval compare ...``: returns the exit code (2 on error, with one line on stderr)."""
-    try:
-        return _run(list(argv))
-    except (
-        IrevalError,
-        OSError,
-        ImportError,
-        NotImplementedError,
-        pl.exceptions.PolarsError,
-    ) as e:
-        if isinstance(e, BrokenPipeError):
-            return 0
-        print(f"ireval: error: {_one_line(e)}", file=sys.stderr)
-        return 2
+    return guarded(_run, argv)
 
 
 def _run(argv: list[str]) -> int:

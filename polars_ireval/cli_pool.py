@@ -28,7 +28,6 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import polars as pl
@@ -36,13 +35,12 @@ import polars as pl
 from polars_ireval.cli import (
     Progress,
     UsageError,
-    _one_line,
     _Parser,
     expand_runs,
     format_table,
+    guarded,
     read_runs,
 )
-from polars_ireval.errors import IrevalError
 from polars_ireval.io import read_qrels
 from polars_ireval.judging import UNKNOWN, simulate_judging
 from polars_ireval.pooling import METHODS, pool, pool_text, write_pool
@@ -59,30 +57,14 @@ _FRAME_EXTENSIONS = {
 }
 
 
-def _catch(run: Callable[[list[str]], int], argv: Sequence[str]) -> int:
-    try:
-        return run(list(argv))
-    except (
-        IrevalError,
-        OSError,
-        ImportError,
-        NotImplementedError,
-        pl.exceptions.PolarsError,
-    ) as e:
-        if isinstance(e, BrokenPipeError):
-            return 0
-        print(f"ireval: error: {_one_line(e)}", file=sys.stderr)
-        return 2
-
-
 def pool_main(argv: list[str]) -> int:
     """``ireval pool ...``: returns the exit code (2 on error, with one line on stderr)."""
-    return _catch(_pool, argv)
+    return guarded(_pool, argv)
 
 
 def simulate_main(argv: list[str]) -> int:
     """``ireval simulate ...``: returns the exit code (2 on error, with one line on stderr)."""
-    return _catch(_simulate, argv)
+    return guarded(_simulate, argv)
 
 
 # --------------------------------------------------------------------------- parsing

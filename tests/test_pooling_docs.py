@@ -2,60 +2,21 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
-import os
-import re
-import warnings
 from pathlib import Path
 
-import polars as pl
-
 from tests.conftest import ROOT, need_data
+from tests.docblocks import normalise, run_blocks
 
 DOC = ROOT / "docs" / "judging.md"
-FENCE = re.compile(r"^```(\w*)\n(.*?)^```\n", re.S | re.M)
-
-
-def blocks(text: str) -> list[tuple[str, str | None]]:
-    """(code, expected output) for each Python block; the expected output is the text block
-    right after it (only blank lines between), if any."""
-    found = [(m.group(1), m.group(2), m.start(), m.end()) for m in FENCE.finditer(text)]
-    out = []
-    for i, (lang, body, _, end) in enumerate(found):
-        if lang != "python":
-            continue
-        expected = None
-        if i + 1 < len(found):
-            nlang, nbody, nstart, _ = found[i + 1]
-            if nlang == "text" and not text[end:nstart].strip():
-                expected = nbody
-        out.append((body, expected))
-    return out
-
-
-def normalise(s: str) -> str:
-    return "\n".join(line.rstrip() for line in s.strip("\n").splitlines())
 
 
 def test_docs_judging_blocks_run_and_print_what_they_show() -> None:
     need_data()
-    found = blocks(Path(DOC).read_text())
-    assert len(found) >= 10
-    assert all(expected is not None for _, expected in found)
-    namespace: dict[str, object] = {}
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        with warnings.catch_warnings(), pl.Config():  # the page sets table options
-            warnings.simplefilter("ignore")
-            for code, expected in found:
-                buf = io.StringIO()
-                with contextlib.redirect_stdout(buf):
-                    exec(compile(code, str(DOC), "exec"), namespace)
-                assert normalise(buf.getvalue()) == normalise(expected or ""), f"block:\n{code}"
-    finally:
-        os.chdir(cwd)
+    results = run_blocks(DOC)
+    assert len(results) >= 10
+    for code, printed, expected in results:
+        assert expected is not None, f"block without its output:\n{code}"
+        assert normalise(printed) == normalise(expected), f"block:\n{code}"
 
 
 def test_docs_judging_command_lines_name_real_options() -> None:
