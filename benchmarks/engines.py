@@ -20,7 +20,7 @@ means of nDCG@10, AP, P@10, R@1000 and RR; peak memory from ``VmHWM``):
     what ``engine="duckdb"`` chooses for qrels this sparse) and ``full`` (the default:
     every retrieved row).
 ``c``
-    The same generator at ``--spark-queries`` queries (5M rows): ``polars_ireval.spark
+    The same generator at ``--spark-queries`` queries (5M rows): ``polars_ireval.evaluate(engine="spark")
     .evaluate`` on ``spark.read.parquet`` frames in local mode (session start-up timed
     apart), with the Polars and DuckDB engines on the same files for reference.
 
@@ -451,15 +451,15 @@ def spark_means(spark: Any, job: dict[str, Any]) -> tuple[Means, float]:
     Returns
     -------
     tuple
-        The means, and the seconds that ``polars_ireval.spark.evaluate`` took to return
+        The means, and the seconds that ``evaluate(engine="spark")`` took to return
         its (lazy) frame: checking the inputs and planning.
     """
-    import polars_ireval.spark as irspark
+    import polars_ireval as ir
 
     run = spark.read.parquet(job["run"])
     qrels = spark.read.parquet(job["qrels"])
     start = time.perf_counter()
-    frame = irspark.evaluate(run, qrels, list(IR_MEASURES_NAMES), spark=spark)
+    frame = ir.evaluate(run, qrels, list(IR_MEASURES_NAMES), engine="spark", con=spark)
     planned = time.perf_counter()
     means = means_of(row.asDict() for row in frame.collect())
     spark.catalog.clearCache()
@@ -467,7 +467,7 @@ def spark_means(spark: Any, job: dict[str, Any]) -> tuple[Means, float]:
 
 
 def spark_job(job: dict[str, Any]) -> dict[str, Any]:
-    """Time ``polars_ireval.spark.evaluate`` on ``spark.read.parquet`` frames, collected.
+    """Time ``evaluate(engine="spark")`` on ``spark.read.parquet`` frames, collected.
 
     The session start-up is timed apart, and so is a second evaluation in the same
     (warm) session; the JVM's peak memory is read from its ``/proc/<pid>/status`` before
@@ -534,7 +534,7 @@ def worker(args: argparse.Namespace) -> None:
 
 
 #: Timings that workers report besides ``import_s`` and ``seconds``: Spark's session
-#: start-up, the call to ``polars_ireval.spark.evaluate`` and a second (warm) evaluation,
+#: start-up, the call to ``evaluate(engine="spark")`` and a second (warm) evaluation,
 #: and the evaluation table of part B.
 PHASES = {"startup_s", "plan_s", "warm_s", "judge_s"}
 
@@ -935,7 +935,7 @@ The same generator at {queries:,} queries. Spark runs in local mode (`local[*]`,
 memory {memory}, `spark.sql.shuffle.partitions` {partitions}, adaptive execution as Spark
 sets it, UI off). Each measurement is a fresh process that starts a session
 (`session start s`, not in the time), then times `spark.read.parquet` of both files,
-`polars_ireval.spark.evaluate(run, qrels, measures, spark=spark)` and `.collect()` of
+`polars_ireval.evaluate(run, qrels, measures, engine="spark", con=spark)` and `.collect()` of
 the means. `evaluate() s` is the part of that time the call itself takes before
 returning its lazy frame: it checks the inputs with `ireval_check` (one Spark job) and
 has Spark analyse the judge and the five measures. `warm s` is a second evaluation in

@@ -44,7 +44,10 @@ import polars as pl
 
 import polars_ireval as ir
 from polars_ireval import sql as irsql
+from polars_ireval.engines.base import rank_by_of
+from polars_ireval.engines.duckdb import arrow_level
 from polars_ireval.parse import parse_measures
+from polars_ireval.sql.compile import measure_sql
 
 HERE = Path(__file__).resolve().parent
 MEASURES = ["nDCG@10", "AP", "P@10", "R@1000", "RR"]
@@ -70,7 +73,7 @@ def steps(
     run: pl.DataFrame, qrels: pl.DataFrame, paths: tuple[Path, Path]
 ) -> dict[str, Callable[[], Any]]:
     """The timed cases of one workload, by label (the Polars reference first)."""
-    level = irsql.arrow_level(duckdb.__version__)
+    level = arrow_level(duckdb.__version__)
     con = irsql.load(duckdb.connect())
     numbered = run.with_row_index("input_order").with_columns(pl.col("input_order").cast(pl.Int64))
     con.register("run", numbered.to_arrow(compat_level=level))
@@ -78,11 +81,11 @@ def steps(
     keys = "run_id, query_id" if "run_id" in run.columns else "query_id"
     judge = (
         "CREATE OR REPLACE TEMP TABLE ev AS SELECT * FROM ireval_judge(run, qrels, "
-        f"unjudged := FALSE, rank_by := '{irsql.qrels_rank_by(qrels)}')"
+        f"unjudged := FALSE, rank_by := '{rank_by_of(qrels)}')"
     )
     con.execute(judge)
     measures = " UNION ALL ".join(
-        f"SELECT count(*) AS n, sum(value) AS v FROM ({irsql.measure_sql(m, 'ev')})"
+        f"SELECT count(*) AS n, sum(value) AS v FROM ({measure_sql(m, 'ev')})"
         for m in parse_measures(MEASURES)
     )
     shuffled = run.sample(fraction=1.0, shuffle=True, seed=7)

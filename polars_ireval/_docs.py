@@ -10,7 +10,6 @@ import inspect
 
 from polars_ireval import measures as _measures  # noqa: F401  (registers every measure)
 from polars_ireval.registry import MeasureDef, definitions
-from polars_ireval.sql import PENDING
 
 _AGG = {
     "mean": "mean over queries",
@@ -71,7 +70,7 @@ def render() -> str:
         out.append(
             f"| [`{d.name}`](#{d.name.lower()}) | {_trec_names(d)} | {aliases} | "
             f"{d.aggregate} | {'yes' if d.residual is not None else '—'} | "
-            f"{'—' if d.name in PENDING else 'yes'} | {d.summary} |"
+            f"{'—' if d.sql is None else 'yes'} | {d.summary} |"
         )
     for d in defs:
         out += ["", f"## {d.name}", "", f"Python: `polars_ireval.{d.build.__name__}`", ""]
@@ -83,7 +82,7 @@ def render() -> str:
         residual = "yes" if d.residual is not None else "none"
         sql = (
             "not yet (Polars engine only)"
-            if d.name in PENDING
+            if d.sql is None
             else "DuckDB and Spark, every parameter (`sql/`; see docs/sql.md)"
         )
         out += ["", f"Residual (`residuals=True`): {residual}. SQL engines: {sql}."]

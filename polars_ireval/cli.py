@@ -46,18 +46,14 @@ from typing import IO, Any, NoReturn
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval.engines.polars import per_query_frame
 from polars_ireval.errors import IrevalError
-from polars_ireval.evaluate import (
-    CoverageWarning,
-    evaluate,
-    evaluate_table,
-    long_result,
-    per_query_frame,
-)
+from polars_ireval.evaluate import evaluate, evaluate_table
 from polars_ireval.example import EXAMPLE_COMMAND, example_path
 from polars_ireval.io import Scores, file_run_id, is_text_run, read_qrels, read_run
 from polars_ireval.judge import coverage
 from polars_ireval.registry import REGISTRY, Measure
+from polars_ireval.results import CoverageWarning, long_result
 from polars_ireval.trec_format import NUM_Q, RUNID
 
 DEFAULT_MEASURES = "nDCG@10 AP P@10 R@1000 RR"

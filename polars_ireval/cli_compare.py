@@ -40,9 +40,10 @@ from polars_ireval.cli import (
     read_runs,
 )
 from polars_ireval.errors import MissingQueryError
-from polars_ireval.evaluate import CoverageWarning, evaluate
+from polars_ireval.evaluate import evaluate
 from polars_ireval.io import read_qrels
 from polars_ireval.reporting import Report, report
+from polars_ireval.results import CoverageWarning
 from polars_ireval.significance import (
     ALTERNATIVES,
     CORRECTIONS,

@@ -176,7 +176,7 @@ def judge_and_rankings(
     :class:`Judgment`), where that comes cheaply: for a caller that groups by ranking,
     which is then a group-by on a sorted integer instead of hashed strings.
     """
-    _check_options(max_depth=max_depth, ties=ties, missing=missing, judged_only=judged_only)
+    check_options(max_depth=max_depth, ties=ties, missing=missing, judged_only=judged_only)
     check_flag("unjudged", unjudged)
     check_flag("validate", validate)
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
@@ -697,9 +697,11 @@ def _raise_missing(present: pl.LazyFrame, pairs: pl.LazyFrame, keys: list[str]) 
         )
 
 
-def _check_options(
+def check_options(
     *, max_depth: int | None, ties: str, missing: str, judged_only: bool = False
 ) -> None:
+    """Raise :class:`ParameterError` for an evaluation option out of range: ``max_depth``
+    (a positive integer or None), ``ties``, ``missing``, ``judged_only``."""
     if max_depth is not None and (
         not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1
     ):
@@ -709,6 +711,13 @@ def _check_options(
         raise ParameterError(f"ties={ties!r}: must be one of {', '.join(TIES)}")
     if missing not in MISSING:
         raise ParameterError(f"missing={missing!r}: must be one of {', '.join(MISSING)}")
+
+
+def check_relevance_level(relevance_level: Any) -> None:
+    """Raise :class:`ParameterError` unless ``relevance_level`` is an integer grade
+    (trec_eval ``-l``: a judgment is relevant when its grade is at least this)."""
+    if not isinstance(relevance_level, int) or isinstance(relevance_level, bool):
+        raise ParameterError(f"relevance_level={relevance_level!r}: must be an integer grade")
 
 
 def check_flag(name: str, value: Any) -> None:

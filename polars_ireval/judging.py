@@ -31,8 +31,7 @@ import polars as pl
 
 from polars_ireval import schema as S
 from polars_ireval.errors import ParameterError
-from polars_ireval.evaluate import PROJECTED, RESIDUAL, VALUE, projected
-from polars_ireval.judge import as_qrels, as_run, check_flag
+from polars_ireval.judge import as_qrels, as_run, check_flag, check_relevance_level
 from polars_ireval.pooling import (
     _BEST,
     _CAND,
@@ -58,6 +57,7 @@ from polars_ireval.pooling import (
     static_sequence,
     trim,
 )
+from polars_ireval.results import PROJECTED, RESIDUAL, VALUE, projected
 
 __all__ = [
     "STATUSES",
@@ -289,8 +289,7 @@ def simulate_judging(
             f"unknown={unknown!r}: documents the qrels never judged are either "
             "'nonrelevant' (the seed's choice) or 'skip' (bypassed, as its Table 2)"
         )
-    if not isinstance(relevance_level, int) or isinstance(relevance_level, bool):
-        raise ParameterError(f"relevance_level={relevance_level!r}: must be an integer grade")
+    check_relevance_level(relevance_level)
     extra = _measure_list(measures)
     names = contributor_list(contributors)
     say = progress if progress is not None else (lambda _: None)

@@ -28,11 +28,12 @@ from polars_ireval.errors import (
     RelevanceError,
     UnknownMeasureError,
 )
-from polars_ireval.evaluate import MEASURE, VALUE, evaluate
+from polars_ireval.evaluate import evaluate
 from polars_ireval.judge import as_run, group_keys
 from polars_ireval.parse import parse_measures
 from polars_ireval.prefs import JG, _frame, _label, _paths, _read_fields, warn_coverage
 from polars_ireval.registry import Measure
+from polars_ireval.results import MEASURE, VALUE
 
 #: trec_eval's default cutoffs of ``P_avgjg`` and multipliers of ``Rprec_mult_avgjg``.
 P_AVGJG_CUTOFFS: tuple[int, ...] = (5, 10, 15, 20, 30, 100, 200, 500, 1000)

@@ -27,7 +27,15 @@ from typing import Any
 
 from polars_ireval import measures as _measures  # noqa: F401  (registers every measure)
 from polars_ireval.errors import MeasureSyntaxError, ParameterError, UnknownMeasureError
-from polars_ireval.registry import ALIASES, REGISTRY, TREC, Measure, MeasureDef, TrecName
+from polars_ireval.registry import (
+    ALIASES,
+    REGISTRY,
+    TREC,
+    Measure,
+    MeasureDef,
+    TrecName,
+    use_parser,
+)
 
 MeasureLike = str | Measure
 
@@ -352,3 +360,6 @@ def _unknown_message(token: str, name: str) -> str:
         f"unknown measure {token!r}; {hint} "
         "(polars_ireval.known_names() lists every name; docs/measures.md describes them)"
     ).replace(";  (", "; (")
+
+
+use_parser(parse_measure)  # nested measure parameters (ED's ``measure``) are parsed when bound

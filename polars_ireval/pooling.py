@@ -62,7 +62,7 @@ from polars_ireval.errors import (
     ParameterError,
     SchemaError,
 )
-from polars_ireval.judge import as_qrels, as_run, check_flag
+from polars_ireval.judge import as_qrels, as_run, check_flag, check_relevance_level
 
 __all__ = [
     "METHODS",
@@ -761,7 +761,7 @@ def pool(
     depth = check_count("depth", depth, what="the pool depth")
     batch = check_count("batch", batch, what="the batch size")
     check_flag("per_query", per_query)
-    _check_level(relevance_level)
+    check_relevance_level(relevance_level)
     names = contributor_list(contributors)
     if spec.name == "depth" and budget is None and depth is None:
         raise ParameterError(
@@ -830,11 +830,6 @@ def _shallowest_pool(seq: pl.DataFrame, per_query: bool) -> int:
     if per_query:
         return min(top.group_by(S.QUERY_ID).len()["len"].to_list())
     return top.height
-
-
-def _check_level(relevance_level: Any) -> None:
-    if not isinstance(relevance_level, int) or isinstance(relevance_level, bool):
-        raise ParameterError(f"relevance_level={relevance_level!r}: must be an integer grade")
 
 
 # --------------------------------------------------------------------------- files

@@ -41,8 +41,9 @@ from polars_ireval.errors import (
     SchemaError,
     UnknownMeasureError,
 )
-from polars_ireval.evaluate import MEASURE, VALUE, CoverageWarning
 from polars_ireval.judge import as_run, group_keys
+from polars_ireval.registry import Aggregate
+from polars_ireval.results import CoverageWarning, long_frame
 
 JG = "jg"
 JSG = "jsg"
@@ -752,22 +753,11 @@ def to_long(
     per_query: bool,
     sums: frozenset[str] = frozenset(),
 ) -> pl.LazyFrame:
-    """Per-query columns → ``[run_id,] [query_id,] measure, value``, like ``evaluate``.
-
-    The aggregate is the sum for ``sums`` and the mean over queries otherwise.
-    """
-    if per_query:
-        index = keys
-        wide = wide.sort(keys)
-    else:
-        index = [k for k in keys if k == S.RUN_ID]
-        aggs = [pl.col(n).sum() if n in sums else pl.col(n).cast(pl.Float64).mean() for n in names]
-        wide = wide.group_by(index).agg(aggs).sort(index) if index else wide.select(aggs)
-    long = wide.select(*index, *[pl.col(n).cast(pl.Float64) for n in names]).unpivot(
-        index=index, on=list(names), variable_name=MEASURE, value_name=VALUE
-    )
-    # unpivot lists measure by measure; a stable sort regroups them per run and query
-    return long.sort(index, maintain_order=True) if index else long
+    """Per-query columns → ``[run_id,] [query_id,] measure, value``, like ``evaluate``
+    (:func:`polars_ireval.results.long_frame`): the aggregate is the sum for ``sums`` and
+    the mean over queries otherwise."""
+    how: dict[str, Aggregate] = {n: "sum" if n in sums else "mean" for n in names}
+    return long_frame(wide.select(*keys, *names), how, per_query=per_query)
 
 
 def warn_coverage(run: pl.LazyFrame, judged: pl.LazyFrame, keys: list[str], what: str) -> None:

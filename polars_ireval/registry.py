@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_ireval.errors import ParameterError
+from polars_ireval.errors import IrevalError, ParameterError
 
 Aggregate = Literal["mean", "sum", "gmean"]
 
@@ -95,6 +95,46 @@ class TrecName:
 
 
 @dataclass(frozen=True)
+class SqlCall:
+    """One SQL macro applied to the evaluation table: ``macro`` with ``args`` (the macro's
+    own parameter names, Python values); ``column`` is the output column read as the
+    value (``value``, or ``residual`` / ``depth`` of the macros that also give those)."""
+
+    macro: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    column: str = "value"
+
+
+@dataclass(frozen=True)
+class SqlMean:
+    """The mean of several calls' values per query, added left to right (11pt_avg)."""
+
+    calls: tuple[SqlCall, ...]
+
+
+SqlSpec = SqlCall | SqlMean
+#: Builds a measure's SQL from its arguments (:meth:`Measure.arguments`).
+SqlBuilder = Callable[[dict[str, Any]], SqlSpec]
+
+#: Parameters whose SQL macro parameter has another name. DuckDB's names are
+#: case-insensitive, so BPM's ``K`` would be its ``k``; the single capital letters of the
+#: C/W/L measures are therefore spelled out. A macro parameter named ``gain`` would be
+#: captured by the evaluation table's column of that name.
+SQL_NAMES = {"gain": "gain_type", "T": "target", "K": "budget", "L": "stop_length"}
+
+
+def sql_call(macro: str, column: str = "value") -> SqlBuilder:
+    """The SQL of a measure computed by ``macro`` from all its parameters, named as in
+    Python (up to :data:`SQL_NAMES`): the usual declaration, ``sql=sql_call("ireval_p")``."""
+
+    def build(args: dict[str, Any]) -> SqlSpec:
+        return SqlCall(macro, {SQL_NAMES.get(k, k): v for k, v in args.items()}, column)
+
+    build.macro = macro  # type: ignore[attr-defined]
+    return build
+
+
+@dataclass(frozen=True)
 class MeasureDef:
     """The declaration of a measure: everything but the parameter values."""
 
@@ -124,6 +164,15 @@ class MeasureDef:
     #: The value of a judged query the run lacks, under ``missing="zero"`` (trec_eval
     #: ``-c``); None: the measure's value for an empty ranking (0 for most measures).
     absent: float | None = None
+    #: The measure's SQL (see :func:`sql_call`); None: no SQL.
+    sql: SqlBuilder | None = None
+    #: The SQL of its residual: ``"residual"`` for the column of that name of the measure's
+    #: own macro call, or a builder; None without one.
+    sql_residual: SqlBuilder | Literal["residual"] | None = None
+    #: Parameters whose value is another measure (``ED(measure='RBP')``): a measure string
+    #: is parsed once, when the measure is bound, and the declaration receives the
+    #: :class:`Measure`.
+    nested: tuple[str, ...] = ()
 
     @property
     def summary(self) -> str:
@@ -159,17 +208,40 @@ class MeasureDef:
         for p in self.params:
             if p.name not in values and p.required:
                 raise ParameterError(f"{self.name}: parameter {p.name!r} is required")
+        for name in self.nested:
+            if isinstance(values.get(name), str):
+                values[name] = _parse_nested(self.name, name, values[name])
         for name, value in values.items():
             check = self.checks.get(name)
             if value is not None and check is not None and not check(value):
                 why = _CHECK_DOC.get(check, "see the docs")
-                raise ParameterError(f"{self.name}: {name}={value!r} is invalid; {why}")
+                shown = _repr(value) if isinstance(value, Measure) else repr(value)
+                raise ParameterError(f"{self.name}: {name}={shown} is invalid; {why}")
         ordered = tuple(sorted(values.items(), key=lambda kv: kv[0]))
         return Measure(self, ordered, label, judged_only=judged_only)
 
 
 #: The parameter every measure takes: score the condensed ranking (ir_measures' name).
 JUDGED_ONLY = "judged_only"
+
+#: Parses one measure string (set by :mod:`polars_ireval.parse` when it is imported: the
+#: parser is a layer above the declarations, which only call it).
+_parser: Callable[[str], Measure] | None = None
+
+
+def use_parser(parse: Callable[[str], Measure]) -> None:
+    """Register the function that parses the measure strings of nested parameters."""
+    global _parser
+    _parser = parse
+
+
+def _parse_nested(measure: str, name: str, text: str) -> Measure:
+    if _parser is None:  # pragma: no cover - polars_ireval.parse is imported with the package
+        raise RuntimeError("no measure parser registered; import polars_ireval")
+    try:
+        return _parser(text)
+    except IrevalError as e:
+        raise ParameterError(f"{measure}: {name}={text!r} is invalid; {e}") from None
 
 
 @dataclass(frozen=True)
@@ -223,6 +295,13 @@ class Measure:
             kwargs["rel"] = relevance_level
         return kwargs
 
+    def arguments(self, relevance_level: int = 1) -> dict[str, Any]:
+        """Every declared parameter's value: as given, else ``rel`` is the evaluation's
+        relevance level (see :meth:`expr`) and the others their declared defaults. The SQL
+        of a measure is built from these (:attr:`MeasureDef.sql`)."""
+        defaults = {p.name: p.default for p in self.defn.params if not p.required}
+        return {**defaults, **self._kwargs(relevance_level)}
+
     def expr(self, relevance_level: int = 1) -> pl.Expr:
         """The per-query aggregation expression, aliased to :attr:`label`."""
         return self.defn.build(**self._kwargs(relevance_level)).alias(self.label)
@@ -257,24 +336,31 @@ class Measure:
         return self.defn.residual(**self._kwargs(relevance_level)).cast(pl.Float64)
 
     def aggregate(self, column: pl.Expr) -> pl.Expr:
-        """Aggregate per-query values across queries as trec_eval does.
-
-        Means add the values one after the other in the order of the rows, then divide
-        by their number, as trec_eval does over its queries sorted by id (a pairwise or
-        parallel sum can differ in the last bit, and so in trec_eval's 4th decimal);
-        :func:`polars_ireval.evaluate_table` sorts the queries first.
-        """
-        how = self.defn.aggregate
-        if how == "sum":
-            return column.sum()
-        values = column.cast(pl.Float64).drop_nulls()
-        if how == "gmean":
-            values = values.clip(lower_bound=MIN_GEO_MEAN).log()
-        mean = values.cum_sum().last() / values.len()
-        return mean.exp() if how == "gmean" else mean
+        """Aggregate per-query values across queries as trec_eval does (see
+        :func:`aggregate`)."""
+        return aggregate(column, self.defn.aggregate)
 
     def __str__(self) -> str:
         return self.label
+
+
+def aggregate(column: pl.Expr, how: Aggregate = "mean") -> pl.Expr:
+    """Per-query values aggregated across queries as trec_eval does: ``"sum"`` (counts),
+    ``"mean"``, or ``"gmean"`` (the geometric mean, values floored at
+    :data:`MIN_GEO_MEAN`). Nulls (queries a measure leaves undefined) are left out.
+
+    Means add the values one after the other in the order of the rows, then divide by
+    their number, as trec_eval does over its queries sorted by id (a pairwise or parallel
+    sum can differ in the last bit, and so in trec_eval's 4th decimal); callers sort the
+    queries first (:func:`polars_ireval.results.over_queries`).
+    """
+    if how == "sum":
+        return column.sum()
+    values = column.cast(pl.Float64).drop_nulls()
+    if how == "gmean":
+        values = values.clip(lower_bound=MIN_GEO_MEAN).log()
+    mean = values.cum_sum().last() / values.len()
+    return mean.exp() if how == "gmean" else mean
 
 
 REGISTRY: dict[str, MeasureDef] = {}
@@ -358,6 +444,9 @@ def measure(
     unjudged: bool | Callable[[Mapping[str, Any]], bool] = True,
     qrels_stats: bool = False,
     absent: float | None = None,
+    sql: SqlBuilder | str | None = None,
+    sql_residual: SqlBuilder | Literal["residual"] | None = None,
+    nested: Sequence[str] = (),
 ) -> Callable[[Callable[..., pl.Expr]], Callable[..., pl.Expr]]:
     """Declare a measure. The decorated function builds its per-query expression.
 
@@ -402,6 +491,18 @@ def measure(
         (``missing="zero"``, trec_eval ``-c``, which adds 0 for them); None (default): the
         value of an empty ranking, which is 0 for most measures. Only measures whose empty
         ranking is not worth that need it (``utility``: c·R + d·(N − R)).
+    sql
+        The measure's SQL: the name of the macro of ``sql/`` that computes it from all its
+        parameters (named as in Python, up to :data:`SQL_NAMES`), or a builder returning the
+        :class:`SqlCall` (or :class:`SqlMean`) from :meth:`Measure.arguments`, for a measure
+        computed by one of several macros. ``tests/test_registry.py`` checks that every
+        measure has SQL and that the macro takes exactly those parameters.
+    sql_residual
+        The SQL of the residual: ``"residual"``, the column of that name of the measure's
+        own macro call, or a builder. Required exactly when ``residual`` is given.
+    nested
+        Parameters whose value is a measure string (ED's ``measure``), parsed when the
+        measure is bound; the declaring function receives the :class:`Measure`.
     """
 
     def deco(fn: Callable[..., pl.Expr]) -> Callable[..., pl.Expr]:
@@ -423,6 +524,9 @@ def measure(
             unjudged=unjudged,
             qrels_stats=qrels_stats,
             absent=absent,
+            sql=sql_call(sql) if isinstance(sql, str) else sql,
+            sql_residual=sql_residual,
+            nested=tuple(nested),
         )
         _register(defn)
 
@@ -456,8 +560,13 @@ def _register(defn: MeasureDef) -> None:
         TREC[t.name] = (defn, t)
 
 
-def declare_residual(name: str, residual: Callable[..., pl.Expr]) -> None:
-    """Give the already declared measure ``name`` a residual (same parameters as the measure).
+def declare_residual(
+    name: str,
+    residual: Callable[..., pl.Expr],
+    sql: SqlBuilder | Literal["residual"] = "residual",
+) -> None:
+    """Give the already declared measure ``name`` a residual (same parameters as the measure)
+    and its SQL (default: the ``residual`` column of the measure's own macro).
 
     For measures declared in a module of their own whose residual comes from the user-model
     mechanism (:mod:`polars_ireval.measures.usermodel`), e.g. ``P``; new measures pass
@@ -466,7 +575,7 @@ def declare_residual(name: str, residual: Callable[..., pl.Expr]) -> None:
     defn = REGISTRY[name]
     if defn.residual is not None:
         raise RuntimeError(f"measure {name!r} already has a residual")
-    REGISTRY[name] = dataclasses.replace(defn, residual=residual)
+    REGISTRY[name] = dataclasses.replace(defn, residual=residual, sql_residual=sql)
     for t in defn.trec:
         TREC[t.name] = (REGISTRY[name], TREC[t.name][1])
 
@@ -477,6 +586,8 @@ def definitions() -> Iterator[MeasureDef]:
 
 
 def _repr(v: Any) -> str:
+    if isinstance(v, Measure):
+        return repr(v.label)
     if isinstance(v, str):
         return repr(v)
     if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:

@@ -378,7 +378,7 @@ def test_qrels_stats_declarations_hold(text: str) -> None:
     """A measure declared ``qrels_stats=True`` gives the same floats from the judged
     documents the run retrieved plus one row of query statistics per ranking as from every
     judgment of every ranking; one not declared so differs somewhere (else declare it)."""
-    from polars_ireval.evaluate import per_query_columns
+    from polars_ireval.engines.polars import per_query_columns
     from polars_ireval.judge import judge_and_rankings
     from polars_ireval.parse import parse_measures
 

@@ -20,6 +20,8 @@ import pytest
 
 import polars_ireval as ir
 import polars_ireval.sql as irsql
+from polars_ireval.registry import SqlMean
+from polars_ireval.sql import compile
 from tests.conftest import TREC_TEST, need_data
 from tests.test_sql import (
     RANK_BY,
@@ -34,10 +36,10 @@ from tests.test_sql import (
 pyspark = pytest.importorskip(
     "pyspark", reason="pyspark is a test dependency: pip install '.[test]'"
 )
-import polars_ireval.spark as irspark  # noqa: E402
+import polars_ireval.engines.spark as irspark  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings(
-    "ignore::polars_ireval.evaluate.CoverageWarning", "ignore::FutureWarning"
+    "ignore::polars_ireval.CoverageWarning", "ignore::FutureWarning"
 )
 
 
@@ -46,6 +48,11 @@ def spark() -> Iterator[Any]:
     session = spark_session()
     yield session
     session.stop()
+
+
+def spark_eval(run: Any, qrels: Any, measures: Any, *, spark: Any, **options: Any) -> Any:
+    """``evaluate`` on the Spark engine, in the session ``spark``."""
+    return ir.evaluate(run, qrels, measures, engine="spark", con=spark, **options)
 
 
 def _to_polars(df: Any) -> pl.DataFrame:
@@ -58,8 +65,8 @@ def test_spark_measures_cover_every_macro() -> None:
     """SPARK_MEASURES (run on Spark by tests/test_sql.py) calls every measure macro."""
     called = set()
     for m in ir.parse_measures(SPARK_MEASURES):
-        s = irsql.spec(m)
-        calls = s.calls if isinstance(s, irsql.Mean) else (s,)
+        s = compile.spec(m)
+        calls = s.calls if isinstance(s, SqlMean) else (s,)
         called |= {c.macro for c in calls}
     macros = {t.name for t in irsql.library().values() if t.kind == "macro"}
     assert called == macros - {"ireval_judge", "ireval_check", "ireval_rankings"}
@@ -73,7 +80,7 @@ def test_spark_trec_eval_data(spark: Any) -> None:
         *("map", "gm_map", "ndcg_cut.10", "num_ret", "P.5", "recip_rank", "bpref", "infAP"),
         *("ERR@20", "INST@10"),
     ]
-    got = _to_polars(irspark.evaluate(run, qrels, names, spark=spark, relevance_level=2))
+    got = _to_polars(spark_eval(run, qrels, names, spark=spark, relevance_level=2))
     _compare(got, ir.evaluate(run, qrels, names, relevance_level=2))
 
 
@@ -106,7 +113,7 @@ def test_spark_frames_and_options(
         {"ties": "input_order"},
     ):
         got = _to_polars(
-            irspark.evaluate(run_sdf, qrels_sdf, names, spark=spark, per_query=True, **options)
+            spark_eval(run_sdf, qrels_sdf, names, spark=spark, per_query=True, **options)
         )
         want = ir.evaluate(run.drop("input_order"), qrels, names, per_query=True, **options)
         _compare(got, want)
@@ -115,7 +122,8 @@ def test_spark_frames_and_options(
 
 def test_spark_ties_are_byte_wise(spark: Any) -> None:
     """The judge ranks doc ids byte-wise (CAST AS BINARY) and ties -0.0 with 0.0."""
-    from polars_ireval.spark import judge_sql, quote
+    from polars_ireval.sql import quote_backquoted as quote
+    from polars_ireval.sql.compile import judge_sql
 
     run, qrels = _tie_frames()
     spark.createDataFrame(run.to_arrow()).createOrReplaceTempView("tie_run")
@@ -142,19 +150,19 @@ def test_spark_bad_input(spark: Any) -> None:
     qrels = spark.createDataFrame([("q", "d", 1)], ["query_id", "doc_id", "relevance"])
     dup = spark.createDataFrame([("q", "d", 1.0), ("q", "d", 2.0)], ["query_id", "doc_id", "score"])
     with pytest.raises(ir.DuplicateError, match="duplicate document"):
-        irspark.evaluate(dup, qrels, "AP", spark=spark)
+        spark_eval(dup, qrels, "AP", spark=spark)
     nan = spark.createDataFrame([("q", "d", float("nan"))], ["query_id", "doc_id", "score"])
     with pytest.raises(ir.ScoreError, match="not finite"):
-        irspark.evaluate(nan, qrels, "AP", spark=spark)
+        spark_eval(nan, qrels, "AP", spark=spark)
     nocol = spark.createDataFrame([("q", "d")], ["query_id", "doc_id"])
     with pytest.raises(ir.SchemaError, match="score"):
-        irspark.evaluate(nocol, qrels, "AP", spark=spark)
+        spark_eval(nocol, qrels, "AP", spark=spark)
     ok = spark.createDataFrame([("q", "d", 1.0)], ["query_id", "doc_id", "score"])
     more = spark.createDataFrame(
         [("q", "d", 1), ("q2", "d", 1)], ["query_id", "doc_id", "relevance"]
     )
     with pytest.raises(ir.MissingQueryError, match="q2"):
-        irspark.evaluate(ok, more, "AP", spark=spark, missing="error")
+        spark_eval(ok, more, "AP", spark=spark, missing="error")
 
 
 def test_evaluate_engine_spark(spark: Any) -> None:
@@ -187,5 +195,5 @@ def test_a_polars_run_of_100000_rows(spark: Any) -> None:
         }
     )
     names = ["nDCG@10", "AP", "P@10", "R@1000", "RR"]
-    got = _to_polars(irspark.evaluate(run, qrels, names, spark=spark, per_query=True))
+    got = _to_polars(spark_eval(run, qrels, names, spark=spark, per_query=True))
     _compare(got, ir.evaluate(run, qrels, names, per_query=True))

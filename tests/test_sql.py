@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -20,10 +21,19 @@ from polars_ireval.measures.ap import AP_NORMS
 from polars_ireval.measures.dcg import DISCOUNTS, GAINS, NORMS
 from polars_ireval.measures.ndcg import DCG_KINDS
 from polars_ireval.measures.usermodel import MODELS
-from polars_ireval.registry import REGISTRY
+from polars_ireval.engines.base import rank_by_of
+from polars_ireval.registry import REGISTRY, SqlCall
+from polars_ireval.sql import compile
+from polars_ireval.sql.options import MAX_POSITIONS
 from polars_ireval.sql import templates as T
 from tests.conftest import CAST, TREC_TEST, need_data
 from tests.test_golden import TREC_EVAL_CASES, _numeric
+
+
+def duckdb_evaluate(run: Any, qrels: Any, measures: Any, **options: Any) -> pl.DataFrame:
+    """``evaluate`` on the DuckDB engine."""
+    out: pl.DataFrame = ir.evaluate(run, qrels, measures, engine="duckdb", **options)
+    return out
 
 ROOT = Path(__file__).resolve().parents[1]
 SQL = ROOT / "sql"
@@ -407,7 +417,7 @@ def _datasets() -> list[tuple[str, object, object]]:
 
 def test_measures_cover_sql() -> None:
     names = {m.name for m in ir.parse_measures(MEASURES)}
-    assert names == set(irsql.SQL_MEASURES)
+    assert names == set(REGISTRY)
 
 
 def test_every_parameter_is_exercised() -> None:
@@ -440,7 +450,7 @@ def test_residual_measures_cover_registry() -> None:
     with_residual = {d.name for d in REGISTRY.values() if d.residual is not None}
     assert with_residual <= names
     assert names - with_residual, "keep a measure without a residual (null residual)"
-    assert set(irsql.SQL_RESIDUALS) == with_residual
+    assert {d.name for d in REGISTRY.values() if d.sql_residual is not None} == with_residual
 
 
 def _compare(got: pl.DataFrame, want: pl.DataFrame, tol: float = 1e-12) -> None:
@@ -517,7 +527,7 @@ ENGINE_CASES = [
 ]
 
 
-@pytest.mark.filterwarnings("ignore::polars_ireval.evaluate.CoverageWarning")
+@pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 @pytest.mark.parametrize("engine,name,relevance_level,names", ENGINE_CASES)
 def test_engines_equal_polars(
     engine: str, name: str, relevance_level: int, names: list[str], request: pytest.FixtureRequest
@@ -561,7 +571,7 @@ RESIDUAL_ENGINES = [
 ]
 
 
-@pytest.mark.filterwarnings("ignore::polars_ireval.evaluate.CoverageWarning")
+@pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 @pytest.mark.parametrize("engine,per_query", RESIDUAL_ENGINES)
 def test_residuals_equal_polars(
     engine: str, per_query: bool, request: pytest.FixtureRequest
@@ -595,20 +605,20 @@ def _dataset(name: str) -> tuple[object, object]:
     return found[name]  # type: ignore[return-value]
 
 
-@pytest.mark.filterwarnings("ignore::polars_ireval.evaluate.CoverageWarning")
+@pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 @pytest.mark.parametrize("name,relevance_level", CASES, ids=[f"{n}-l{lv}" for n, lv in CASES])
 def test_sql_equals_polars(name: str, relevance_level: int) -> None:
     run, qrels = _dataset(name)
     kw = {"per_query": True, "relevance_level": relevance_level}
-    _compare(irsql.evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
+    _compare(duckdb_evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
 
 
-@pytest.mark.filterwarnings("ignore::polars_ireval.evaluate.CoverageWarning")
+@pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 @pytest.mark.parametrize("name", ["example-all", "generated", "example-bm25"])
 def test_sql_aggregates_equal_polars(name: str) -> None:
     """Means, sums and geometric means over queries as polars_ireval.evaluate."""
     run, qrels = _dataset(name)
-    _compare(irsql.evaluate(run, qrels, MEASURES), ir.evaluate(run, qrels, MEASURES))
+    _compare(duckdb_evaluate(run, qrels, MEASURES), ir.evaluate(run, qrels, MEASURES))
 
 
 #: SPARSE_JUDGMENTS values that make evaluate choose each of the judge's rank_by strategies.
@@ -619,11 +629,11 @@ RANK_BY = {"window": 0.0, "count": float("inf")}
 def rank_by(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Each ``ireval_judge`` ranking strategy in turn (``count`` is used by the measures
     that do not read the unjudged documents; the others keep ``window``)."""
-    monkeypatch.setattr(irsql, "SPARSE_JUDGMENTS", RANK_BY[request.param])
+    monkeypatch.setattr(compile, "SPARSE_JUDGMENTS", RANK_BY[request.param])
     return str(request.param)
 
 
-@pytest.mark.filterwarnings("ignore::polars_ireval.evaluate.CoverageWarning")
+@pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 @pytest.mark.parametrize(
     "options", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())
 )
@@ -632,17 +642,17 @@ def test_options_equal_polars(options: dict, rank_by: str) -> None:
     the ranks sorted (rank_by 'window') or counted ('count')."""
     run, qrels = generated(1)
     kw = {"per_query": True, **options}
-    _compare(irsql.evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
+    _compare(duckdb_evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
 
 
-@pytest.mark.filterwarnings("ignore::polars_ireval.evaluate.CoverageWarning")
+@pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 def test_ties_by_input_rank(rank_by: str) -> None:
     run, qrels = generated(2)
     run = run.with_columns(input_rank=(pl.col("score") * -3).round(0))
     kw = {"per_query": True, "ties": "rank"}
-    _compare(irsql.evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
+    _compare(duckdb_evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
     with pytest.raises(ir.ParameterError, match="input_rank column"):
-        irsql.evaluate(run.drop("input_rank"), qrels, "AP", ties="rank")
+        duckdb_evaluate(run.drop("input_rank"), qrels, "AP", ties="rank")
 
 
 GOLDEN_CASES = [c for c in TREC_EVAL_CASES if c[0] in ("aq", "aqc", "aqcM", "aql", "meas_params")]
@@ -660,8 +670,8 @@ def test_trec_eval_golden_text(case: tuple) -> None:
     names = [m for m in want["measure"].unique(maintain_order=True) if _numeric(m)]
     measures = {m.label: m for m in ir.parse_measures(names)}
     run, qrels = TREC_TEST / run, TREC_TEST / qrels
-    per_q = irsql.evaluate(run, qrels, names, per_query=True, **options)
-    agg = irsql.evaluate(run, qrels, names, **options).with_columns(query_id=pl.lit("all"))
+    per_q = duckdb_evaluate(run, qrels, names, per_query=True, **options)
+    agg = duckdb_evaluate(run, qrels, names, **options).with_columns(query_id=pl.lit("all"))
     got = pl.concat([per_q, agg.select(per_q.columns)])
     joined = want.filter(pl.col("measure").is_in(names)).join(
         got, on=["measure", "query_id"], how="left"
@@ -740,7 +750,7 @@ def test_loads_into_bare_connection() -> None:
         ).fetchall()
     }
     assert "ireval_judge" in names
-    calls = " ".join(irsql.measure_sql(m, "t") for m in ir.parse_measures(MEASURES))
+    calls = " ".join(compile.measure_sql(m, "t") for m in ir.parse_measures(MEASURES))
     assert set(re.findall(r"ireval_\w+", calls)) <= names
     defined = set(re.findall(r"MACRO (ireval_\w+)", (SQL / irsql.ENTRY).read_text()))
     assert defined == names
@@ -801,19 +811,11 @@ def test_duckdb_cli_reads_the_entry_file(tmp_path: Path) -> None:
     assert out.stdout.split() == ["value", "1.0"]
 
 
-def test_registry_coverage() -> None:
-    """Every registry measure has SQL (PENDING, the measures without, is empty) and every
-    residual too."""
-    assert set(irsql.SQL_MEASURES) <= set(REGISTRY)
-    assert set(REGISTRY) - set(irsql.SQL_MEASURES) == irsql.PENDING == frozenset()
-    assert set(irsql.SQL_RESIDUALS) == {n for n, d in REGISTRY.items() if d.residual is not None}
-
-
 def test_measures_without_sql_raise_naming_them(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delitem(irsql.SQL_MEASURES, "IPrec")
-    monkeypatch.delitem(irsql.SQL_MEASURES, "nDCG")
+    for name in ("IPrec", "nDCG"):
+        monkeypatch.setitem(REGISTRY, name, dataclasses.replace(REGISTRY[name], sql=None))
     with pytest.raises(NotImplementedError, match=r"IPrec@0\.5.*nDCG\(dcg='exp-log2'\)@10"):
-        irsql.evaluate(
+        duckdb_evaluate(
             ir.example_path("runs/bm25.run"),
             ir.example_path("qrels.txt"),
             ["P@5", "IPrec@0.5", "nDCG(dcg='exp-log2')@10"],
@@ -837,7 +839,7 @@ def test_parameters_refused_like_polars(text: str, error: str) -> None:
     with pytest.raises(ir.ParameterError, match=re.escape(error)) as polars_err:
         ir.evaluate(run, qrels, [text])
     with pytest.raises(ir.ParameterError) as sql_err:
-        irsql.evaluate(run, qrels, [text])
+        duckdb_evaluate(run, qrels, [text])
     assert str(sql_err.value) == str(polars_err.value)
 
 
@@ -845,27 +847,27 @@ def test_positions_limit_raises() -> None:
     """The one thing the SQL cannot express: C/W/L depths (and SDCG cutoffs) beyond the
     10^9 positions its digit tables generate."""
     run, qrels = ir.example_path("runs/bm25.run"), ir.example_path("qrels.txt")
-    deep = irsql.MAX_POSITIONS + 1
+    deep = MAX_POSITIONS + 1
     for text in (f"INST@{deep}", f"SDCG@{deep}", f"DCG(norm='scaled')@{deep}"):
         with pytest.raises(NotImplementedError, match=f"k={deep} is deeper"):
-            irsql.evaluate(run, qrels, [text])
-    s = irsql.spec(ir.parse_measures(f"DCG@{deep}")[0])  # no positions: no limit
-    assert isinstance(s, irsql.Call) and s.macro == "ireval_dcg"
+            duckdb_evaluate(run, qrels, [text])
+    s = compile.spec(ir.parse_measures(f"DCG@{deep}")[0])  # no positions: no limit
+    assert isinstance(s, SqlCall) and s.macro == "ireval_dcg"
 
 
 def test_bad_options_raise() -> None:
     run, qrels = ir.example_path("runs/bm25.run"), ir.example_path("qrels.txt")
     with pytest.raises(ir.ParameterError, match="max_depth"):
-        irsql.evaluate(run, qrels, "AP", max_depth=0)
+        duckdb_evaluate(run, qrels, "AP", max_depth=0)
     with pytest.raises(ir.ParameterError, match="ties"):
-        irsql.evaluate(run, qrels, "AP", ties="random")
+        duckdb_evaluate(run, qrels, "AP", ties="random")
     with pytest.raises(ir.ParameterError, match="missing"):
-        irsql.evaluate(run, qrels, "AP", missing="drop")
+        duckdb_evaluate(run, qrels, "AP", missing="drop")
     with pytest.raises(ir.ParameterError, match="relevance_level"):
-        irsql.evaluate(run, qrels, "AP", relevance_level=1.5)  # type: ignore[arg-type]
+        duckdb_evaluate(run, qrels, "AP", relevance_level=1.5)  # type: ignore[arg-type]
     g_run, g_qrels = generated()
     with pytest.raises(ir.MissingQueryError, match="missing='zero'"):
-        irsql.evaluate(g_run, g_qrels, "AP", missing="error")
+        duckdb_evaluate(g_run, g_qrels, "AP", missing="error")
 
 
 _BAD_RUNS = {
@@ -889,7 +891,7 @@ def test_bad_input_raises_like_polars(case: str) -> None:
     with pytest.raises(Exception) as polars_err:
         ir.evaluate(run, qrels, "AP")
     with pytest.raises(type(polars_err.value)) as sql_err:
-        irsql.evaluate(run, qrels, "AP")
+        duckdb_evaluate(run, qrels, "AP")
     assert kind in type(sql_err.value).__name__
     assert str(sql_err.value) == str(polars_err.value)
 
@@ -938,7 +940,7 @@ def test_quoted_table_names() -> None:
     )
     got = pl.from_arrow(
         con.sql(
-            irsql.measure_sql(ir.parse_measures("nDCG@10")[0], names["t"]) + " ORDER BY 2"
+            compile.measure_sql(ir.parse_measures("nDCG@10")[0], names["t"]) + " ORDER BY 2"
         ).to_arrow_table()
     )
     assert isinstance(got, pl.DataFrame)
@@ -946,8 +948,8 @@ def test_quoted_table_names() -> None:
     assert got["query_id"].to_list() == want["query_id"].to_list()
     assert ((got["value"] - want["value"]).abs() <= 1e-12).all()
     # the SQL evaluate uses awkward names of its own; a connection reused keeps working
-    assert irsql.evaluate(run, qrels, "P@5", con=con).height == 1
-    assert irsql.evaluate(run, qrels, "P@5", con=con).height == 1
+    assert duckdb_evaluate(run, qrels, "P@5", con=con).height == 1
+    assert duckdb_evaluate(run, qrels, "P@5", con=con).height == 1
 
 
 def _blocks(lang: str) -> list[str]:
@@ -1074,14 +1076,14 @@ def test_judge_rank_by_count_equals_window(options: dict[str, object]) -> None:
 
 def test_rank_by_follows_the_density_of_the_qrels() -> None:
     """Sparse qrels (MS MARCO: ~1.6 judgments a query) count, TREC-style pools sort."""
-    assert irsql.rank_by(11_171, 7_000) == "count"
-    assert irsql.rank_by(22_024, 50) == "window"
-    assert irsql.rank_by(0, 0) == "window"
+    assert compile.rank_by(11_171, 7_000) == "count"
+    assert compile.rank_by(22_024, 50) == "window"
+    assert compile.rank_by(0, 0) == "window"
     sparse = pl.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["a", "b"], "relevance": [1, 0]})
-    assert irsql.qrels_rank_by(sparse) == "count"
+    assert rank_by_of(sparse) == "count"
     measures = ir.parse_measures(["AP", "RBP_resid"])
     ap, resid = (
-        irsql.judge_options(measures[i : i + 1], [False], False, residuals=False, rank_by="count")
+        compile.judge_options(measures[i : i + 1], [False], False, residuals=False, rank_by="count")
         for i in (0, 1)
     )
     assert (ap["unjudged"], ap["rank_by"]) == (False, "count")

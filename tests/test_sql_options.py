@@ -28,8 +28,9 @@ import pytest
 
 import polars_ireval as ir
 import polars_ireval.sql as irsql
-from polars_ireval.evaluate import CoverageWarning
-from polars_ireval.registry import REGISTRY
+from polars_ireval.registry import REGISTRY, SQL_NAMES, SqlCall
+from polars_ireval.results import CoverageWarning
+from polars_ireval.sql import compile
 from polars_ireval.sql import options as O
 from polars_ireval.sql import templates as T
 from tests.test_sql import DOC, _compare, generated
@@ -374,9 +375,9 @@ def _route(name: str, param: str, companion: dict[str, Any]) -> tuple[str, dict[
         text = _string(name, _with(name, param, value, companion))
         if not _polars_accepts(text):
             continue
-        s = irsql.spec(ir.parse_measure(text))
-        option = irsql.RENAMED.get(param, param)
-        if not isinstance(s, irsql.Call) or option not in {p.name for p in MACROS[s.macro].scalars}:
+        s = compile.spec(ir.parse_measure(text))
+        option = SQL_NAMES.get(param, param)
+        if not isinstance(s, SqlCall) or option not in {p.name for p in MACROS[s.macro].scalars}:
             return None
         return s.macro, dict(s.args)
     return None
@@ -403,7 +404,7 @@ ROUTE_IDS = [f"{n}-{p}-{COMPANIONS[i]}" for n, p, i in ROUTED]
 def test_routes_cover_the_options() -> None:
     """Every option of the measure macros is some measure's parameter, compared below
     (but for utility's w_rel_ret ... w_nonrel_missed: its weights, split in four)."""
-    covered = {(route[0], irsql.RENAMED.get(p, p)) for (_, p, _), route in ROUTES.items()}
+    covered = {(route[0], SQL_NAMES.get(p, p)) for (_, p, _), route in ROUTES.items()}
     left = {(m, o) for m, o in OPTIONS if m != "ireval_judge" and (m, o) not in covered}
     assert left == {
         ("ireval_utility", w)
@@ -443,7 +444,7 @@ def test_macros_accept_what_polars_accepts(name: str, param: str, companion: int
     compared with above), and one it takes is taken."""
     macro, args = ROUTES[(name, param, companion)]
     given = COMPANIONS[companion]
-    option = irsql.RENAMED.get(param, param)
+    option = SQL_NAMES.get(param, param)
     kind = _option(macro, option).kind
     assert kind is not None
     outcomes = []
@@ -470,7 +471,7 @@ def _accepted_strings() -> list[str]:
     return sorted(set(out))
 
 
-@pytest.mark.filterwarnings("ignore::polars_ireval.evaluate.CoverageWarning")
+@pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 def test_accepted_values_give_the_polars_numbers() -> None:
     """Values taken above give the Polars engine's per-query numbers in DuckDB."""
     run, qrels = generated(4)

@@ -9,7 +9,7 @@ from polars_ireval.measures.counts import (
     num_relevant,
     num_ret,
 )
-from polars_ireval.measures.cwl import bpm, insq, inst, tbg, u_measure
+from polars_ireval.measures.cwl import bpm, insq, inst, nerr8, nerr9, nerr10, nerr11, tbg, u_measure
 from polars_ireval.measures.dcg import dcg, sdcg
 from polars_ireval.measures.err import err
 from polars_ireval.measures.iprec import eleven_point_average, iprec, rprec_mult, utility
@@ -56,6 +56,10 @@ __all__ = [
     "judged_at",
     "ndcg",
     "ndcg_rel",
+    "nerr8",
+    "nerr9",
+    "nerr10",
+    "nerr11",
     "num_nonrel_judged_ret",
     "num_q",
     "num_rel_ret",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from polars_ireval.measures._expr import (
@@ -25,6 +27,8 @@ from polars_ireval.measures.dcg import (
 )
 from polars_ireval.measures.precision import CUTOFFS
 from polars_ireval.registry import (
+    SqlCall,
+    SqlSpec,
     TrecName,
     check,
     gain_map,
@@ -32,6 +36,7 @@ from polars_ireval.registry import (
     measure,
     positive,
     positive_int,
+    sql_call,
 )
 
 _CHECKS = {"k": positive_int, "rel": integer}
@@ -53,8 +58,23 @@ _VARIANT_CHECKS = {
 }
 
 
+def ap_sql(args: dict[str, Any]) -> SqlSpec:
+    """trec_eval's AP (``ireval_ap``), or ``ireval_ap_variant`` for another normalisation,
+    graded gains or a discount (the branches of :func:`ap`)."""
+    default = (
+        args["norm"] == "R"
+        and args["gains"] is None
+        and args["discount"] == "rank"
+        and args["weights"] is None
+    )
+    if default:
+        return SqlCall("ireval_ap", {"k": args["k"], "rel": args["rel"]})
+    return sql_call("ireval_ap_variant")(args)
+
+
 @measure(
     "AP",
+    sql=ap_sql,
     qrels_stats=True,
     unjudged=False,
     aliases=["MAP"],
@@ -173,6 +193,7 @@ def _ap(k: int | None, rel: int) -> pl.Expr:
 
 @measure(
     "gm_map",
+    sql="ireval_ap",
     qrels_stats=True,
     unjudged=False,
     aggregate="gmean",
@@ -232,6 +253,7 @@ def gm_map(*, k: int | None = None, rel: int = 1) -> pl.Expr:
 
 @measure(
     "Rprec",
+    sql="ireval_rprec",
     qrels_stats=True,
     unjudged=False,
     aliases=["RPrec"],
@@ -288,6 +310,7 @@ def rprec(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SP",
+    sql="ireval_sp",
     qrels_stats=True,
     unjudged=False,
     cite="Aslam, Pavlu and Yilmaz, A statistical method for system evaluation using "

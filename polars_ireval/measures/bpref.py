@@ -37,6 +37,7 @@ def _bpref(rel: int) -> pl.Expr:
 
 @measure(
     "Bpref",
+    sql="ireval_bpref",
     qrels_stats=True,
     unjudged=False,
     aliases=["BPref"],
@@ -100,6 +101,7 @@ def bpref(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "gm_bpref",
+    sql="ireval_bpref",
     qrels_stats=True,
     unjudged=False,
     aggregate="gmean",
@@ -151,6 +153,7 @@ def gm_bpref(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "infAP",
+    sql="ireval_infap",
     qrels_stats=True,
     unjudged=False,
     cite="Yilmaz and Aslam, Estimating average precision with incomplete and imperfect "

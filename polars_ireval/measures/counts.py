@@ -8,11 +8,12 @@ from typing import Any
 import polars as pl
 
 from polars_ireval.measures._expr import judged_nonrelevant, num_rel, rel_ret, retrieved
-from polars_ireval.registry import TrecName, integer, measure
+from polars_ireval.registry import SqlCall, SqlSpec, TrecName, integer, measure
 
 
 @measure(
     "NumQ",
+    sql="ireval_num_q",
     qrels_stats=True,
     unjudged=False,
     aggregate="sum",
@@ -64,8 +65,16 @@ def _counts_every_document(params: Mapping[str, Any]) -> bool:
     return params.get("rel") is None
 
 
+def num_ret_sql(args: dict[str, Any]) -> SqlSpec:
+    """NumRet, or NumRelRet at grade ``rel`` for ir_measures' ``NumRet(rel=r)``."""
+    if args["rel"] is None:
+        return SqlCall("ireval_num_ret")
+    return SqlCall("ireval_num_rel_ret", {"rel": args["rel"]})
+
+
 @measure(
     "NumRet",
+    sql=num_ret_sql,
     qrels_stats=True,
     unjudged=_counts_every_document,
     aggregate="sum",
@@ -116,6 +125,7 @@ def num_ret(*, rel: int | None = None) -> pl.Expr:
 
 @measure(
     "NumRel",
+    sql="ireval_num_rel",
     qrels_stats=True,
     unjudged=False,
     aggregate="sum",
@@ -168,6 +178,7 @@ def num_relevant(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "NumRelRet",
+    sql="ireval_num_rel_ret",
     qrels_stats=True,
     unjudged=False,
     aggregate="sum",
@@ -216,6 +227,7 @@ def num_rel_ret(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "num_nonrel_judged_ret",
+    sql="ireval_num_nonrel_judged_ret",
     qrels_stats=True,
     unjudged=False,
     aggregate="sum",

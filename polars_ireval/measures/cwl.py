@@ -94,7 +94,7 @@ def inst_model(T: float, k: int = CWL_DEPTH) -> UserModel:
     return UserModel(continuation=c, depth=k, adaptive=True)
 
 
-@user_model_measure("INST", cite=_INST, checks={**_CHECKS, "T": positive})
+@user_model_measure("INST", sql="ireval_inst", cite=_INST, checks={**_CHECKS, "T": positive})
 @_gain_doc
 def inst(
     *,
@@ -146,7 +146,7 @@ def inst(
     return Scored(inst_model(T, k), unit_gain(rel, gains, min_rel, max_rel))
 
 
-@user_model_measure("INSQ", cite=_INSQ, checks={**_CHECKS, "T": positive})
+@user_model_measure("INSQ", sql="ireval_insq", cite=_INSQ, checks={**_CHECKS, "T": positive})
 @_gain_doc
 def insq(
     *,
@@ -198,7 +198,7 @@ def insq(
     return Scored(UserModel(continuation=c, depth=k), unit_gain(rel, gains, min_rel, max_rel))
 
 
-@user_model_measure("TBG", cite=_TBG, checks={**_CHECKS, "halflife": positive})
+@user_model_measure("TBG", sql="ireval_tbg", cite=_TBG, checks={**_CHECKS, "halflife": positive})
 @_gain_doc
 def tbg(
     *,
@@ -255,7 +255,11 @@ def at_least_two(v: object) -> bool:
 
 
 @user_model_measure(
-    "U", aliases=["UMeasure"], cite=_U, checks={**_CHECKS, "k": at_least_two, "L": positive}
+    "U",
+    sql="ireval_u",
+    aliases=["UMeasure"],
+    cite=_U,
+    checks={**_CHECKS, "k": at_least_two, "L": positive},
 )
 @_gain_doc
 def u_measure(
@@ -311,7 +315,9 @@ def u_measure(
     return Scored(UserModel(weight=w, depth=k), unit_gain(rel, gains, min_rel, max_rel))
 
 
-@user_model_measure("BPM", cite=_BPM, checks={**_CHECKS, "T": positive, "K": positive})
+@user_model_measure(
+    "BPM", sql="ireval_bpm", cite=_BPM, checks={**_CHECKS, "T": positive, "K": positive}
+)
 @_gain_doc
 def bpm(
     *,
@@ -386,7 +392,7 @@ def _nerr(continuation: Callable[[Position], pl.Expr], k: int, gain: pl.Expr) ->
     return Scored(UserModel(continuation=c, depth=k, adaptive=True), gain)
 
 
-@user_model_measure("NERR8", cite=_NERR, checks=_CHECKS)
+@user_model_measure("NERR8", sql="ireval_nerr8", cite=_NERR, checks=_CHECKS)
 @_gain_doc
 def nerr8(
     *,
@@ -433,7 +439,7 @@ def nerr8(
     )
 
 
-@user_model_measure("NERR9", cite=_NERR, checks=_CHECKS)
+@user_model_measure("NERR9", sql="ireval_nerr9", cite=_NERR, checks=_CHECKS)
 @_gain_doc
 def nerr9(
     *,
@@ -462,7 +468,9 @@ def nerr9(
     return _nerr(patience, k, unit_gain(rel, gains, min_rel, max_rel))
 
 
-@user_model_measure("NERR10", cite=_NERR, checks={**_CHECKS, "p": open_unit_interval})
+@user_model_measure(
+    "NERR10", sql="ireval_nerr10", cite=_NERR, checks={**_CHECKS, "p": open_unit_interval}
+)
 @_gain_doc
 def nerr10(
     *,
@@ -492,7 +500,7 @@ def nerr10(
     return _nerr(lambda pos: pos.i * 0.0 + p, k, unit_gain(rel, gains, min_rel, max_rel))
 
 
-@user_model_measure("NERR11", cite=_NERR, checks={**_CHECKS, "T": positive})
+@user_model_measure("NERR11", sql="ireval_nerr11", cite=_NERR, checks={**_CHECKS, "T": positive})
 @_gain_doc
 def nerr11(
     *,

@@ -203,6 +203,7 @@ _CHECKS = {
 
 @measure(
     "DCG",
+    sql="ireval_dcg",
     qrels_stats=True,
     unjudged=False,
     cite=_DCG_CITE,
@@ -328,6 +329,8 @@ def _sdcg_residual(
 
 @measure(
     "SDCG",
+    sql="ireval_sdcg",
+    sql_residual="residual",
     qrels_stats=True,
     unjudged=False,
     cite="Moffat, Seven numeric properties of effectiveness metrics, AIRS 2013",

@@ -16,6 +16,7 @@ from polars_ireval.registry import measure, positive_int
 
 @measure(
     "ERR",
+    sql="ireval_err",
     qrels_stats=True,
     unjudged=False,
     cite="Chapelle, Metzler, Zhang and Grinspan, Expected reciprocal rank for graded relevance, "

@@ -15,6 +15,9 @@ from polars_ireval.measures._expr import (
     retrieved,
 )
 from polars_ireval.registry import (
+    SqlCall,
+    SqlMean,
+    SqlSpec,
     TrecName,
     check,
     four_numbers,
@@ -82,6 +85,7 @@ def _interpolated(points: Sequence[float], rel: int, rounding: str) -> pl.Expr:
 
 @measure(
     "IPrec",
+    sql="ireval_iprec",
     qrels_stats=True,
     unjudged=False,
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7 "
@@ -162,8 +166,16 @@ def iprec(*, recall: float, rel: int = 1, rounding: str = "trec_eval9") -> pl.Ex
     return _interpolated((recall,), rel, rounding).struct.field("p0")
 
 
+def eleven_point_sql(args: dict[str, Any]) -> SqlSpec:
+    """The mean of ``ireval_iprec`` at each recall point, added left to right."""
+    points = args["points"] or RECALL_POINTS
+    fixed = {"rel": args["rel"], "rounding": args["rounding"]}
+    return SqlMean(tuple(SqlCall("ireval_iprec", {"recall": x, **fixed}) for x in points))
+
+
 @measure(
     "11pt_avg",
+    sql=eleven_point_sql,
     qrels_stats=True,
     unjudged=False,
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7 "
@@ -232,6 +244,7 @@ def eleven_point_average(
 
 @measure(
     "Rprec_mult",
+    sql="ireval_rprec_mult",
     qrels_stats=True,
     unjudged=False,
     cite="trec_eval 9.0 (NIST), Rprec_mult; R-precision: Buckley and Voorhees, Retrieval "
@@ -301,8 +314,20 @@ def _utility_params(text: str) -> tuple[Any, ...]:
     return tuple(trec_float(x) for x in text.split(","))
 
 
+def utility_sql(args: dict[str, Any]) -> SqlSpec:
+    """``ireval_utility``, the four weights as four parameters."""
+    a, b, c, d = args["weights"]
+    names = ("w_rel_ret", "w_nonrel_ret", "w_rel_missed", "w_nonrel_missed")
+    return SqlCall(
+        "ireval_utility",
+        {**dict(zip(names, (a, b, c, d), strict=True)), "num_docs": args["num_docs"],
+         "rel": args["rel"]},
+    )  # fmt: skip
+
+
 @measure(
     "utility",
+    sql=utility_sql,
     cite="Robertson, Introduction to the special issue: overview of the TREC routing and "
     "filtering tasks, Information Retrieval 5, 2002; trec_eval 9.0 (NIST), utility",
     trec=[

@@ -9,6 +9,7 @@ The ideal ranking lists every judged document with a positive gain, best first.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import polars as pl
 
@@ -35,6 +36,9 @@ from polars_ireval.measures.dcg import (
 )
 from polars_ireval.measures.precision import CUTOFFS
 from polars_ireval.registry import (
+    SQL_NAMES,
+    SqlCall,
+    SqlSpec,
     TrecName,
     check,
     gain_map,
@@ -146,8 +150,19 @@ _FAMILY_CHECKS = {
 }
 
 
+def ndcg_sql(args: dict[str, Any]) -> SqlSpec:
+    """trec_eval's nDCG (``ireval_ndcg``), or ``ireval_dcg`` normalised by the ideal DCG for
+    another gain or discount (the branches of :func:`ndcg`)."""
+    if args["gain"] == "linear" and args["discount"] == "log2" and args["weights"] is None:
+        return SqlCall("ireval_ndcg", {n: args[n] for n in ("k", "gains", "dcg")})
+    gain = "exp" if args["dcg"] == "exp-log2" else args["gain"]
+    family = {n: args[n] for n in ("k", "gains", "discount", "b", "weights")}
+    return SqlCall("ireval_dcg", {**family, SQL_NAMES["gain"]: gain, "norm": "ideal"})
+
+
 @measure(
     "nDCG",
+    sql=ndcg_sql,
     qrels_stats=True,
     unjudged=False,
     aliases=["NDCG"],
@@ -222,6 +237,7 @@ def ndcg(
 
 @measure(
     "ndcg_rel",
+    sql="ireval_ndcg_rel",
     unjudged=False,
     cite="Järvelin and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS "
     "2002 (nDCG); trec_eval 9.0 (NIST), experimental measure ndcg_rel",
@@ -292,6 +308,7 @@ def ndcg_rel(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
 
 @measure(
     "Rndcg",
+    sql="ireval_rndcg",
     cite="Järvelin and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS "
     "2002 (nDCG); trec_eval 9.0 (NIST), experimental measure Rndcg",
     trec=[TrecName("Rndcg", "gains", (), "whole", convert=trec_gains)],
@@ -368,6 +385,7 @@ def rndcg(*, dcg: str = "log2", gains: Gains = None, rel: int = 1) -> pl.Expr:
 
 @measure(
     "G",
+    sql="ireval_g",
     unjudged=False,
     cite="trec_eval 9.0 (NIST), experimental measure G (2008), after AP and nDCG (Järvelin "
     "and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS 2002)",
@@ -435,6 +453,7 @@ def g_measure(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
 
 @measure(
     "binG",
+    sql="ireval_bing",
     qrels_stats=True,
     unjudged=False,
     cite="trec_eval 9.0 (NIST), experimental measure binG (2008)",

@@ -22,6 +22,7 @@ _CHECKS = {"k": positive_int, "rel": integer}
 
 @measure(
     "P",
+    sql="ireval_p",
     qrels_stats=True,
     unjudged=False,
     aliases=["Precision"],
@@ -81,6 +82,7 @@ def precision(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "R",
+    sql="ireval_recall",
     qrels_stats=True,
     unjudged=False,
     aliases=["Recall"],
@@ -136,6 +138,7 @@ def recall(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "Success",
+    sql="ireval_success",
     qrels_stats=True,
     unjudged=False,
     cite="trec_eval 9.0 (NIST), measure success, developed by Stephen Tomlinson",
@@ -187,6 +190,7 @@ def success(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "relative_P",
+    sql="ireval_relative_p",
     qrels_stats=True,
     unjudged=False,
     cite="trec_eval 9.0 (NIST), measure relative_P",
@@ -239,6 +243,7 @@ def relative_precision(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "Judged",
+    sql="ireval_judged",
     cite="MacAvaney, Macdonald and Ounis, Streamlining evaluation with ir-measures, ECIR 2022",
     checks={"k": positive_int},
 )
@@ -285,6 +290,7 @@ def judged_at(*, k: int | None = None) -> pl.Expr:
 
 @measure(
     "Unjudged",
+    sql="ireval_unjudged",
     cite="Soboroff, trec_eval 10.0 (NIST), measure unj, 2023",
     trec=[TrecName("unj", "k", (5, 10, 20), "list")],
     checks={"k": positive_int},

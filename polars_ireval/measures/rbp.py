@@ -36,7 +36,15 @@ from polars_ireval.measures.usermodel import (
     unit_gain,
     unit_gain_map,
 )
-from polars_ireval.registry import check, integer, measure, open_unit_interval, positive_int
+from polars_ireval.registry import (
+    SqlCall,
+    SqlSpec,
+    check,
+    integer,
+    measure,
+    open_unit_interval,
+    positive_int,
+)
 
 RbpTies = Literal["rank", "average"]
 
@@ -103,6 +111,11 @@ def rbp_residual(
     return rbp_resid(k=k, p=p, ties=ties)
 
 
+def rbp_residual_sql(args: dict[str, Any]) -> SqlSpec:
+    """RBP's residual: ``ireval_rbp_resid`` with the same depth, persistence and ties."""
+    return SqlCall("ireval_rbp_resid", {n: args[n] for n in ("k", "p", "ties")})
+
+
 def _averages_ties(params: Mapping[str, Any]) -> bool:
     """Averaging weights over tied scores looks at every tied document, judged or not."""
     return bool(params.get("ties") == "average")
@@ -110,6 +123,8 @@ def _averages_ties(params: Mapping[str, Any]) -> bool:
 
 @measure(
     "RBP",
+    sql="ireval_rbp",
+    sql_residual=rbp_residual_sql,
     qrels_stats=True,
     unjudged=_averages_ties,
     cite=_CITE,
@@ -186,6 +201,7 @@ def rbp(
 
 @measure(
     "RBP_resid",
+    sql="ireval_rbp_resid",
     aliases=["RBPResidual"],
     cite=_CITE,
     checks={"k": positive_int, "p": open_unit_interval, "ties": rbp_ties},

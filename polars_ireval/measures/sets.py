@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from polars_ireval.measures._expr import num_rel, ratio, rel_ret, retrieved
 from polars_ireval.registry import (
+    SqlCall,
+    SqlSpec,
     TrecName,
     boolean,
     integer,
@@ -17,8 +21,15 @@ from polars_ireval.registry import (
 _CHECKS = {"rel": integer}
 
 
+def set_p_sql(args: dict[str, Any]) -> SqlSpec:
+    """SetP, or set_relative_P for ir_measures' ``SetP(relative=True)``."""
+    macro = "ireval_set_relative_p" if args["relative"] else "ireval_set_p"
+    return SqlCall(macro, {"rel": args["rel"]})
+
+
 @measure(
     "SetP",
+    sql=set_p_sql,
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7",
     trec=[TrecName("set_P")],
     checks={**_CHECKS, "relative": boolean},
@@ -72,6 +83,7 @@ def set_precision(*, rel: int = 1, relative: bool = False) -> pl.Expr:
 
 @measure(
     "SetR",
+    sql="ireval_set_r",
     qrels_stats=True,
     unjudged=False,
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7",
@@ -121,6 +133,7 @@ def set_recall(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "set_relative_P",
+    sql="ireval_set_relative_p",
     aliases=["SetRelP"],
     cite="trec_eval 9.0 (NIST), measure set_relative_P (earlier exact_relative_prec)",
     trec=[TrecName("set_relative_P")],
@@ -170,6 +183,7 @@ def set_relative_precision(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SetAP",
+    sql="ireval_set_ap",
     cite="trec_eval 9.0 (NIST), measure set_map (earlier exact_unranked_avg_prec)",
     trec=[TrecName("set_map")],
     checks=_CHECKS,
@@ -218,6 +232,7 @@ def set_map(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SetF",
+    sql="ireval_set_f",
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7 (E and "
     "F measures)",
     trec=[TrecName("set_F", "beta", (1.0,), "whole", convert=trec_float)],

@@ -36,7 +36,7 @@ import polars as pl
 
 from polars_ireval.errors import ParameterError
 from polars_ireval.measures._expr import RANK, REL, Cutoff, exact_div, ordered_sum, retrieved
-from polars_ireval.registry import check, integer, measure
+from polars_ireval.registry import Measure, SqlCall, SqlSpec, check, integer, measure
 
 Gains = Mapping[int, float] | None
 
@@ -281,7 +281,7 @@ def user_model_measure(
             scored = fn(**params)
             return scored.model.residual(scored.gain)
 
-        return measure(name, residual=residual, **declaration)(base)
+        return measure(name, residual=residual, sql_residual="residual", **declaration)(base)
 
     return deco
 
@@ -297,8 +297,19 @@ def weighted_precision_residual(weight: Vector, depth: int, gain: pl.Expr) -> pl
 
 
 @check("it must be a measure string of a user-model measure, e.g. 'INST(T=2)@10' or 'RBP'")
-def user_model_string(v: Any) -> bool:
-    return isinstance(v, str) and v.split("(")[0].split("@")[0].strip() in MODELS
+def is_user_model_measure(v: Any) -> bool:
+    return isinstance(v, Measure) and v.name in MODELS
+
+
+def expected_depth_sql(args: dict[str, Any]) -> SqlSpec:
+    """ED's SQL: the ``depth`` column of the user-model measure's own macro call."""
+    inner: Measure = args["measure"]
+    if "rel" in {p.name for p in inner.defn.params} and "rel" not in inner.params:
+        inner = inner.defn.bind({**inner.params, "rel": args["rel"]}, inner.label_)
+    assert inner.defn.sql is not None, f"{inner.name} declares no SQL"
+    call = inner.defn.sql(inner.arguments(args["rel"]))
+    assert isinstance(call, SqlCall), f"{inner.name}'s SQL is one macro call"
+    return SqlCall(call.macro, call.args, "depth")
 
 
 _ED_CITE = (
@@ -308,8 +319,15 @@ _ED_CITE = (
 )
 
 
-@measure("ED", cutoff=None, checks={"measure": user_model_string}, cite=_ED_CITE)
-def expected_depth(*, measure: str, rel: int = 1) -> pl.Expr:
+@measure(
+    "ED",
+    cutoff=None,
+    checks={"measure": is_user_model_measure},
+    cite=_ED_CITE,
+    nested=("measure",),
+    sql=expected_depth_sql,
+)
+def expected_depth(*, measure: str | Measure, rel: int = 1) -> pl.Expr:
     """ED: the expected number of documents the user model of ``measure`` reads, 1 / W(1).
 
     Any measure declared by its user model (RBP, P, INST, INSQ, TBG, U, BPM, NERR8-11)
@@ -346,9 +364,8 @@ def expected_depth(*, measure: str, rel: int = 1) -> pl.Expr:
     │ ED(measure='BPM')  ┆ 2.0   │
     └────────────────────┴───────┘
     """
-    from polars_ireval.parse import parse_measure  # the parser imports the measures
-
-    m = parse_measure(measure)
+    assert isinstance(measure, Measure), "parsed when the measure is bound"
+    m = measure
     params = m.params
     if "rel" in {p.name for p in m.defn.params}:
         params.setdefault("rel", rel)

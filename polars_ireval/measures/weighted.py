@@ -41,7 +41,7 @@ def unit_utility(max_rel: int = 1, gains: Utilities = None) -> pl.Expr:
 _CHECKS = {"k": positive_int, "max_rel": positive_int, "gains": utility_map}
 
 
-@measure("HIT", qrels_stats=True, unjudged=False, cite=_CITE, checks=_CHECKS)
+@measure("HIT", sql="ireval_hit", qrels_stats=True, unjudged=False, cite=_CITE, checks=_CHECKS)
 def hit(*, k: int | None = None, max_rel: int = 1, gains: Utilities = None) -> pl.Expr:
     """HIT@k: the best utility in the top ``k``, max_{i <= k} r_i (0 for none).
 
@@ -87,7 +87,14 @@ def _inv_sq_residual(*, k: int | None = None, max_rel: int = 1, gains: Utilities
 
 
 @measure(
-    "InvSq", qrels_stats=True, unjudged=False, cite=_CITE, checks=_CHECKS, residual=_inv_sq_residual
+    "InvSq",
+    sql="ireval_invsq",
+    sql_residual="residual",
+    qrels_stats=True,
+    unjudged=False,
+    cite=_CITE,
+    checks=_CHECKS,
+    residual=_inv_sq_residual,
 )
 def inv_sq(*, k: int | None = None, max_rel: int = 1, gains: Utilities = None) -> pl.Expr:
     """InvSq@k: inverse-squares weighted precision, Σ_{i <= k} r_i / (i (i + 1)).

@@ -25,7 +25,16 @@ from typing import Any
 from polars_ireval import sql as irsql
 from polars_ireval.errors import ParameterError
 from polars_ireval.parse import MeasureLike, parse_measures
+from polars_ireval.sql import quote_backquoted as quote
 from polars_ireval.sql import templates as T
+from polars_ireval.sql.compile import (
+    condensed,
+    judge_options,
+    judge_sql,
+    measure_query,
+    spec,
+    with_absent,
+)
 
 DIALECTS = ("trino", "bigquery", "snowflake")
 
@@ -85,11 +94,9 @@ def script(
     """
     if dialect not in DIALECTS:
         raise ParameterError(f"dialect={dialect!r}: must be one of {', '.join(DIALECTS)}")
-    from polars_ireval.spark import judge_sql, measure_query, quote
-
     parsed = parse_measures(measures)
     given_unjudged = options.pop("unjudged", None)
-    flags = irsql.condensed(parsed, options.pop("judged_only", False))
+    flags = condensed(parsed, options.pop("judged_only", False))
     engine: T.Engine = "snowflake" if dialect == "snowflake" else "spark"
     proto = ", ".join(
         f"CAST(NULL AS {t}) AS {c}" for c, t in T.OPTIONAL_RUN_COLUMNS.items() if c != "run_id"
@@ -107,16 +114,16 @@ def script(
     tables_text = "the evaluation tables" if len(names) > 1 else "the evaluation table"
     parts = [f"-- polars_ireval SQL for {dialect}: {tables_text}, then one query per measure."]
     for flag, name in names.items():
-        judge = irsql.judge_options(parsed, flags, flag, residuals=False, **options)
+        judge = judge_options(parsed, flags, flag, residuals=False, **options)
         if given_unjudged is not None:
             judge["unjudged"] = given_unjudged
         parts.append(f"CREATE TABLE {quote(name)} AS\n" + judge_sql(tables, engine=engine, **judge))
     lib = irsql.library()
     rankings = "(" + T.render(lib["ireval_rankings"], lib, {}, tables, engine) + ")"
     for m, flag in zip(parsed, flags, strict=True):
-        body = measure_query(irsql.spec(m, relevance_level), quote(names[flag]), engine)
+        body = measure_query(spec(m, relevance_level), quote(names[flag]), engine)
         if options.get("missing") == "zero" and m.defn.absent is not None:
-            body = irsql.with_absent(body, m.defn.absent, rankings)
+            body = with_absent(body, m.defn.absent, rankings)
         parts.append(f"-- measure: {m.label}\n{body}")
     out = []
     for i, p in enumerate(parts):

@@ -402,7 +402,7 @@ def render(
             given = ", ".join(f"{p.name} := {p.default}" for p in r.params)
             raise ParameterError(
                 f"{t.name}: {given} makes the macro fail on {r.doc.rstrip('.')}, which a "
-                "rendered query cannot do: check the data first (polars_ireval.spark.evaluate "
+                "rendered query cannot do: check the data first (evaluate(engine='spark') "
                 "does) and render the query without it"
             )
     env.update({name: literal(values[name]) for name in args})

@@ -1,10 +1,18 @@
-"""Evaluate runs on Apache Spark, with the same SQL as the DuckDB macros.
+"""The Spark engine: the same SQL as the DuckDB macros, rendered as Spark SQL.
 
-:func:`evaluate` renders the portable templates of ``sql/`` (see
-:mod:`polars_ireval.sql.templates`) as Spark SQL: the judge (``ireval_judge``) over the run
+``evaluate(..., engine="spark")`` renders the portable templates of ``sql/`` (see
+:mod:`polars_ireval.sql.compile`) as Spark SQL: the judge (``ireval_judge``) over the run
 and qrels, then every measure over the evaluation table, unioned into one lazy Spark
 DataFrame. Inputs may be Spark DataFrames or tables (evaluated where they are) or anything
-:func:`polars_ireval.read_run` accepts (validated in Python, then handed to Spark).
+:func:`polars_ireval.read_run` accepts (validated in Python, then handed to Spark as Arrow
+and checkpointed into its block store: see :func:`from_polars`). For runs larger than the
+driver's memory, write Parquet and pass Spark's DataFrame of it. ``ties="input_order"``
+needs an ``input_order`` column on Spark inputs (Spark rows have no order of their own).
+The result has the columns of :func:`polars_ireval.evaluate`, rows in its order.
+
+The evaluation table is repartitioned by ranking and cached (``DataFrame.cache``, filled
+by the first action) so that the judge runs once for all measures; free it with
+``spark.catalog.clearCache()`` when done.
 
 Nothing is collected except the input checks on Spark inputs (``validate=True``, one small
 query listing at most five bad rows; and the missing-query check for ``missing="error"``).
@@ -20,7 +28,14 @@ from typing import Any
 import polars as pl
 
 from polars_ireval import schema as S
-from polars_ireval import sql as irsql
+from polars_ireval.engines.base import (
+    INPUT_ORDER,
+    Request,
+    check_missing,
+    qrels_frame,
+    rank_by_of,
+    run_frame,
+)
 from polars_ireval.errors import (
     DuplicateError,
     IrevalError,
@@ -31,15 +46,28 @@ from polars_ireval.errors import (
     ScoreError,
 )
 from polars_ireval.judge import INPUT_RANK
-from polars_ireval.parse import MeasureLike, parse_measures
-from polars_ireval.registry import MIN_GEO_MEAN
+from polars_ireval.registry import Measure, SqlSpec
+from polars_ireval.sql import library
+from polars_ireval.sql import quote_backquoted as quote
 from polars_ireval.sql import templates as T
+from polars_ireval.sql.compile import (
+    aggregate_sql,
+    condensed,
+    judge_options,
+    judge_sql,
+    measure_query,
+    rank_by,
+    residual_query,
+    specs,
+    with_absent,
+)
 
 _RUN_COLUMNS = (S.QUERY_ID, S.DOC_ID, S.SCORE)
 _QRELS_COLUMNS = (S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
 
 #: Judgments per judged query (on average) up to which Spark ranks the judged documents by
-#: counting (``rank_by := 'count'``), Spark's own :data:`polars_ireval.sql.SPARSE_JUDGMENTS`.
+#: counting (``rank_by := 'count'``), Spark's own
+#: :data:`polars_ireval.sql.compile.SPARSE_JUDGMENTS`.
 #: In local mode, on 500 rankings of 1,000 documents whose judged documents are retrieved at
 #: random ranks, counting took as long as the window sort at 4 judgments a query (5.2 s
 #: against 5.0 s) and longer at 12 (6.5 s against 5.7 s), where DuckDB's count takes half
@@ -49,11 +77,6 @@ SPARSE_JUDGMENTS = 4.0
 
 def _is_spark_frame(obj: Any) -> bool:
     return hasattr(obj, "sparkSession") and hasattr(obj, "createOrReplaceTempView")
-
-
-def quote(name: str) -> str:
-    """``name`` as a Spark SQL identifier (backquoted)."""
-    return "`" + name.replace("`", "``") + "`"
 
 
 def _session(spark: Any) -> Any:
@@ -132,7 +155,7 @@ _PROBLEMS: dict[str, type[IrevalError]] = {
 
 
 def _check(spark: Any, tables: dict[str, str]) -> None:
-    lib = irsql.library()
+    lib = library()
     query = T.render(lib["ireval_check"], lib, {}, tables)
     bad = spark.sql(query).limit(5).collect()
     if bad:
@@ -146,141 +169,32 @@ def _check(spark: Any, tables: dict[str, str]) -> None:
         raise cls(f"bad Spark input: {rows}; see ireval_check in docs/sql.md")
 
 
-def judge_sql(
-    tables: dict[str, str],
-    *,
-    max_depth: int | None = None,
-    judged_only: bool = False,
-    ties: str = "trec_eval",
-    missing: str = "skip",
-    unjudged: bool = True,
-    rank_by: str = "window",
-    engine: T.Engine = "spark",
-) -> str:
-    """The evaluation-table query for ``tables`` (``run_table``, ``qrels_table``);
-    ``unjudged=False`` leaves out the unjudged retrieved documents, whose judged ones
-    ``rank_by="count"`` ranks by counting (see ``ireval_judge``)."""
-    lib = irsql.library()
-    args = {
-        "max_depth": max_depth,
-        "judged_only": bool(judged_only),
-        "ties": ties,
-        "missing": "skip" if missing == "error" else missing,
-        "unjudged": bool(unjudged),
-        "rank_by": rank_by,
-    }
-    return T.render(lib["ireval_judge"], lib, args, tables, engine)
+def evaluate(request: Request) -> Any:
+    """Evaluate ``request`` on Spark (``request.con``: the SparkSession, default the active
+    one); return a lazy Spark DataFrame.
 
-
-def _source(eval_table: str, engine: T.Engine) -> Any:
-    lib = irsql.library()
-
-    def source(c: irsql.Call) -> str:
-        return "(" + T.render(lib[c.macro], lib, c.args, {"eval_table": eval_table}, engine) + ")"
-
-    return source
-
-
-def measure_query(s: irsql.Spec, eval_table: str, engine: T.Engine = "spark") -> str:
-    """``SELECT run_id, query_id, value`` for spec ``s`` over the table ``eval_table``."""
-    return irsql.compose(s, _source(eval_table, engine))
-
-
-def residual_query(
-    s: irsql.Spec, r: irsql.Spec | None, eval_table: str, engine: T.Engine = "spark"
-) -> str:
-    """``SELECT run_id, query_id, value, residual`` for the value spec ``s`` and the
-    residual spec ``r`` (None: residual NULL) over the table ``eval_table``."""
-    return irsql.compose_residual(s, r, _source(eval_table, engine))
-
-
-def _aggregate(how: str) -> str:
-    if how == "sum":
-        return "SUM(value)"
-    if how == "gmean":
-        floor = T.literal(float(MIN_GEO_MEAN))
-        return f"EXP(AVG(LN(GREATEST(value, {floor}))))"
-    return "AVG(value)"
-
-
-def evaluate(
-    run: Any,
-    qrels: Any,
-    measures: MeasureLike | Iterable[MeasureLike],
-    *,
-    spark: Any = None,
-    per_query: bool = False,
-    relevance_level: int = 1,
-    missing: str = "skip",
-    max_depth: int | None = None,
-    judged_only: bool = False,
-    ties: str = "trec_eval",
-    residuals: bool = False,
-    validate: bool = True,
-) -> Any:
-    """Evaluate runs on Spark; return a Spark DataFrame.
-
-    Parameters
-    ----------
-    run, qrels
-        Spark DataFrames or table names (evaluated in Spark; columns as in ``docs/sql.md``:
-        ``[run_id,] query_id, doc_id, score [, input_rank] [, input_order]`` and
-        ``query_id, doc_id, relevance``), or anything :func:`polars_ireval.read_run` /
-        :func:`polars_ireval.read_qrels` accept (read and validated in Python first, then
-        handed to Spark as Arrow and checkpointed into its block store: see
-        :func:`from_polars`). For runs larger than the driver's memory, write Parquet
-        and pass Spark's DataFrame of it.
-    measures
-        Measure strings, as :func:`polars_ireval.evaluate`.
-    spark
-        The SparkSession (default: the active one).
-    per_query, relevance_level, missing, max_depth, judged_only, ties, residuals
-        As :func:`polars_ireval.evaluate`. ``ties="input_order"`` needs an ``input_order``
-        column on Spark inputs (Spark rows have no order of their own).
-    validate
-        Check Spark inputs for duplicates, null ids, null/NaN/infinite scores and
-        non-integer grades first (one small query), raising the error the Python readers
-        raise.
-
-    Returns
-    -------
-    pyspark.sql.DataFrame
-        Columns ``[run_id,] [query_id,] measure, value`` (and ``residual, projected`` with
-        ``residuals``), rows as :func:`polars_ireval.evaluate`.
-
-    Notes
-    -----
-    The evaluation table is repartitioned by ranking and cached (``DataFrame.cache``, filled
-    by the first action) so that the judge runs once for all measures; free it with
-    ``spark.catalog.clearCache()`` when done.
+    ``request.validate`` checks Spark inputs for duplicates, null ids, null/NaN/infinite
+    scores and non-integer grades first (one small query), raising the error the Python
+    readers raise.
     """
-    irsql.check_relevance_level(relevance_level)
-    if not isinstance(residuals, bool):
-        raise ParameterError(f"residuals={residuals!r}: must be True or False")
-    parsed = parse_measures(measures)
-    specs = irsql.specs(parsed, relevance_level, residuals=residuals)
-    spark = _session(spark)
-    run_sdf, run_native = _frame(spark, run)
-    qrels_sdf, qrels_native = _frame(spark, qrels)
-    run_df: pl.DataFrame | None
-    qrels_df: pl.DataFrame | None
-    if not run_native and not qrels_native:
-        run_df, qrels_df, _ = irsql.prepare(
-            run, qrels, ties=ties, missing=missing, max_depth=max_depth
-        )
-    else:
-        from polars_ireval.judge import _check_options
-
-        _check_options(max_depth=max_depth, ties=ties, missing=missing)
-        run_df = None if run_native else irsql.prepare_run(run, ties)
-        qrels_df = None if qrels_native else irsql.prepare_qrels(qrels)
+    r = request
+    parsed = r.parsed
+    ties, missing = r.ties, r.missing
+    all_specs = specs(parsed, r.relevance_level, residuals=r.residuals)
+    spark = _session(r.con)
+    run_sdf, run_native = _frame(spark, r.run)
+    qrels_sdf, qrels_native = _frame(spark, r.qrels)
+    run_df = None if run_native else run_frame(r.run, ties, validate=r.validate)
+    qrels_df = None if qrels_native else qrels_frame(r.qrels, validate=r.validate)
+    if missing == "error" and run_df is not None and qrels_df is not None:
+        check_missing(run_df, qrels_df)
     if run_df is not None:
         run_sdf = from_polars(spark, run_df)
     if qrels_df is not None:
         qrels_sdf = from_polars(spark, qrels_df)
     if ties == "rank" and INPUT_RANK not in run_sdf.columns:
         raise ParameterError("ties='rank' needs an input_rank column in the run")
-    if ties == "input_order" and irsql.INPUT_ORDER not in run_sdf.columns:
+    if ties == "input_order" and INPUT_ORDER not in run_sdf.columns:
         raise ParameterError(
             "ties='input_order' needs an input_order column on a Spark run (Spark rows have "
             "no order of their own)"
@@ -292,45 +206,45 @@ def evaluate(
             "run_table": _run_source(views[0], run_sdf.columns),
             "qrels_table": _qrels_source(views[1], qrels_sdf.columns),
         }
-        if validate and (run_native or qrels_native):
+        if r.validate and (run_native or qrels_native):
             _check(spark, tables)
         if missing == "error" and (run_native or qrels_native):
             _raise_missing(spark, tables)
-        # one evaluation table per judged_only flag the measures need (see irsql.condensed),
+        # one evaluation table per judged_only flag the measures need (see condensed),
         # each partitioned by ranking (so the measures' windows and groupings need no
         # further shuffle) and cached, lazily, so that its judge runs once
-        flags = irsql.condensed(parsed, judged_only)
+        flags = condensed(parsed, r.judged_only)
         if qrels_df is not None:
-            rank_by = irsql.qrels_rank_by(qrels_df, SPARSE_JUDGMENTS)
+            strategy = rank_by_of(qrels_df, SPARSE_JUDGMENTS)
         else:  # one small job over the qrels
             judgments, queries = qrels_sdf.selectExpr(
                 "COUNT(*)", f"COUNT(DISTINCT {S.QUERY_ID})"
             ).first()
-            rank_by = irsql.rank_by(judgments, queries, SPARSE_JUDGMENTS)
+            strategy = rank_by(judgments, queries, SPARSE_JUDGMENTS)
         common: dict[str, Any] = {
-            "max_depth": max_depth,
+            "max_depth": r.max_depth,
             "ties": ties,
             "missing": missing,
-            "rank_by": rank_by,
+            "rank_by": strategy,
         }
         evaluations = {}
         for flag in sorted(set(flags)):
-            options = irsql.judge_options(parsed, flags, flag, residuals=residuals, **common)
+            options = judge_options(parsed, flags, flag, residuals=r.residuals, **common)
             evaluation = spark.sql(judge_sql(tables, **options))
             evaluation = evaluation.repartition(S.RUN_ID, S.QUERY_ID).cache()
             views.append(_view(spark, evaluation, "eval"))
             evaluations[flag] = quote(views[-1])
         rankings = None
         if missing == "zero" and any(m.defn.absent is not None for m in parsed):
-            lib = irsql.library()
+            lib = library()
             rankings = "(" + T.render(lib["ireval_rankings"], lib, {}, tables, "spark") + ")"
         query = _final_query(
             parsed,
-            specs,
+            all_specs,
             [evaluations[f] for f in flags],
-            per_query,
+            r.per_query,
             multi,
-            residuals,
+            r.residuals,
             rankings=rankings,
         )
         out = spark.sql(query)
@@ -341,8 +255,8 @@ def evaluate(
 
 
 def _final_query(
-    parsed: list[Any],
-    specs: list[tuple[irsql.Spec, irsql.Spec | None]],
+    parsed: list[Measure],
+    all_specs: list[tuple[SqlSpec, SqlSpec | None]],
     tables: list[str],
     per_query: bool,
     multi: bool,
@@ -353,11 +267,11 @@ def _final_query(
     measure); ``rankings``: the pairs the run holds (``ireval_rankings``), given under
     ``missing="zero"`` for the measures that declare a value for the others."""
     parts = []
-    for i, (m, (s, r), table) in enumerate(zip(parsed, specs, tables, strict=True)):
+    for i, (m, (s, r), table) in enumerate(zip(parsed, all_specs, tables, strict=True)):
         label = T.literal(m.label)
         body = residual_query(s, r, table) if residuals else measure_query(s, table)
         if rankings is not None and m.defn.absent is not None:
-            body = irsql.with_absent(body, m.defn.absent, rankings, residual=residuals)
+            body = with_absent(body, m.defn.absent, rankings, residual=residuals)
         if per_query:
             resid = ", q.residual" if residuals else ""
             parts.append(
@@ -368,13 +282,13 @@ def _final_query(
             resid = ", AVG(q.residual) AS residual" if residuals else ""
             parts.append(
                 f"SELECT q.run_id, {i} AS measure_index, {label} AS measure, "
-                f"CAST({_aggregate(m.defn.aggregate)} AS DOUBLE) AS value{resid} "
+                f"CAST({aggregate_sql(m.defn.aggregate)} AS DOUBLE) AS value{resid} "
                 f"FROM ({body}) AS q GROUP BY q.run_id"
             )
     keys = ([S.RUN_ID] if multi else []) + ([S.QUERY_ID] if per_query else [])
     cols = [*keys, "measure", "CAST(value AS DOUBLE) AS value"]
     if residuals:
-        # polars_ireval.evaluate.projected: null unless the residual is below 1
+        # polars_ireval.results.projected: null unless the residual is below 1
         one = "CAST(1 AS DOUBLE)"
         cols += [
             "CAST(residual AS DOUBLE) AS residual",
@@ -405,4 +319,4 @@ def _raise_missing(spark: Any, tables: dict[str, str]) -> None:
         )
 
 
-__all__ = ["evaluate", "judge_sql", "measure_query", "residual_query"]
+__all__ = ["evaluate", "from_polars", "quote"]

@@ -1,0 +1,154 @@
+"""The DuckDB engine: the ``ireval_`` macros of ``sql/`` in one DuckDB query.
+
+The inputs are read and validated as the Polars engine does (the same errors), handed to
+DuckDB as Arrow, judged by ``ireval_judge`` into a temporary table (one per condensing the
+measures need) and every measure computed by its declared macro call
+(:func:`polars_ireval.sql.compile.spec`); the per-query values come back to Polars, shaped
+by :func:`polars_ireval.results.long_result`. Returns an eager DataFrame.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from polars_ireval import schema as S
+from polars_ireval.engines.base import (
+    USER_FRAME,
+    Request,
+    check_missing,
+    qrels_frame,
+    rank_by_of,
+    run_frame,
+)
+from polars_ireval.judge import coverage_of
+from polars_ireval.registry import SqlCall, SqlSpec
+from polars_ireval.results import RESIDUAL, RESIDUAL_PREFIX, long_result, warn_coverage
+from polars_ireval.sql import load, quote_ident, table_arg
+from polars_ireval.sql import templates as T
+from polars_ireval.sql.compile import (
+    compose,
+    compose_residual,
+    condensed,
+    judge_options,
+    macro_call,
+    macros_of,
+    specs,
+    with_absent,
+)
+
+_INDEX = "measure_index"
+
+
+def evaluate(request: Request) -> pl.DataFrame:
+    """Evaluate ``request`` in DuckDB (``request.con``, a new in-memory connection by
+    default; the macros it needs are (re)installed into it)."""
+    import duckdb
+
+    r = request
+    parsed = r.parsed
+    all_specs = specs(parsed, r.relevance_level, residuals=r.residuals)
+    run_df = run_frame(r.run, r.ties, validate=r.validate)
+    qrels_df = qrels_frame(r.qrels, validate=r.validate)
+    if r.missing == "error":
+        check_missing(run_df, qrels_df)
+    multi = S.RUN_ID in run_df.columns
+    if r.warn:  # the Polars engine's warning, worded the same
+        keys = [S.RUN_ID, S.QUERY_ID] if multi else [S.QUERY_ID]
+        present = run_df.lazy().select(keys).unique()
+        cov = coverage_of(present, qrels_df.lazy()).collect()
+        warn_coverage(cov, r.missing, stacklevel=USER_FRAME)
+    con = r.con if r.con is not None else duckdb.connect()
+    flags = condensed(parsed, r.judged_only)
+    fixed = r.missing == "zero" and any(m.defn.absent is not None for m in parsed)
+    wanted = ["ireval_judge", *sorted(macros_of(s for pair in all_specs for s in pair))]
+    load(con, [*wanted, "ireval_rankings"] if fixed else wanted)
+    names = {"run": "ireval run 'input'", "qrels": "ireval qrels 'input'"}
+    tables = {flag: f'ireval "eval" table{" (judged only)" if flag else ""}' for flag in set(flags)}
+    level = arrow_level(duckdb.__version__)
+    con.register(names["run"], run_df.to_arrow(compat_level=level))
+    con.register(names["qrels"], qrels_df.to_arrow(compat_level=level))
+    common: dict[str, Any] = {
+        "max_depth": r.max_depth,
+        "ties": r.ties,
+        "missing": "skip" if r.missing == "error" else r.missing,
+        "rank_by": rank_by_of(qrels_df),
+    }
+    rankings = f"ireval_rankings({table_arg(names['run'])})"
+
+    def part(i: int, s: SqlSpec, resid: SqlSpec | None) -> str:
+        def source(c: SqlCall) -> str:
+            return macro_call(c, tables[flags[i]])
+
+        body = compose_residual(s, resid, source) if r.residuals else compose(s, source)
+        absent = parsed[i].defn.absent
+        if r.missing == "zero" and absent is not None:
+            body = with_absent(body, absent, rankings, residual=r.residuals)
+        extra = ", q.residual" if r.residuals else ""
+        return f"SELECT q.run_id, q.query_id, {i} AS {_INDEX}, q.value{extra} FROM ({body}) AS q"
+
+    try:
+        for flag, table in tables.items():
+            options = judge_options(parsed, flags, flag, residuals=r.residuals, **common)
+            judge_args = ", ".join(f"{k} := {T.literal(v)}" for k, v in options.items())
+            con.execute(
+                f"CREATE OR REPLACE TEMP TABLE {quote_ident(table)} AS SELECT * FROM "
+                f"ireval_judge({table_arg(names['run'])}, {table_arg(names['qrels'])}, "
+                f"{judge_args})"
+            )
+        parts = [part(i, s, resid) for i, (s, resid) in enumerate(all_specs)]
+        long = _frame(con, " UNION ALL ".join(parts))
+    finally:
+        for table in tables.values():
+            con.execute(f"DROP TABLE IF EXISTS {quote_ident(table)}")
+        for name in names.values():
+            con.unregister(name)
+    per_q = _per_query(long, [m.label for m in parsed], multi=multi, residuals=r.residuals)
+    return long_result(per_q.lazy(), parsed, per_query=r.per_query, residuals=r.residuals).collect()
+
+
+def _per_query(
+    long: pl.DataFrame, labels: list[str], *, multi: bool, residuals: bool
+) -> pl.DataFrame:
+    """From ``run_id, query_id, measure_index, value[, residual]`` rows to the wide frame
+    of :func:`polars_ireval.results.long_result`: a column per measure label (and residual)."""
+    keys = [S.RUN_ID, S.QUERY_ID]
+    long = long.with_columns(
+        pl.col(keys).cast(pl.String),
+        pl.col(_INDEX).cast(pl.Int64),
+        pl.col("value").cast(pl.Float64),
+    )
+    wide = _wide(long, "value", labels)
+    if residuals:
+        long = long.with_columns(pl.col(RESIDUAL).cast(pl.Float64))
+        resid = _wide(long, RESIDUAL, [RESIDUAL_PREFIX + label for label in labels])
+        wide = wide.join(resid, on=keys, how="left")
+    return wide if multi else wide.drop(S.RUN_ID)
+
+
+def _wide(long: pl.DataFrame, values: str, names: list[str]) -> pl.DataFrame:
+    """``long``'s column ``values`` as one column per measure index i, named ``names[i]``."""
+    keys = [S.RUN_ID, S.QUERY_ID]
+    pivoted = long.pivot(on=_INDEX, index=keys, values=values)
+    pivoted = pivoted.rename({c: names[int(c)] for c in pivoted.columns if c not in keys})
+    absent = [pl.lit(None, dtype=pl.Float64).alias(c) for c in names if c not in pivoted.columns]
+    return pivoted.with_columns(absent).select(*keys, *names)
+
+
+def arrow_level(duckdb_version: str) -> Any:
+    """The Polars compat level of the Arrow data handed to DuckDB: the newest (string
+    views, no copy of the strings) from DuckDB 1.5, which reads them and no longer pushes
+    filters on them into pyarrow (which has no kernels for them); the oldest before."""
+    try:
+        major, minor = (int(part) for part in duckdb_version.split(".")[:2])
+    except ValueError:
+        return pl.CompatLevel.oldest()
+    return pl.CompatLevel.newest() if (major, minor) >= (1, 5) else pl.CompatLevel.oldest()
+
+
+def _frame(con: Any, query: str) -> pl.DataFrame:
+    out = pl.from_arrow(con.sql(query).to_arrow_table())
+    if not isinstance(out, pl.DataFrame):
+        raise TypeError("expected a table from DuckDB")
+    return out

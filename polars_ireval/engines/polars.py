@@ -1,0 +1,203 @@
+"""The Polars engine: the whole evaluation as one lazy Polars query.
+
+The run is judged once (:func:`polars_ireval.judge`), each measure is its declared Polars
+expression aggregated per ranking (:func:`per_query_columns`), and the result is shaped by
+:func:`polars_ireval.results.long_result`.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any, TypeVar
+
+import polars as pl
+
+from polars_ireval import schema as S
+from polars_ireval.engines.base import USER_FRAME, Request
+from polars_ireval.judge import (
+    RANKING,
+    Missing,
+    Ties,
+    as_inputs,
+    as_qrels,
+    condense,
+    coverage_of,
+    group_keys,
+    judge_and_rankings,
+)
+from polars_ireval.measures._expr import query_stats
+from polars_ireval.registry import Measure
+from polars_ireval.results import RESIDUAL_PREFIX, long_result, warn_coverage
+
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+
+def evaluate(request: Request) -> pl.LazyFrame | pl.DataFrame:
+    """Evaluate ``request``: a LazyFrame when an input is lazy, else a DataFrame."""
+    r = request
+    per_q = per_query_frame(
+        r.run, r.qrels, r.parsed, relevance_level=r.relevance_level, missing=r.missing,
+        max_depth=r.max_depth, judged_only=r.judged_only, ties=r.ties, residuals=r.residuals,
+        warn=r.warn, validate=r.validate,
+    )  # fmt: skip
+    result = long_result(per_q, r.parsed, per_query=r.per_query, residuals=r.residuals)
+    return result if r.lazy else result.collect()
+
+
+def per_query_frame(
+    run: Any,
+    qrels: Any,
+    measures: list[Measure],
+    *,
+    relevance_level: int = 1,
+    missing: Missing = "skip",
+    max_depth: int | None = None,
+    judged_only: bool = False,
+    ties: Ties = "trec_eval",
+    residuals: bool = False,
+    warn: bool = False,
+    validate: bool = True,
+) -> pl.LazyFrame:
+    """The Polars engine of :func:`evaluate` up to the per-query values: a lazy frame with
+    one row per evaluated ranking (``[run_id,] query_id``, in no particular order) and one
+    column per measure (see :func:`per_query_columns`), from one judgment of the run.
+
+    ``warn``: emit :class:`polars_ireval.CoverageWarning` as :func:`polars_ireval.evaluate`
+    does (eager inputs only).
+    """
+    # Most measures need only the judged documents and their ranks: a much smaller table.
+    # Those that also need the unjudged ones (all of them with residuals) get the full table.
+    # Of the others, those that read the unretrieved judged documents only through query
+    # statistics (R, the ideal DCG) get the retrieved judged documents, the statistics
+    # computed once per query.
+    table_of = [
+        "full" if residuals or m.needs_unjudged else "stats" if m.by_qrels_stats else "judged"
+        for m in measures
+    ]
+    run, qrels = as_inputs(run, qrels, ties=ties, validate=validate)
+    table, present, numbering, judged, retrieved = judge_and_rankings(
+        run,
+        qrels,
+        max_depth=max_depth,
+        judged_only=judged_only,
+        ties=ties,
+        missing=missing,
+        unjudged="full" in table_of,
+        collect=False,  # one query from the inputs to the result
+        numbered=True,
+    )
+    if retrieved is None:  # no statistics row without numbered rankings
+        table_of = ["judged" if t == "stats" else t for t in table_of]
+    sources = {"full": table, "judged": table if judged is None else judged, "stats": retrieved}
+    parts: list[pl.LazyFrame] = []
+    for kind, source in sources.items():
+        chosen = [m for m, t in zip(measures, table_of, strict=True) if t == kind]
+        if not chosen:
+            continue
+        parts.append(
+            per_query_columns(
+                source.lazy(),
+                chosen,
+                relevance_level=relevance_level,
+                residuals=residuals,
+                ranked=present if missing == "zero" else None,
+                numbering=numbering,
+                qrels=as_qrels(qrels).lazy() if kind == "stats" else None,
+            )
+        )
+    if warn:
+        cov = coverage_of(present, as_qrels(qrels).lazy()).collect()
+        warn_coverage(cov, missing, stacklevel=USER_FRAME + 1)
+    per_q = parts[0]
+    for part in parts[1:]:
+        per_q = per_q.join(part, on=group_keys(per_q), how="full", coalesce=True)
+    return per_q
+
+
+def per_query_columns(
+    table: FrameT,
+    measures: list[Measure],
+    *,
+    relevance_level: int = 1,
+    residuals: bool = False,
+    ranked: pl.LazyFrame | None = None,
+    numbering: pl.LazyFrame | None = None,
+    qrels: pl.LazyFrame | None = None,
+) -> FrameT:
+    """One row per ranking (``[run_id,] query_id``, in no particular order) and one column
+    per measure, named by its label: the measures aggregated over the evaluation table,
+    those with ``judged_only=True`` over its condensed rankings (:func:`condense`). With
+    ``residuals``, also each measure's residual, in a column named by an internal prefix.
+    With ``ranked`` (see :func:`polars_ireval.evaluate_table`), the rankings absent from it take the
+    value their measures declare for a query the run lacks. With ``numbering``, the table's
+    rankings are numbered (see :class:`polars_ireval.judge.Judgment`): the group-by is on
+    the number, and ``numbering`` names each ranking after it.
+
+    With ``qrels`` (and ``numbering``), ``table`` holds only the judged documents the run
+    retrieved, sorted by ranking number (:attr:`polars_ireval.judge.Judgment.retrieved`),
+    for measures declared
+    ``qrels_stats=True``: their query statistics (:func:`polars_ireval.measures.query_stat`)
+    are computed once per query of ``qrels`` and added as one row per ranking.
+    """
+    keys = group_keys(table)
+    parts: list[tuple[bool, list[pl.Expr]]] = []
+    collecting: AbstractContextManager[dict[str, pl.Expr]] = (
+        query_stats() if qrels is not None else nullcontext({})
+    )
+    with collecting as stats:
+        for condensed in (False, True):
+            chosen = [m for m in measures if m.judged_only == condensed]
+            if not chosen:
+                continue
+            exprs = [m.expr(relevance_level) for m in chosen]
+            if residuals:
+                exprs += [
+                    m.residual_expr(relevance_level).alias(RESIDUAL_PREFIX + m.label)
+                    for m in chosen
+                ]
+            parts.append((condensed, exprs))
+    if qrels is not None:  # a row for every ranking, even one that retrieved no judged document
+        assert numbering is not None, "statistics rows need numbered rankings"
+        table = _with_statistics(table, numbering, qrels, stats)
+    out: FrameT | None = None
+    for condensed, exprs in parts:
+        source = condense(table) if condensed else table
+        part = source.group_by(keys).agg(exprs)
+        out = part if out is None else out.join(part, on=keys, how="full", coalesce=True)
+    assert out is not None, "no measure given"
+    if numbering is not None:
+        names: Any = numbering.collect() if isinstance(out, pl.DataFrame) else numbering
+        out = out.join(names, on=RANKING).drop(RANKING)
+        keys = group_keys(out)
+    fixed = [m for m in measures if m.defn.absent is not None]
+    if ranked is not None and fixed:
+        flag = "\x00in_run"
+        present: Any = ranked.select(keys).with_columns(pl.lit(True).alias(flag))
+        if isinstance(out, pl.DataFrame):
+            present = present.collect()
+        out = out.join(present, on=keys, how="left").with_columns(
+            pl.when(pl.col(flag)).then(pl.col(m.label)).otherwise(m.defn.absent).alias(m.label)
+            for m in fixed
+        )
+        out = out.drop(flag)
+    return out
+
+
+def _with_statistics(
+    table: FrameT, numbering: pl.LazyFrame, qrels: pl.LazyFrame, stats: dict[str, pl.Expr]
+) -> FrameT:
+    """``table`` (sorted by ranking number) and one row per ranking of ``numbering`` with
+    the query statistics ``stats`` (columns computed once per query of ``qrels``), merged
+    in ranking order: the rows of each ranking stay together, for a group-by on sorted keys.
+    """
+    per_query = qrels.group_by(S.QUERY_ID).agg(list(stats.values()))
+    rows = numbering.join(per_query, on=S.QUERY_ID).select(RANKING, *stats).sort(RANKING)
+    have: pl.Schema = table.lazy().collect_schema()
+    added: pl.Schema = rows.collect_schema()
+    left = table.lazy().with_columns(pl.lit(None, added[c]).alias(c) for c in stats)
+    right = rows.with_columns(
+        pl.lit(None, have[c]).alias(c) for c in have.names() if c != RANKING
+    ).select(*have.names(), *stats)
+    merged = left.merge_sorted(right, key=RANKING).with_columns(pl.col(RANKING).set_sorted())
+    out: Any = merged.collect() if isinstance(table, pl.DataFrame) else merged
+    return out
