@@ -8,6 +8,7 @@
 
 from polars_ireval import namespace as _namespace  # noqa: F401  (registers df.ireval)
 from polars_ireval.agreement import RBO, Agreement, agreement, rbo
+from polars_ireval.curves import confusion, pr_curve, roc_curve
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -67,6 +68,7 @@ __all__ = [
     "compare",
     "compare_bounds",
     "condense",
+    "confusion",
     "coverage",
     "definitions",
     "depth_qrels",
@@ -79,12 +81,14 @@ __all__ = [
     "parse_measure",
     "parse_measures",
     "pool",
+    "pr_curve",
     "pool_depths",
     "read_pool",
     "read_qrels",
     "rbo",
     "read_run",
     "report",
+    "roc_curve",
     "run_tag",
     "simulate_judging",
     "topic_set_size",

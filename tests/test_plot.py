@@ -1,0 +1,417 @@
+"""polars_ireval.plot: every figure renders on the bundled example and on the TREC-COVID
+runs, and draws as many lines, bars, points and cells as its frame holds; two figures
+equal reference images (tests/tools/make_plot_references.py); bad input is refused."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+
+import polars as pl
+import pytest
+
+import polars_ireval as ir
+from tests.conftest import ROOT, need_data
+from tests.docblocks import normalise, run_blocks
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+
+from matplotlib.testing.compare import compare_images  # noqa: E402
+
+from polars_ireval import plot  # noqa: E402
+from tests.tools import make_plot_references as references  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
+MEASURES = ["nDCG@10", "AP", "RBP(p=0.8)"]
+
+
+def data_lines(ax) -> list:
+    """The lines that draw data (reference lines are labelled '_...')."""
+    return [line for line in ax.lines if not line.get_label().startswith("_")]
+
+
+def distinct_without_colour(lines) -> bool:
+    """No two lines share both line style and marker: the figure reads in grey-scale."""
+    looks = [(line.get_linestyle(), line.get_marker()) for line in lines]
+    return len(set(looks)) == len(looks)
+
+
+def legend_texts(ax) -> list[str]:
+    return [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+class Campaign:
+    """A campaign's inputs and the frames the analyses return."""
+
+    def __init__(self, runs: pl.DataFrame, qrels: pl.DataFrame, baseline: str, n_docs: int):
+        self.runs, self.qrels, self.baseline, self.n_docs = runs, qrels, baseline, n_docs
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ir.CoverageWarning)
+            self.per_q = ir.evaluate(runs, qrels, MEASURES, per_query=True, residuals=True)
+            self.means = ir.evaluate(runs, qrels, MEASURES, residuals=True)
+        self.n_runs = runs["run_id"].n_unique()
+        self.n_queries = self.per_q["query_id"].n_unique()
+
+
+@pytest.fixture(scope="module")
+def example() -> Campaign:
+    runs = ir.read_run(ir.example_path("runs"), run_id="file")
+    return Campaign(runs, ir.read_qrels(ir.example_path("qrels.txt")), "bm25", 25 * 200)
+
+
+@pytest.fixture(scope="module")
+def covid() -> Campaign:
+    data = need_data() / "trec-covid-r1"
+    runs = ir.read_run(data / "runs", run_id="file")
+    qrels = ir.read_qrels(data / "qrels-rnd1.txt")
+    n_docs = pl.concat([runs["doc_id"], qrels["doc_id"]]).n_unique()  # a lower bound of N
+    return Campaign(runs, qrels, "bm25_baseline", n_docs)
+
+
+CAMPAIGNS = ["example", "covid"]
+
+
+@pytest.fixture(params=CAMPAIGNS)
+def campaign(request) -> Campaign:
+    return request.getfixturevalue(request.param)
+
+
+# --------------------------------------------------------------------------- every figure
+
+
+def test_pr_curve_draws_a_line_per_run_in_the_stated_order(campaign: Campaign) -> None:
+    shown = sorted(campaign.runs["run_id"].unique())[:6]
+    runs = campaign.runs.filter(pl.col("run_id").is_in(shown))
+    curve = ir.pr_curve(runs, campaign.qrels)
+    fig = plot.pr_curve(curve)
+    (ax,) = fig.axes
+    lines = data_lines(ax)
+    assert len(lines) == len(shown) and distinct_without_colour(lines)
+    assert all(len(line.get_xdata()) == 11 for line in lines)
+    # the stated order: decreasing mean precision over the points, i.e. 11pt_avg
+    avg = ir.evaluate(runs, campaign.qrels, "11pt_avg").sort(
+        ["value", "run_id"], descending=[True, False]
+    )
+    assert legend_texts(ax) == avg["run_id"].to_list() == [line.get_label() for line in lines]
+    first = curve.filter(run_id=avg["run_id"][0])
+    assert list(lines[0].get_ydata()) == first["precision"].to_list()
+    assert ax.get_xlabel() == "recall" and "IPrec" in ax.get_ylabel()
+    # per query, every recall level: one point per relevant document retrieved, plus recall 0
+    query = campaign.per_q["query_id"].min()
+    levels = ir.pr_curve(runs, campaign.qrels, recall_points="all", per_query=True)
+    fig = plot.pr_curve(levels.filter(query_id=query), order=shown[::-1])
+    lines = data_lines(fig.axes[0])
+    counts = ir.evaluate(runs, campaign.qrels, "NumRelRet", per_query=True).filter(query_id=query)
+    want = dict(counts.select("run_id", "value").iter_rows())
+    assert [line.get_label() for line in lines] == [f"{r} {query}" for r in shown[::-1]]
+    assert [len(line.get_xdata()) for line in lines] == [want[r] + 1 for r in shown[::-1]]
+
+
+def test_roc_curve_draws_a_line_per_ranking(campaign: Campaign) -> None:
+    shown = sorted(campaign.runs["run_id"].unique())[:3]
+    runs = campaign.runs.filter(pl.col("run_id").is_in(shown))
+    query = campaign.per_q["query_id"].min()
+    roc = ir.roc_curve(runs, campaign.qrels, n_docs=campaign.n_docs).filter(query_id=query)
+    for zoom in (False, True):
+        (ax,) = plot.roc_curve(roc, zoom=zoom).axes
+        lines = data_lines(ax)
+        assert [line.get_label() for line in lines] == [f"{r} {query}" for r in shown]
+        assert distinct_without_colour(lines)
+        sizes = runs.filter(query_id=query).group_by("run_id").len().sort("run_id")
+        assert [len(line.get_xdata()) for line in lines] == [n + 1 for n in sizes["len"]]
+        assert len(ax.lines) == len(lines) + 1  # and the diagonal of a random order
+        assert ax.get_xlim()[1] == (1.05 * roc["fpr"].max() if zoom else 1.0)
+    assert "FP / (FP + TN)" in ax.get_xlabel() and "TP / (TP + FN)" in ax.get_ylabel()
+
+
+def test_per_query_delta_draws_a_sorted_bar_per_topic(campaign: Campaign) -> None:
+    others = sorted(set(campaign.runs["run_id"]) - {campaign.baseline})
+    runs = None if len(others) <= 12 else others[:4]  # a panel per run: a few of 142
+    others = others if runs is None else runs
+    options = {"baseline": campaign.baseline, "measure": "nDCG@10", "runs": runs}
+    fig = plot.per_query_delta(campaign.per_q, **options)
+    deltas = plot.per_query_delta_frame(campaign.per_q, **options)
+    assert len(fig.axes) == len(others) == deltas["run_id"].n_unique()
+    for ax, run in zip(fig.axes, others, strict=True):
+        heights = [p.get_height() for p in ax.patches]
+        want = deltas.filter(run_id=run)["delta"].to_list()
+        assert len(heights) == campaign.n_queries and heights == pytest.approx(want)
+        assert heights == sorted(heights, reverse=True)
+        hatched = [p for p in ax.patches if p.get_hatch()]
+        assert len(hatched) == sum(1 for d in want if d <= 0)
+        assert ax.get_ylabel() == "Δ nDCG@10" and ax.get_title().startswith(f"{run} vs ")
+    # by hand for the first run: value(run) - value(baseline), topic by topic
+    nd = campaign.per_q.filter(measure="nDCG@10")
+    run = others[0]
+    diff = (
+        nd.filter(run_id=run)
+        .join(nd.filter(run_id=campaign.baseline), on="query_id")
+        .select((pl.col("value") - pl.col("value_right")).sort(descending=True))
+    )
+    assert deltas.filter(run_id=run)["delta"].to_list() == pytest.approx(diff.to_series())
+
+
+def test_score_ranges_draws_each_runs_range_and_projection(campaign: Campaign) -> None:
+    fig = plot.score_ranges(campaign.per_q, measure="RBP(p=0.8)", order_by="AP")
+    (ax,) = fig.axes
+    bars = ax.patches
+    assert len(bars) == campaign.n_runs
+    # the aggregated frame of ir.evaluate: base = mean value, residual = mean residual
+    rbp = campaign.means.filter(measure="RBP(p=0.8)")
+    ap = campaign.means.filter(measure="AP").sort(["value", "run_id"], descending=[True, False])
+    ordered = ap.select("run_id").join(rbp, on="run_id", how="left", maintain_order="left")
+    assert [b.get_y() for b in bars] == pytest.approx(ordered["value"].to_list())
+    assert [b.get_height() for b in bars] == pytest.approx(ordered["residual"].to_list())
+    (marks,) = data_lines(ax)
+    assert list(marks.get_ydata()) == pytest.approx(ordered["projected"].to_list())
+    assert ax.get_xlabel() == "runs, by decreasing AP"
+    assert ax.get_ylabel().startswith("RBP(p=0.8)")
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    assert ticks == (ordered["run_id"].to_list() if campaign.n_runs <= 40 else [])
+    # the aggregated frame draws the same; a list of runs orders them as listed
+    same = plot.score_ranges_frame(campaign.means, measure="RBP(p=0.8)", order_by="AP")
+    drawn = plot.score_ranges_frame(campaign.per_q, measure="RBP(p=0.8)", order_by="AP")
+    assert same["run_id"].equals(drawn["run_id"])
+    assert (same["projected"] - drawn["projected"]).abs().max() < 1e-12
+    listed = sorted(campaign.runs["run_id"].unique())
+    frame = plot.score_ranges_frame(campaign.per_q, measure="RBP(p=0.8)", order_by=listed)
+    assert frame["run_id"].to_list() == listed
+
+
+def test_intervals_draws_a_point_and_interval_per_comparison(campaign: Campaign) -> None:
+    cmp = ir.compare(campaign.per_q, baseline=campaign.baseline, correction="holm")
+    fig = plot.intervals(cmp, measure="AP")
+    (ax,) = fig.axes
+    rows = cmp.filter(measure="AP").sort(["delta", "run_a"], descending=[True, False])
+    assert rows.height == campaign.n_runs - 1
+    xs, faces = [], []
+    for container in ax.containers:  # one errorbar per kind: significant, not significant
+        points, _caps, (bars,) = container.lines
+        xs += list(points.get_xdata())
+        faces += [points.get_markerfacecolor()] * len(points.get_xdata())
+        assert len(bars.get_segments()) == len(points.get_xdata())
+    assert sorted(xs) == pytest.approx(sorted(rows["delta"]))
+    assert faces.count("black") == rows["significant"].sum()
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == rows["run_a"].to_list()[::-1]  # the first (largest delta) on top
+    assert ax.get_xlabel().startswith(f"Δ AP against {campaign.baseline}, 95% t interval")
+    # one-sided intervals against a fixed score: an arrow head at the open end
+    one_sided = ir.compare(campaign.per_q, baseline=0.3, alternative="greater", measures="AP")
+    ax = plot.intervals(one_sided).axes[0]
+    assert len([line for line in ax.lines if line.get_label() == "_open"]) == one_sided.height
+
+
+def test_significance_draws_the_matrix_of_significant_differences(campaign: Campaign) -> None:
+    cmp = ir.compare(campaign.per_q, pairs="all", measures="nDCG@10")
+    fig = plot.significance(cmp)
+    ax = fig.axes[0]
+    (image,) = ax.images
+    grid = image.get_array()
+    n = campaign.n_runs
+    assert grid.shape == (n, n)
+    significant = int(cmp["significant"].sum())
+    assert int((grid == 1).sum()) == int((grid == -1).sum()) == significant
+    assert int((grid == 0).sum()) == 2 * (cmp.height - significant)
+    assert int(grid.mask.sum()) == n * n - 2 * cmp.height  # the diagonal: never compared
+    texts = [t for t in ax.texts if t.get_text() in ("+", "−")]
+    assert len(texts) == (2 * significant if n <= 30 else 0)
+    # rows and columns by decreasing mean: the best run's row holds no -1
+    means = campaign.means.filter(measure="nDCG@10").sort(
+        ["value", "run_id"], descending=[True, False]
+    )
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == (means["run_id"].to_list() if n <= 60 else [""] * n)
+    frame = plot.significance_frame(cmp)
+    assert frame.height == n * (n - 1)
+    best = frame.filter(row_run=means["run_id"][0])
+    assert (best["cell"].fill_null(0) >= 0).all()
+
+
+def test_scatter_draws_a_point_per_run_with_kendalls_tau(campaign: Campaign) -> None:
+    fig = plot.scatter(campaign.means, measure=("nDCG@10", "AP"))
+    (ax,) = fig.axes
+    (points,) = data_lines(ax)
+    assert len(points.get_xdata()) == campaign.n_runs
+    tau = ir.agreement(campaign.means, campaign.means, measure=("nDCG@10", "AP"))
+    assert ax.get_title().startswith(f"Kendall's τ = {tau:.3f} ({campaign.n_runs} runs")
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("nDCG@10", "AP")
+    assert len(ax.texts) == (campaign.n_runs if campaign.n_runs <= 20 else 0)
+    nd = campaign.means.filter(measure="nDCG@10").sort("run_id")["value"].to_list()
+    assert list(points.get_xdata()) == pytest.approx(nd)
+    # two frames, or mappings, give the same points
+    a = campaign.means.filter(measure="nDCG@10")
+    b = dict(campaign.means.filter(measure="AP").select("run_id", "value").iter_rows())
+    again = data_lines(plot.scatter(a, b, measure=("nDCG@10", "AP")).axes[0])[0]
+    assert list(again.get_ydata()) == list(points.get_ydata())
+
+
+def test_every_figure_draws_on_a_given_axes(example: Campaign) -> None:
+    Figure = plot._matplotlib()
+    fig = Figure()
+    axes = fig.subplots(2, 4).ravel()
+    cmp = ir.compare(example.per_q, pairs="all", measures="AP")
+    drawn = [
+        plot.pr_curve(ir.pr_curve(example.runs, example.qrels), ax=axes[0]),
+        plot.roc_curve(
+            ir.roc_curve(example.runs, example.qrels, n_docs=5000).filter(query_id="101"),
+            ax=axes[1],
+        ),
+        plot.per_query_delta(
+            example.per_q, baseline="bm25", measure="AP", runs=["dense"], ax=axes[2]
+        ),
+        plot.score_ranges(example.per_q, measure="RBP(p=0.8)", ax=axes[3]),
+        plot.intervals(cmp, ax=axes[4]),
+        plot.significance(cmp, ax=axes[5]),
+        plot.scatter(example.means, measure=("AP", "nDCG@10"), ax=axes[6]),
+    ]
+    assert all(f is fig for f in drawn)
+    assert all(ax.has_data() for ax in axes[:7]) and not axes[7].has_data()
+    two = fig.subplots(1, 2)
+    assert plot.per_query_delta(example.per_q, baseline="bm25", measure="AP", ax=list(two)) is fig
+
+
+# --------------------------------------------------------------------------- images
+
+
+@pytest.mark.parametrize("name", list(references.figures()))
+def test_figure_equals_its_reference_image(name: str, tmp_path) -> None:
+    expected = ROOT / "tests" / "images" / name
+    assert expected.exists(), "run python tests/tools/make_plot_references.py"
+    with references.drawing():
+        references.figures()[name]().savefig(tmp_path / name)
+    # tolerance: RMS of the pixel difference (0-255); text rendered by another FreeType
+    # moves a few pixels, a changed figure (a line, a bar, a label) far more
+    assert compare_images(str(expected), str(tmp_path / name), tol=6) is None
+
+
+def test_the_reference_images_catch_a_change(tmp_path) -> None:
+    """The comparison is sensitive: the PR figure with one run less fails it."""
+    with references.drawing():
+        runs = ir.read_run(ir.example_path("runs"), run_id="file").filter(
+            pl.col("run_id") != "random"
+        )
+        curve = ir.pr_curve(runs, ir.read_qrels(ir.example_path("qrels.txt")))
+        plot.pr_curve(curve).savefig(tmp_path / "changed.png")
+    expected = ROOT / "tests" / "images" / "pr_curve_example.png"
+    assert compare_images(str(expected), str(tmp_path / "changed.png"), tol=6) is not None
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def test_without_matplotlib_the_module_imports_and_a_figure_says_what_to_install() -> None:
+    code = (
+        "import sys; sys.modules['matplotlib'] = None\n"
+        "import polars as pl\n"
+        "from polars_ireval import plot\n"
+        "try:\n"
+        "    plot.pr_curve(pl.DataFrame({'recall': [0.0], 'precision': [1.0]}))\n"
+        "except ImportError as e:\n"
+        "    print(e)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "pip install 'polars-ireval[plot]'" in done.stdout
+
+
+def test_bad_input_is_refused_with_the_fix(example: Campaign) -> None:
+    per_q, means = example.per_q, example.means
+    cmp = ir.compare(per_q, pairs="all")
+    curve = ir.pr_curve(example.runs, example.qrels)
+    cases = [
+        (lambda: plot.pr_curve(per_q), ir.SchemaError, r"lacks the column\(s\) \['recall'"),
+        (lambda: plot.pr_curve(curve, order=["bm25"]), ir.ParameterError, r"missing \['dense'"),
+        (lambda: plot.pr_curve(curve, max_lines=2), ir.ParameterError, r"3 curves.*filter it"),
+        (lambda: plot.pr_curve(curve, ax="left"), ir.ParameterError, r"must be a matplotlib Axes"),
+        (lambda: plot.pr_curve(curve.to_pandas()), ir.SchemaError, r"not DataFrame"),
+        (
+            lambda: plot.roc_curve(ir.roc_curve(example.runs, example.qrels, n_docs=5000)),
+            ir.ParameterError,
+            r"75 curves .*max_lines=20",
+        ),
+        (
+            lambda: plot.per_query_delta(per_q, baseline="bm25"),
+            ir.ParameterError,
+            r"3 measures .* measure=",
+        ),
+        (
+            lambda: plot.per_query_delta(per_q, baseline="bm26", measure="AP"),
+            ir.ParameterError,
+            r"baseline='bm26' is not a run",
+        ),
+        (
+            lambda: plot.per_query_delta(per_q, baseline="bm25", measure="MAP@5"),
+            ir.ParameterError,
+            r"measure='MAP@5' is not in the frame",
+        ),
+        (
+            lambda: plot.per_query_delta(per_q, baseline="bm25", measure="AP", ax=object()),
+            ir.ParameterError,
+            r"2 runs to draw .* 1 Axes given",
+        ),
+        (
+            lambda: plot.per_query_delta(per_q, baseline="bm25", measure="AP", max_runs=1),
+            ir.ParameterError,
+            r"2 runs to compare with 'bm25'.*runs=\[\.\.\.\]",
+        ),
+        (
+            lambda: plot.score_ranges(per_q, measure="AP"),
+            ir.ParameterError,
+            r"AP has no residual",
+        ),
+        (
+            lambda: plot.score_ranges(per_q.drop("residual"), measure="AP"),
+            ir.SchemaError,
+            r"residuals=True",
+        ),
+        (
+            lambda: plot.score_ranges(per_q, measure="RBP(p=0.8)", order_by="MAP"),
+            ir.ParameterError,
+            r"order_by='MAP' is not a measure",
+        ),
+        (lambda: plot.intervals(cmp), ir.ParameterError, r"3 measures"),
+        (lambda: plot.intervals(per_q), ir.SchemaError, r"ir.compare"),
+        (
+            lambda: plot.significance(
+                ir.compare(per_q, baseline=0.5, measures="AP"), measure="AP"
+            ),
+            ir.ParameterError,
+            r"against a fixed score",
+        ),
+        (lambda: plot.scatter(means), ir.ParameterError, r"measure=\(x, y\)"),
+        (lambda: plot.scatter(per_q, measure=("AP", "nDCG@10")), ir.ParameterError, "per query"),
+        (
+            lambda: plot.scatter({"a": 1.0, "b": 2.0}, {"a": 1.0, "c": 2.0}),
+            ir.MissingQueryError,
+            r"only in a \(missing from b\): \['b'\]",
+        ),
+        (
+            lambda: plot.roc_curve(ir.roc_curve(example.runs, example.qrels, n_docs=5000),
+                                   zoom="yes"),
+            ir.ParameterError,
+            r"zoom='yes'",
+        ),
+    ]  # fmt: skip
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
+# --------------------------------------------------------------------------- docs
+
+
+def test_docs_plots_blocks_run_and_print_what_they_show() -> None:
+    need_data()
+    results = run_blocks(ROOT / "docs" / "plots.md")
+    assert len(results) >= 8
+    checked = 0
+    for code, printed, expected in results:
+        if expected is None:
+            continue
+        checked += 1
+        assert normalise(printed) == normalise(expected), f"block:\n{code}"
+    assert checked >= 6
