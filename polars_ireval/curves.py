@@ -29,7 +29,15 @@ import polars as pl
 
 from polars_ireval import schema as S
 from polars_ireval.errors import ParameterError
-from polars_ireval.judge import MISSING, TIES, Missing, Ties, judge
+from polars_ireval.judge import (
+    Missing,
+    Ties,
+    check_flag,
+    check_options,
+    check_relevance_level,
+    judge,
+)
+from polars_ireval.measures.iprec import ROUNDING, needed_relevant
 
 __all__ = [
     "CONFUSION_COLUMNS",
@@ -44,8 +52,6 @@ __all__ = [
 #: trec_eval's recall levels for ``iprec_at_recall``: 0.0, 0.1, ..., 1.0 (each the double
 #: nearest to its decimal, as trec_eval parses "0.30").
 RECALL_11PT: tuple[float, ...] = tuple(i / 10 for i in range(11))
-#: How ``x · R`` becomes a number of relevant documents (see :func:`pr_curve`).
-ROUNDING: tuple[str, ...] = ("trec_eval9", "trec_eval10")
 #: The columns of :func:`roc_curve`'s result after ``[run_id,] query_id``.
 ROC_COLUMNS: tuple[str, ...] = ("rank", "tp", "fp", "tpr", "fpr")
 #: The columns of :func:`confusion`'s result after ``[run_id,] query_id``.
@@ -66,35 +72,12 @@ RECALL, PRECISION = "recall", "precision"
 # --------------------------------------------------------------------------- options
 
 
-def _level(relevance_level: Any) -> int:
-    if not isinstance(relevance_level, int) or isinstance(relevance_level, bool):
-        raise ParameterError(
-            f"relevance_level={relevance_level!r}: must be an integer grade (a judgment "
-            "counts as relevant when its grade is at least this; trec_eval -l), e.g. 1"
-        )
-    return relevance_level
-
-
-def _flag(name: str, value: Any) -> None:
-    if not isinstance(value, bool):
-        raise ParameterError(f"{name}={value!r}: must be True or False")
-
-
 def _count(name: str, value: Any, what: str, *, optional: bool = False) -> None:
     if optional and value is None:
         return
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         tail = " (or None)" if optional else ""
         raise ParameterError(f"{name}={value!r}: {what} must be a positive integer{tail}")
-
-
-def _table_options(missing: Any, max_depth: Any, ties: Any) -> None:
-    """Checked here, so that the message names this function's parameters."""
-    if missing not in MISSING:
-        raise ParameterError(f"missing={missing!r}: must be one of {', '.join(MISSING)}")
-    if ties not in TIES:
-        raise ParameterError(f"ties={ties!r}: must be one of {', '.join(TIES)}")
-    _count("max_depth", max_depth, "the depth evaluated", optional=True)
 
 
 def _recall_points(recall_points: Any) -> tuple[float, ...] | None:
@@ -166,23 +149,6 @@ def _judged(
 
 def _out(frame: pl.LazyFrame, lazy: bool) -> Any:
     return frame if lazy else frame.collect()
-
-
-def needed_relevant(recall: pl.Expr, num_rel: pl.Expr, rounding: str) -> pl.Expr:
-    """How many relevant documents recall ``recall`` asks for, with R = ``num_rel``:
-    ``trunc(x·R + 0.9)`` in trec_eval 9 (and pytrec_eval), ``lround(x·R)`` in trec_eval 10.
-
-    >>> import polars as pl
-    >>> df = pl.DataFrame({"x": [0.0, 0.1, 0.3, 0.5, 1.0], "R": 5})
-    >>> df.select(t9=needed_relevant(pl.col("x"), pl.col("R"), "trec_eval9"),
-    ...           t10=needed_relevant(pl.col("x"), pl.col("R"), "trec_eval10")).rows()
-    [(0.0, 0.0), (1.0, 1.0), (2.0, 2.0), (3.0, 3.0), (5.0, 5.0)]
-    """
-    v = recall.cast(pl.Float64) * num_rel.cast(pl.Float64)
-    if rounding == "trec_eval9":
-        return (v + 0.9).floor()
-    whole = v.floor()  # lround; floor(v + 0.5) would misround a v just below one half
-    return whole + (v - whole >= 0.5).cast(pl.Float64)
 
 
 def _check_size(frame: pl.DataFrame, n_docs: int, keys: list[str]) -> pl.DataFrame:
@@ -314,10 +280,11 @@ def pr_curve(
     >>> ir.pr_curve(run, qrels, recall_points="all", per_query=True)["recall"].to_list()
     [0.0, 0.3333333333333333, 0.6666666666666666]
     """
-    level = _level(relevance_level)
+    check_relevance_level(relevance_level)
+    level = relevance_level
     points = _recall_points(recall_points)
-    _flag("interpolated", interpolated)
-    _flag("per_query", per_query)
+    check_flag("interpolated", interpolated)
+    check_flag("per_query", per_query)
     if rounding not in ROUNDING:
         raise ParameterError(
             f"rounding={rounding!r}: use 'trec_eval9' (trunc(x·R + 0.9); trec_eval 9, "
@@ -329,7 +296,7 @@ def pr_curve(
             "average across queries: pass per_query=True, or recall_points='11pt' (or a "
             "sequence of levels) for the mean curve"
         )
-    _table_options(missing, max_depth, ties)
+    check_options(max_depth=max_depth, ties=ties, missing=missing)
     table, keys, lazy = _judged(
         runs, qrels, unjudged=False, missing=missing, max_depth=max_depth, ties=ties,
         level=level,
@@ -455,8 +422,9 @@ def roc_curve(
     └──────┴─────┴─────┴──────────┴──────────┘
     """
     n = _n_docs(n_docs)
-    level = _level(relevance_level)
-    _table_options(missing, max_depth, ties)
+    check_relevance_level(relevance_level)
+    level = relevance_level
+    check_options(max_depth=max_depth, ties=ties, missing=missing)
     table, keys, lazy = _judged(
         run, qrels, unjudged=True, missing=missing, max_depth=max_depth, ties=ties, level=level
     )
@@ -557,8 +525,9 @@ def confusion(
     """
     n = _n_docs(n_docs)
     _count("k", k, "the cutoff (the top k ranks are the retrieved set)", optional=True)
-    level = _level(relevance_level)
-    _table_options(missing, max_depth, ties)
+    check_relevance_level(relevance_level)
+    level = relevance_level
+    check_options(max_depth=max_depth, ties=ties, missing=missing)
     table, keys, lazy = _judged(
         run, qrels, unjudged=True, missing=missing, max_depth=max_depth, ties=ties, level=level
     )

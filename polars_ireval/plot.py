@@ -39,7 +39,7 @@ import polars as pl
 from polars_ireval import schema as S
 from polars_ireval.agreement import agreement
 from polars_ireval.errors import ParameterError, SchemaError
-from polars_ireval.evaluate import projected
+from polars_ireval.results import projected
 from polars_ireval.significance import CORRECTIONS, TESTS
 
 if TYPE_CHECKING:

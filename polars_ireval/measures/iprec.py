@@ -43,12 +43,19 @@ def recall_points(v: object) -> bool:
     return isinstance(v, tuple) and len(v) > 0 and all(unit_interval(x) for x in v)
 
 
-def needed_relevant(fraction: float, r: pl.Expr, rounding: str) -> pl.Expr:
+def needed_relevant(fraction: float | pl.Expr, r: pl.Expr, rounding: str) -> pl.Expr:
     """How many relevant documents a recall (or R multiple) ``fraction`` asks for.
 
     trec_eval 9: ``(long) (fraction · R + 0.9)``; trec_eval 10: ``lround(fraction · R)``.
+
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"x": [0.0, 0.1, 0.3, 0.5, 1.0], "R": 5})
+    >>> df.select(t9=needed_relevant(pl.col("x"), pl.col("R"), "trec_eval9"),
+    ...           t10=needed_relevant(pl.col("x"), pl.col("R"), "trec_eval10")).rows()
+    [(0.0, 0.0), (1.0, 1.0), (2.0, 2.0), (3.0, 3.0), (5.0, 5.0)]
     """
-    x = pl.lit(fraction, dtype=pl.Float64) * r.cast(pl.Float64)
+    share = fraction if isinstance(fraction, pl.Expr) else pl.lit(fraction, dtype=pl.Float64)
+    x = share.cast(pl.Float64) * r.cast(pl.Float64)
     if rounding == "trec_eval9":
         return (x + 0.9).floor()
     whole = x.floor()  # lround; floor(x + 0.5) would misround x just below a half
