@@ -32,9 +32,9 @@ import polars as pl
 
 from polars_ireval.cli import (
     DEFAULT_MEASURES,
+    Parser,
     Progress,
     UsageError,
-    _Parser,
     expand_runs,
     guarded,
     read_runs,
@@ -67,8 +67,8 @@ _EXTENSIONS = {
 }
 
 
-def _parser() -> _Parser:
-    p = _Parser(
+def _parser() -> Parser:
+    p = Parser(
         prog="ireval compare",
         description=(
             "Compare runs with significance tests: every run against a baseline, or every "
