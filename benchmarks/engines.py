@@ -20,9 +20,10 @@ means of nDCG@10, AP, P@10, R@1000 and RR; peak memory from ``VmHWM``):
     what ``engine="duckdb"`` chooses for qrels this sparse) and ``full`` (the default:
     every retrieved row).
 ``c``
-    The same generator at ``--spark-queries`` queries (5M rows): ``polars_ireval.evaluate(engine="spark")
-    .evaluate`` on ``spark.read.parquet`` frames in local mode (session start-up timed
-    apart), with the Polars and DuckDB engines on the same files for reference.
+    The same generator at ``--spark-queries`` queries (5M rows):
+    ``polars_ireval.evaluate(engine="spark")`` on ``spark.read.parquet`` frames in local
+    mode (session start-up timed apart), with the Polars and DuckDB engines on the same
+    files for reference.
 
 Usage::
 

@@ -7,6 +7,7 @@
 """
 
 from polars_ireval import namespace as _namespace  # noqa: F401  (registers df.ireval)
+from polars_ireval._version import __version__ as __version__
 from polars_ireval.agreement import RBO, Agreement, agreement, rbo
 from polars_ireval.curves import confusion, pr_curve, roc_curve
 from polars_ireval.errors import (
@@ -40,8 +41,6 @@ from polars_ireval.pooling import pool, read_pool, write_pool
 from polars_ireval.registry import REGISTRY, Measure, MeasureDef, definitions
 from polars_ireval.reporting import Report, report
 from polars_ireval.significance import adjust_p_values, compare, compare_bounds, topic_set_size
-
-__version__ = "0.1.0"
 
 __all__ = [
     "RBO",

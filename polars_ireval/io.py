@@ -15,18 +15,15 @@ from __future__ import annotations
 import glob
 import gzip
 import itertools
-import math
 import mmap
 import os
-import weakref
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, Literal
 
 import polars as pl
-import pyarrow as pa
 
 from polars_ireval import schema as S
 from polars_ireval.errors import (
@@ -34,16 +31,62 @@ from polars_ireval.errors import (
     EmptyInputError,
     FormatError,
     IrevalError,
-    ParameterError,
     RelevanceError,
     SchemaError,
-    ScoreError,
 )
+from polars_ireval.validation import (
+    FILE,
+    INPUT,
+    INPUT_RANK,
+    LINE,
+    SCORES,
+    Layout,
+    Scores,
+    check_scores,
+    float32_scores,
+    float_score,
+    is_validated,
+    narrowed,
+    new_ranking,
+    rankings,
+    rename_aliases,
+    validate_qrels,
+    validate_run,
+)
+
+# The checks of frames live in polars_ireval.validation; these names stay importable from here.
+__all__ = [
+    "INPUT",
+    "INPUT_RANK",
+    "SCORES",
+    "Layout",
+    "PathLike",
+    "RunIdPolicy",
+    "RunSource",
+    "Scores",
+    "check_scores",
+    "expand_paths",
+    "file_run_id",
+    "float32_scores",
+    "float_score",
+    "frame_from_object",
+    "is_text_run",
+    "is_validated",
+    "narrowed",
+    "new_ranking",
+    "paths_label",
+    "rankings",
+    "read_fields",
+    "read_qrels",
+    "read_run",
+    "run_tag",
+    "validate_qrels",
+    "validate_run",
+]
 
 PathLike = str | os.PathLike
 RunSource = Any
 RunIdPolicy = Literal["auto", "tag", "file", "none"]
-FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 _WS = r"[ \t]+"
 _FIELD = r"([^ \t\r]+)"
@@ -53,60 +96,7 @@ _RUN_RX = rf"^[ \t]*{_FIELD}{_WS}{_SKIP}{_WS}{_FIELD}{_WS}{_FIELD}{_WS}{_FIELD}{
 # qid iter docno rel, exactly four fields
 _QRELS_RX = rf"^[ \t]*{_FIELD}{_WS}{_SKIP}{_WS}{_FIELD}{_WS}{_FIELD}[ \t\r]*$"
 
-_LINE = "__line"
-_FILE = "__file"
 _CR = "__cr"
-#: How errors name in-memory input (a frame, a LazyFrame, a dict).
-INPUT = "<input>"
-#: A run's own rank column, which ``ties="rank"`` orders by (a ``rank`` column is read as it).
-INPUT_RANK = "input_rank"
-
-#: The rankings of a run frame (see :func:`rankings`).
-Layout = tuple[pl.DataFrame, pl.Series | None]
-
-
-class _Checked(NamedTuple):
-    """A frame that :func:`validate_run` or :func:`validate_qrels` returned.
-
-    ``frame``: a weak reference (it tells a live frame from a recycled ``id``). ``arrow``:
-    the frame's columns exported to Arrow (zero-copy), which holds its buffers: a frame
-    changed in place afterwards (``frame.extend(...)``, ``frame[i, "score"] = ...``)
-    must then copy the buffers it changes, so that its buffers no longer match these and
-    the frame is checked again (see :func:`is_validated`). ``layout``: the rankings of a
-    run frame, found while checking it.
-    """
-
-    frame: weakref.ref[pl.DataFrame]
-    arrow: pa.Table
-    layout: Layout | None
-
-
-# Frames returned by validate_run/validate_qrels, so that evaluate() does not check them twice.
-_VALIDATED: dict[int, _Checked] = {}
-#: Rows per ranking (on average) up to which duplicates are counted ranking by ranking.
-_SMALL_BLOCKS = 100_000
-
-_ALIASES = {
-    "qid": S.QUERY_ID,
-    "q_id": S.QUERY_ID,
-    "query": S.QUERY_ID,
-    "topic": S.QUERY_ID,
-    "docno": S.DOC_ID,
-    "docid": S.DOC_ID,
-    "did": S.DOC_ID,
-    "doc": S.DOC_ID,
-    "sim": S.SCORE,
-    "rank": INPUT_RANK,  # a run's own ranks (TREC's fourth field), read by ties="rank"
-    "rel": S.RELEVANCE,
-    "label": S.RELEVANCE,
-    "grade": S.RELEVANCE,
-    "judgment": S.RELEVANCE,
-    "runid": S.RUN_ID,
-    "run": S.RUN_ID,
-    "system": S.RUN_ID,
-    "tag": S.RUN_ID,
-}
-
 
 # --------------------------------------------------------------------------- public API
 
@@ -173,15 +163,15 @@ def read_run(
 
 
 def _read_run(source: RunSource, run_id: RunIdPolicy) -> pl.DataFrame:
-    paths = _expand(source)
+    paths = expand_paths(source)
     if paths is None:
-        frame = _frame_from_object(source, kind="run")
+        frame = frame_from_object(source, kind="run")
         label = "<input>"
         return validate_run(frame, label)
     several = len(paths) > 1
     # "auto" on one file: a TREC text file gets no run_id, a table keeps the one it has
     policy = run_id if run_id != "auto" or not several else "tag"
-    label = paths[0] if not several else f"{len(paths)} run files"
+    label = paths_label(paths, "run files")
     text = [p for p in paths if _format(p) == "trec"]
     simple = _read_simple_runs(text, policy) if several and len(text) == len(paths) else None
     together, ends = simple if simple is not None else (None, None)
@@ -203,7 +193,7 @@ def _read_run(source: RunSource, run_id: RunIdPolicy) -> pl.DataFrame:
         if by_tag and isinstance(exc, DuplicateError):  # the likelier cause, and its fix
             _check_rankings_in_one_file(paths, _concat(frames), heights, ends)
         if all(
-            _LINE in f.columns for f, p in zip(frames, paths, strict=True) if _format(p) == "trec"
+            LINE in f.columns for f, p in zip(frames, paths, strict=True) if _format(p) == "trec"
         ):
             raise
     else:
@@ -365,11 +355,11 @@ def read_qrels(source: RunSource) -> pl.DataFrame:
     >>> qrels.schema["relevance"]
     Int64
     """
-    paths = _expand(source)
+    paths = expand_paths(source)
     if paths is None:
-        return validate_qrels(_frame_from_object(source, kind="qrels"), "<input>")
+        return validate_qrels(frame_from_object(source, kind="qrels"), "<input>")
     frame = _concat([_read_qrels_path(p) for p in paths])
-    return validate_qrels(frame, paths[0] if len(paths) == 1 else f"{len(paths)} qrels files")
+    return validate_qrels(frame, paths_label(paths, "qrels files"))
 
 
 def run_tag(path: PathLike) -> str | None:
@@ -387,143 +377,13 @@ def run_tag(path: PathLike) -> str | None:
     return fields[5] if len(fields) >= 6 else None
 
 
-# --------------------------------------------------------------------------- validation
+def paths_label(paths: Sequence[str], what: str = "files") -> str:
+    """How errors name the input read from ``paths``: the file, or how many ``what``.
 
-
-def validate_run(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame:
-    """Check a run frame and return it in canonical form.
-
-    Ids become strings (integer ids are converted), scores float64 (``-0.0`` is stored as
-    ``0.0``, as C compares them equal). Raises a specific error for a missing column, a
-    null, NaN or infinite score, a duplicate (query, document) within a run, or no rows.
-    Columns ``__line``/``__file`` (added by the text readers) locate errors and are dropped.
+    >>> paths_label(["a.txt"]), paths_label(["a.txt", "b.txt"], "run files")
+    ('a.txt', '2 run files')
     """
-    frame = _rename_aliases(frame)
-    _require(frame, (S.QUERY_ID, S.DOC_ID, S.SCORE), source, "run")
-    id_cols = [c for c in (S.RUN_ID, S.QUERY_ID, S.DOC_ID) if c in frame.columns]
-    frame = frame.with_columns(*[_id_column(frame, c, source) for c in id_cols])
-    frame = frame.with_columns(_score_column(frame, source))
-    if frame.height == 0:
-        raise EmptyInputError(
-            f"{source}: the run holds no ranking line; check the file and its path"
-        )
-    _check_nulls(frame, [*id_cols, S.SCORE], source, "run")
-    score = pl.col(S.SCORE)
-    infinite, zero = frame.select(
-        (~score.is_finite()).any().alias("infinite"), (score == 0.0).any().alias("zero")
-    ).row(0)
-    if zero:  # a new column only when there may be a -0.0 to store as 0.0
-        frame = frame.with_columns(float_score(score))
-    if infinite:
-        bad = frame.filter(~score.is_finite())
-        row = bad.row(0, named=True)
-        raise ScoreError(
-            f"{_where(row, source)}: score {row[S.SCORE]} of document {row[S.DOC_ID]!r} "
-            f"(query {row[S.QUERY_ID]!r}) is not finite; every score must be a finite number"
-        )
-    keys = [c for c in (S.RUN_ID, S.QUERY_ID) if c in frame.columns] + [S.DOC_ID]
-    present, new = rankings(frame, keys[:-1])
-    # When each ranking is one block of rows, a duplicate lies within a block
-    _check_duplicates(frame, keys, source, "run", new=new)
-    out = frame.select(*keys[:-1], S.DOC_ID, S.SCORE, *_extra(frame, [*keys, S.SCORE]))
-    return _mark(out, (present, new))
-
-
-def new_ranking(keys: Sequence[str]) -> pl.Expr:
-    """True on the first row of each block of consecutive rows with the same ``keys``."""
-    changed = [pl.col(k).ne_missing(pl.col(k).shift()) for k in keys]
-    return pl.any_horizontal(changed).fill_null(True)
-
-
-def rankings(frame: pl.DataFrame, keys: Sequence[str]) -> tuple[pl.DataFrame, pl.Series | None]:
-    """The distinct rankings (``keys``) of a run frame, and, when each ranking's rows are
-    contiguous (as in TREC files), the mask of the rows that start one (else None).
-
-    Known without a pass over the rows for a frame :func:`validate_run` returned.
-    """
-    entry = _checked(frame)
-    if entry is not None and entry.layout is not None:
-        return entry.layout
-    new = frame.lazy().select(new_ranking(keys)).collect().to_series()  # lazy: in parallel
-    starts = frame.filter(new).select(keys)
-    if starts.is_duplicated().any():
-        return frame.select(keys).unique(), None
-    return starts, new
-
-
-def validate_qrels(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame:
-    """Check a qrels frame and return it as ``query_id, doc_id, relevance``.
-
-    Raises a specific error for a missing column, a null or non-integer grade, a duplicate
-    (query, document), or no rows.
-    """
-    frame = _rename_aliases(frame)
-    _require(frame, (S.QUERY_ID, S.DOC_ID, S.RELEVANCE), source, "qrels")
-    frame = frame.with_columns(
-        _id_column(frame, S.QUERY_ID, source),
-        _id_column(frame, S.DOC_ID, source),
-        _relevance_column(frame, source),
-    )
-    if frame.height == 0:
-        raise EmptyInputError(f"{source}: the qrels hold no judgment; check the file and its path")
-    _check_nulls(frame, [S.QUERY_ID, S.DOC_ID, S.RELEVANCE], source, "qrels")
-    _check_duplicates(frame, [S.QUERY_ID, S.DOC_ID], source, "qrels")
-    return _mark(frame.select(S.QUERY_ID, S.DOC_ID, S.RELEVANCE))
-
-
-def is_validated(frame: pl.DataFrame) -> bool:
-    """True when ``frame`` itself was returned by :func:`validate_run` or
-    :func:`validate_qrels` and has not been changed in place since (its columns, their
-    types and their buffers are the ones checked)."""
-    return _checked(frame) is not None
-
-
-def _checked(frame: pl.DataFrame) -> _Checked | None:
-    entry = _VALIDATED.get(id(frame))
-    if entry is None or entry.frame() is not frame:
-        return None
-    if _buffers(entry.arrow) != _buffers(_to_arrow(frame)):  # changed in place
-        _VALIDATED.pop(id(frame), None)
-        return None
-    return entry
-
-
-def _to_arrow(frame: pl.DataFrame) -> pa.Table:
-    return frame.to_arrow(compat_level=pl.CompatLevel.newest())  # zero-copy
-
-
-def _buffers(table: pa.Table) -> tuple[Any, ...]:
-    """The names, types and buffer addresses of an Arrow table's columns."""
-    return tuple(
-        (
-            name,
-            column.type,
-            tuple(
-                (b.address, b.size) if b is not None else None
-                for chunk in column.chunks
-                for b in chunk.buffers()
-            ),
-        )
-        for name, column in zip(table.column_names, table.columns, strict=True)
-    )
-
-
-def _mark(frame: pl.DataFrame, layout: Layout | None = None) -> pl.DataFrame:
-    # every column as a Series: a column Polars keeps as one repeated value (pl.lit) would
-    # export new buffers each time, and never be known as checked
-    frame = pl.DataFrame(frame.get_columns())
-    key = id(frame)
-    ref = weakref.ref(frame, lambda _: _VALIDATED.pop(key, None))
-    _VALIDATED[key] = _Checked(ref, _to_arrow(frame), layout)
-    return frame
-
-
-def narrowed(frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataFrame:
-    """``frame.select(columns)``, still known as checked (with its rankings) when ``frame``
-    was: for a checked frame whose extra columns a caller leaves out."""
-    entry = _checked(frame)
-    out = frame.select(columns)
-    return out if entry is None else _mark(out, entry.layout)
+    return paths[0] if len(paths) == 1 else f"{len(paths)} {what}"
 
 
 # --------------------------------------------------------------------------- text files
@@ -538,7 +398,7 @@ def _scan_lines(path: str, text: bytes | None = None) -> pl.LazyFrame:
         separator="\x00",
         quote_char=None,
         schema={S.LINE_TEXT: pl.String},
-    ).with_row_index(_LINE, offset=1)
+    ).with_row_index(LINE, offset=1)
 
 
 def _lf_text(path: str) -> bytes:
@@ -583,9 +443,7 @@ def _extract(path: str, pattern: str, names: Sequence[str]) -> pl.DataFrame:
         try:
             fields = (
                 _scan_lines(path, data)
-                .select(
-                    _LINE, text, text.str.extract_groups(pattern).alias("f"), lone_cr.alias(_CR)
-                )
+                .select(LINE, text, text.str.extract_groups(pattern).alias("f"), lone_cr.alias(_CR))
                 .unnest("f")
                 .rename(dict(zip([str(i) for i in range(1, len(names) + 1)], names, strict=True)))
                 .with_columns(pl.when(pl.col(names[0]).is_null()).then(text).alias(S.LINE_TEXT))
@@ -603,15 +461,45 @@ def _extract(path: str, pattern: str, names: Sequence[str]) -> pl.DataFrame:
     if rejected.height:
         bad = rejected.filter(_is_data_line())
         if bad.height:
-            raise FormatError(path, bad[_LINE][0], f"malformed line {_shown(bad[S.LINE_TEXT][0])}")
+            raise FormatError(path, bad[LINE][0], f"malformed line {_shown(bad[S.LINE_TEXT][0])}")
     return fields.filter(first.is_not_null() & ~first.str.starts_with("#")).drop(S.LINE_TEXT)
+
+
+def read_fields(path: str, names: Sequence[str], layout: str) -> pl.DataFrame:
+    """The data lines of a text file (plain or gzip) with exactly ``len(names)`` fields
+    separated by spaces or tabs, as String columns ``names`` plus the locator columns
+    (:data:`polars_ireval.validation.LINE`, :data:`~polars_ireval.validation.FILE`).
+
+    Blank lines and ``#`` lines are skipped; any other line with another number of fields
+    is a :class:`FormatError` naming the file and line and the expected ``layout`` (for
+    the preference and judgment-group formats, whose columns differ from a run's).
+
+    Examples
+    --------
+    >>> import polars_ireval as ir
+    >>> read_fields(ir.example_path("qrels.txt"), ["q", "it", "doc", "rel"],
+    ...             "qid iter docno rel").columns
+    ['__line', 'q', 'it', 'doc', 'rel', '__file']
+    """
+    field = r"([^ \t\r]+)"
+    pattern = r"^[ \t]*" + r"[ \t]+".join([field] * len(names)) + r"[ \t\r]*$"
+    try:
+        fields = _extract(path, pattern, names)
+    except FormatError as e:
+        detail = str(e)[len(f"{path}:{e.line}: ") :]
+        raise FormatError(
+            path,
+            e.line,
+            f"{detail}: expected {len(names)} whitespace-separated fields '{layout}'",
+        ) from None
+    return fields.with_columns(pl.lit(path).alias(FILE))
 
 
 def _read_run_path(path: str, policy: RunIdPolicy, several: bool, *, fast: bool) -> pl.DataFrame:
     fmt = _format(path)
     if fmt != "trec":
         frame = _read_binary(path, fmt)
-        frame = _rename_aliases(frame)
+        frame = rename_aliases(frame)
         if policy in ("file", "tag") and (several or S.RUN_ID not in frame.columns):
             if policy == "tag" and S.RUN_ID in frame.columns:
                 return frame
@@ -640,11 +528,11 @@ def _read_run_path(path: str, policy: RunIdPolicy, several: bool, *, fast: bool)
         row = bad.row(0, named=True)
         raise FormatError(
             path,
-            row[_LINE],
+            row[LINE],
             f"score {_shown(row['__score'])} of document {row[S.DOC_ID]!r} is not a number; "
             "the fifth field must be a decimal number such as 12.5 or -1.3e-2",
         )
-    cols = [S.QUERY_ID, S.DOC_ID, score.alias(S.SCORE), _LINE, pl.lit(path).alias(_FILE)]
+    cols = [S.QUERY_ID, S.DOC_ID, score.alias(S.SCORE), LINE, pl.lit(path).alias(FILE)]
     if policy == "tag":
         cols.insert(0, pl.col("__tag").alias(S.RUN_ID))
     elif policy == "file":
@@ -705,9 +593,9 @@ def _read_simple_runs(
     plain = [s for s in sources if isinstance(s, str)]
     if len(plain) == len(sources):  # the files themselves, named by the scan (policy "file")
         by_path = policy == "file"
-        scan = pl.scan_csv(plain, include_file_paths=_FILE if by_path else None, **options)
+        scan = pl.scan_csv(plain, include_file_paths=FILE if by_path else None, **options)
         if by_path:
-            stems = pl.col(_FILE).replace_strict(paths, [_stem(p) for p in paths])
+            stems = pl.col(FILE).replace_strict(paths, [_stem(p) for p in paths])
             scan = scan.with_columns(stems.alias(S.RUN_ID))
     else:  # decompressed text in memory, with each plain file's bytes
         texts = [s if isinstance(s, bytes) else Path(s).read_bytes() for s in sources]
@@ -786,11 +674,11 @@ def _read_qrels_path(path: str) -> pl.DataFrame:
         digits = row["__rel"].lstrip("+-").isdigit()
         what = "is out of the 64-bit range" if digits else "is not an integer"
         raise RelevanceError(
-            f"{path}:{row[_LINE]}: relevance {_shown(row['__rel'])} of document {row[S.DOC_ID]!r} "
+            f"{path}:{row[LINE]}: relevance {_shown(row['__rel'])} of document {row[S.DOC_ID]!r} "
             f"{what}; grades must be whole numbers such as 0, 1, 2 or -1"
         )
     return fields.select(
-        S.QUERY_ID, S.DOC_ID, rel.alias(S.RELEVANCE), _LINE, pl.lit(path).alias(_FILE)
+        S.QUERY_ID, S.DOC_ID, rel.alias(S.RELEVANCE), LINE, pl.lit(path).alias(FILE)
     )
 
 
@@ -812,8 +700,13 @@ def _read_binary(path: str, fmt: str) -> pl.DataFrame:
     return pl.read_ipc(path)
 
 
-def _expand(source: Any) -> list[str] | None:
-    """Turn a path, glob, directory or list of them into file paths; None for objects."""
+def expand_paths(source: Any) -> list[str] | None:
+    """Turn a path, glob, directory or list of them into file paths; None for objects
+    (frames, tables, dicts), which :func:`frame_from_object` reads.
+
+    Directories and globs are sorted. An empty list, an empty directory or a glob that
+    matches nothing is an :class:`EmptyInputError`, a missing file a ``FileNotFoundError``.
+    """
     if isinstance(source, (str, os.PathLike)):
         items: Iterable[Any] = [source]
     elif isinstance(source, (list, tuple)) and all(
@@ -844,11 +737,26 @@ def _expand(source: Any) -> list[str] | None:
     return paths
 
 
-def _frame_from_object(source: Any, kind: str) -> pl.DataFrame:
+def frame_from_object(
+    source: Any, kind: str, *, columns: Sequence[str] | None = None
+) -> pl.DataFrame:
+    """A Polars frame of an in-memory ``kind`` (``"run"``, ``"qrels"``...): a Polars frame
+    (a LazyFrame is collected), a pandas frame, a pyarrow table, or a pytrec_eval-style
+    dict ``{query_id: {doc_id: value}}`` (the value a score for a run, else a grade).
+
+    A format whose frames need more ``columns`` than a dict holds (preferences, judgment
+    groups) passes them: a dict is then refused with a message naming them. Anything else
+    is a :class:`SchemaError`. The frame is not checked here (see
+    :mod:`polars_ireval.validation`).
+    """
     if isinstance(source, pl.LazyFrame):
         return source.collect()
     if isinstance(source, pl.DataFrame):
         return source
+    if isinstance(source, Mapping) and columns is not None:
+        raise SchemaError(
+            f"cannot read {kind} from a dict; pass a path or a frame with columns {list(columns)}"
+        )
     if isinstance(source, Mapping):
         value = S.SCORE if kind == "run" else S.RELEVANCE
         rows = [(str(q), str(d), v) for q, docs in source.items() for d, v in docs.items()]
@@ -866,218 +774,6 @@ def _frame_from_object(source: Any, kind: str) -> pl.DataFrame:
         f"cannot read a {kind} from a {type(source).__name__}; pass a path, a Polars or pandas "
         "frame, a pyarrow table or a dict {query_id: {doc_id: value}}"
     )
-
-
-def _rename_aliases(frame: FrameT) -> FrameT:
-    names = _schema(frame).names()
-    present = set(names)
-    mapping: dict[str, str] = {}
-    for c in names:
-        target = _ALIASES.get(c.lower())
-        if target is not None and target not in present and target not in mapping.values():
-            mapping[c] = target
-    return frame.rename(mapping) if mapping else frame
-
-
-def _require(
-    frame: pl.DataFrame | pl.LazyFrame, cols: Sequence[str], source: str, kind: str
-) -> None:
-    names = _schema(frame).names()
-    missing = [c for c in cols if c not in names]
-    if missing:
-        raise SchemaError(
-            f"{source}: the {kind} lacks column(s) {missing}; it has {names}. "
-            f"Rename them to {list(cols)}"
-        )
-
-
-def _id_column(frame: pl.DataFrame | pl.LazyFrame, col: str, source: str) -> pl.Expr:
-    dtype = _schema(frame)[col]
-    if dtype == pl.String:
-        return pl.col(col)
-    if dtype.is_integer() or dtype == pl.Categorical or isinstance(dtype, pl.Enum):
-        return pl.col(col).cast(pl.String)
-    raise SchemaError(
-        f"{source}: column {col!r} has type {dtype}; ids must be strings (or integers, "
-        f"converted to their decimal text). Cast it, e.g. pl.col({col!r}).cast(pl.String)"
-    )
-
-
-def _score_column(frame: pl.DataFrame | pl.LazyFrame, source: str) -> pl.Expr:
-    dtype = _schema(frame)[S.SCORE]
-    if not dtype.is_numeric():
-        raise SchemaError(
-            f"{source}: column 'score' has type {dtype}; scores must be numbers. "
-            "Cast it, e.g. pl.col('score').cast(pl.Float64)"
-        )
-    return pl.col(S.SCORE).cast(pl.Float64)
-
-
-Scores = Literal["float64", "float32"]
-SCORES: tuple[str, ...] = ("float64", "float32")
-
-
-def check_scores(scores: Any) -> None:
-    """Raise :class:`ParameterError` unless ``scores`` is ``"float64"`` or ``"float32"``."""
-    if scores not in SCORES:
-        raise ParameterError(
-            f"scores={scores!r}: must be 'float64' (scores as read) or 'float32' (rounded "
-            "to 32-bit floats, as trec_eval 9.0.4 and earlier read them)"
-        )
-
-
-def float32_scores(run: Any, scores: Scores) -> Any:
-    """A canonical run frame with every score rounded to the nearest 32-bit float (and
-    back to float64), as trec_eval 9.0.4 and earlier store scores; ``run`` itself for
-    ``scores="float64"``. A score beyond the 32-bit range (about 3.4e38) is a
-    :class:`ScoreError`, as it would become infinite. A LazyFrame is rounded (and checked)
-    as part of its query."""
-    check_scores(scores)
-    if scores == "float64":
-        return run
-    if isinstance(run, pl.LazyFrame):
-        return run.map_batches(_float32, schema=run.collect_schema())
-    entry = _checked(run)
-    out = _float32(run)
-    return out if entry is None else _mark(out, entry.layout)
-
-
-def _float32(frame: pl.DataFrame) -> pl.DataFrame:
-    rounded = pl.col(S.SCORE).cast(pl.Float32)
-    bad = frame.filter(rounded.is_infinite())
-    if bad.height:
-        row = bad.row(0, named=True)
-        raise ScoreError(
-            f"{INPUT}: score {row[S.SCORE]} of document {row[S.DOC_ID]!r} (query "
-            f"{row[S.QUERY_ID]!r}) is beyond the 32-bit float range (about 3.4e38), so "
-            "scores='float32' cannot round it; use scores='float64'"
-        )
-    return frame.with_columns(float_score(rounded))
-
-
-def float_score(score: pl.Expr) -> pl.Expr:
-    """``score`` as float64 with ``-0.0`` stored as ``0.0``: C compares them equal, so they
-    tie, and a tie is then broken by doc id the same way on every engine."""
-    score = score.cast(pl.Float64)
-    return pl.when(score == 0.0).then(0.0).otherwise(score).alias(S.SCORE)
-
-
-def _relevance_column(frame: pl.DataFrame | pl.LazyFrame, source: str) -> pl.Expr:
-    """``relevance`` as Int64. Integer and boolean grades convert; float grades must be
-    whole numbers in the 64-bit range (``1.0`` is 1; ``1.7``, NaN, infinities and
-    ``1e30`` are :class:`RelevanceError`, naming the row), and so must unsigned ones
-    (a UInt64 above 2**63 - 1). Values are checked on a DataFrame; a LazyFrame's only by
-    type here (its values when it is collected, see :func:`polars_ireval.judge.as_qrels`).
-    """
-    dtype = _schema(frame)[S.RELEVANCE]
-    col = pl.col(S.RELEVANCE)
-    if dtype.is_float():
-        bad = ~col.is_finite() | (col != col.round(0)) | (col.abs() >= 2.0**63)
-        what = "is not an integer"
-    elif dtype == pl.UInt64:
-        bad, what = col > _INT64_MAX, "is out of the 64-bit range (above 2**63 - 1)"
-    elif dtype.is_integer() or dtype == pl.Boolean:
-        return col.cast(pl.Int64)
-    else:
-        raise RelevanceError(
-            f"{source}: column 'relevance' has type {dtype}; grades must be integers. "
-            "Cast it, e.g. pl.col('relevance').cast(pl.Int64)"
-        )
-    if isinstance(frame, pl.DataFrame):
-        found = frame.filter(col.is_not_null() & bad)
-        if found.height:
-            row = found.row(0, named=True)
-            value = row[S.RELEVANCE]
-            if dtype.is_float() and math.isfinite(value) and value == round(value):
-                what = "is out of the 64-bit range"
-            raise RelevanceError(
-                f"{_where(row, source)}: relevance {value} {what} (document "
-                f"{row[S.DOC_ID]!r}, query {row[S.QUERY_ID]!r}); grades must be whole "
-                "numbers such as 0, 1, 2 or -1"
-            )
-    return col.cast(pl.Int64)
-
-
-_INT64_MAX = (1 << 63) - 1
-
-
-def _schema(frame: pl.DataFrame | pl.LazyFrame) -> pl.Schema:
-    return frame.collect_schema() if isinstance(frame, pl.LazyFrame) else frame.schema
-
-
-def _check_nulls(frame: pl.DataFrame, cols: Sequence[str], source: str, kind: str) -> None:
-    for col in cols:
-        bad = frame.filter(pl.col(col).is_null())
-        if bad.height:
-            row = bad.row(0, named=True)
-            err = (
-                ScoreError
-                if col == S.SCORE
-                else RelevanceError
-                if col == S.RELEVANCE
-                else SchemaError
-            )
-            raise err(f"{_where(row, source)}: {kind} has a null {col}; every row needs one")
-
-
-def _check_duplicates(
-    frame: pl.DataFrame,
-    keys: Sequence[str],
-    source: str,
-    kind: str,
-    *,
-    new: pl.Series | None = None,
-) -> None:
-    # Fast screen: counts of distinct 64-bit hashes. When ``new`` marks the first rows of
-    # blocks that hold every row of equal leading keys (each ranking contiguous) and the
-    # blocks are small, count the distinct hashes of the last key per block (numbered in
-    # ascending order: a group-by of contiguous slices; integers hash faster than
-    # strings). Otherwise count the distinct hashes of the key columns (or of the block
-    # number and the last key). Equal counts prove there is no duplicate; else (a
-    # duplicate, or a rare hash collision) check exactly.
-    block = pl.col("new").cum_sum().cast(pl.UInt64)  # with ``new`` as a column "new"
-    if new is not None and frame.height <= _SMALL_BLOCKS * new.sum():
-        distinct = (
-            pl.DataFrame({"new": new, "key": frame.get_column(keys[-1])})
-            .lazy()
-            .select(block.set_sorted().alias("block"), pl.col("key").hash())
-            .group_by("block")
-            .agg(pl.col("key").n_unique())
-            .select(pl.col("key").sum())
-        )
-        if distinct.collect().item() == frame.height:
-            return
-    else:
-        if new is None:
-            parts = [pl.col(k).hash(i) for i, k in enumerate(keys)]
-        else:
-            parts = [pl.col(keys[-1]).hash(0), block * 0x9E3779B97F4A7C15]
-        hashed = pl.reduce(lambda a, b: a ^ b, parts)
-        source_frame = frame if new is None else frame.with_columns(new.alias("new"))
-        if source_frame.select(hashed.n_unique()).item() == frame.height:
-            return
-    dup = frame.filter(pl.struct(keys).is_duplicated())
-    if dup.height == 0:
-        return
-    first = dup.row(0, named=True)
-    same = dup.filter(*[pl.col(k) == first[k] for k in keys])
-    places = ", ".join(_where(r, source) for r in same.head(2).iter_rows(named=True))
-    what = ", ".join(f"{k}={first[k]!r}" for k in keys)
-    raise DuplicateError(
-        f"{source}: the {kind} lists ({what}) {same.height} times ({places}); trec_eval rejects "
-        f"this too. Keep one row per document, e.g. frame.unique({list(keys)!r}, keep='first')"
-    )
-
-
-def _where(row: Mapping[str, Any], source: str) -> str:
-    if row.get(_LINE) is not None:
-        return f"{row.get(_FILE, source)}:{row[_LINE]}"
-    return source
-
-
-def _extra(frame: pl.DataFrame, used: Sequence[str]) -> list[str]:
-    """Columns the caller brought besides the canonical ones (kept, but not the locators)."""
-    return [c for c in frame.columns if c not in used and c not in (_LINE, _FILE)]
 
 
 def file_run_id(path: PathLike) -> str:

@@ -29,6 +29,7 @@ import polars as pl
 
 from polars_ireval import io
 from polars_ireval import schema as S
+from polars_ireval import validation as V
 from polars_ireval.errors import MissingQueryError, ParameterError
 
 Ties = Literal["trec_eval", "doc_id_asc", "input_order", "rank"]
@@ -37,7 +38,7 @@ FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 TIES: tuple[str, ...] = ("trec_eval", "doc_id_asc", "input_order", "rank")
 MISSING: tuple[str, ...] = ("skip", "zero", "error")
-INPUT_RANK = io.INPUT_RANK
+INPUT_RANK = V.INPUT_RANK
 _POS, _TIE, _TIED, _GROUP = "__pos", "__tie", "__tied", "__group"
 _JUDGED = "__judged"
 _NEW = "__new"
@@ -362,12 +363,12 @@ def as_run(
         if _is_canonical(run):
             _rank_column(run.collect_schema().names(), ties)
             return run
-        frame = io._rename_aliases(run)
-        io._require(frame, (S.QUERY_ID, S.DOC_ID, S.SCORE), io.INPUT, "run")
+        frame = V.rename_aliases(run)
+        V.require(frame, (S.QUERY_ID, S.DOC_ID, S.SCORE), V.INPUT, "run")
         schema = frame.collect_schema()
         keys = [c for c in (S.RUN_ID, S.QUERY_ID, S.DOC_ID) if c in schema]
-        casts = [io._id_column(frame, c, io.INPUT) for c in keys]
-        casts.append(io.float_score(io._score_column(frame, io.INPUT)))
+        casts = [V.id_column(frame, c, V.INPUT) for c in keys]
+        casts.append(V.float_score(V.score_column(frame, V.INPUT)))
         columns = [*keys, S.SCORE, *_rank_column(schema.names(), ties)]
         if not validate:
             return _canonical(frame.select(columns).with_columns(casts))
@@ -375,14 +376,14 @@ def as_run(
         out[S.SCORE] = pl.Float64()
         out |= {c: schema[c] for c in columns[len(out) :]}
         checked = frame.select(columns).map_batches(
-            lambda df: io.validate_run(df, io.INPUT), schema=pl.Schema(out)
+            lambda df: V.validate_run(df, V.INPUT), schema=pl.Schema(out)
         )
         return _canonical(checked.cache())  # checked once, however often the plan reads it
-    if not (isinstance(run, pl.DataFrame) and io.is_validated(run)):
+    if not (isinstance(run, pl.DataFrame) and V.is_validated(run)):
         run = io.read_run(run)
     keys = [c for c in (S.RUN_ID, S.QUERY_ID) if c in run.columns]
     columns = [*keys, S.DOC_ID, S.SCORE, *_rank_column(run.columns, ties)]
-    return run if run.columns == columns else io.narrowed(run, columns)
+    return run if run.columns == columns else V.narrowed(run, columns)
 
 
 def as_inputs(
@@ -394,7 +395,7 @@ def as_inputs(
     the run (a lazy query runs its branches in any order)."""
     run_in = as_run(run, ties=ties, validate=validate)
     if isinstance(run_in, pl.LazyFrame) and validate:
-        if isinstance(qrels, pl.DataFrame) and not io.is_validated(qrels):
+        if isinstance(qrels, pl.DataFrame) and not V.is_validated(qrels):
             qrels = qrels.lazy()
         if isinstance(qrels, pl.LazyFrame):
             return run_in, as_qrels(qrels, after=run_in)
@@ -412,13 +413,13 @@ def as_qrels(
     if isinstance(qrels, pl.LazyFrame):
         if _is_canonical(qrels):
             return qrels
-        frame = io._rename_aliases(qrels)
+        frame = V.rename_aliases(qrels)
         columns = (S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
-        io._require(frame, columns, io.INPUT, "qrels")
+        V.require(frame, columns, V.INPUT, "qrels")
         casts = [
-            io._id_column(frame, S.QUERY_ID, io.INPUT),
-            io._id_column(frame, S.DOC_ID, io.INPUT),
-            io._relevance_column(frame, io.INPUT),
+            V.id_column(frame, S.QUERY_ID, V.INPUT),
+            V.id_column(frame, S.DOC_ID, V.INPUT),
+            V.relevance_column(frame, V.INPUT),
         ]
         if not validate:
             return _canonical(frame.select(casts))
@@ -428,10 +429,10 @@ def as_qrels(
             gate = after.select(pl.len().alias(_GATE))
             source = source.join(gate, how="cross")
         checked = source.map_batches(
-            lambda df: io.validate_qrels(df.drop(_GATE, strict=False), io.INPUT), schema=schema
+            lambda df: V.validate_qrels(df.drop(_GATE, strict=False), V.INPUT), schema=schema
         )
         return _canonical(checked.cache())
-    if isinstance(qrels, pl.DataFrame) and io.is_validated(qrels):
+    if isinstance(qrels, pl.DataFrame) and V.is_validated(qrels):
         return qrels
     return io.read_qrels(qrels)
 
@@ -474,7 +475,7 @@ def group_keys(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:
     return [S.RUN_ID, S.QUERY_ID] if S.RUN_ID in schema else [S.QUERY_ID]
 
 
-_rankings = io.rankings
+_rankings = V.rankings
 
 
 def _prepare_eager(

@@ -21,6 +21,7 @@ import polars as pl
 
 from polars_ireval import io
 from polars_ireval import schema as S
+from polars_ireval import validation as V
 from polars_ireval.errors import (
     EmptyInputError,
     MeasureSyntaxError,
@@ -31,7 +32,7 @@ from polars_ireval.errors import (
 from polars_ireval.evaluate import evaluate
 from polars_ireval.judge import as_run, group_keys
 from polars_ireval.parse import parse_measures
-from polars_ireval.prefs import JG, _frame, _label, _paths, _read_fields, warn_coverage
+from polars_ireval.prefs import JG, warn_coverage
 from polars_ireval.registry import Measure
 from polars_ireval.results import MEASURE, VALUE
 
@@ -48,6 +49,7 @@ JG_FAMILIES: tuple[tuple[str, str, str], ...] = (
 JG_NICKNAMES: dict[str, tuple[str, ...]] = {"qrels_jg": tuple(f[0] for f in JG_FAMILIES)}
 
 _LAYOUT = "query_id jg doc_id relevance"
+_COLUMNS = (S.QUERY_ID, JG, S.DOC_ID, S.RELEVANCE)
 _PSEUDO = "__pseudo_query"
 _ORDER = "__order"
 
@@ -94,25 +96,25 @@ def read_qrels_jg(source: Any) -> pl.DataFrame:
     │ 1        ┆ B   ┆ d1     ┆ 0         │
     └──────────┴─────┴────────┴───────────┘
     """
-    paths = _paths(source)
+    paths = io.expand_paths(source)
     if paths is None:
-        return _validate(_frame(source, "qrels"), "<input>")
+        return _validate(io.frame_from_object(source, "qrels", columns=_COLUMNS), "<input>")
     frames = []
     for path in paths:
-        fields = _read_fields(path, [S.QUERY_ID, JG, S.DOC_ID, "__rel"], _LAYOUT)
+        fields = io.read_fields(path, [S.QUERY_ID, JG, S.DOC_ID, "__rel"], _LAYOUT)
         rel = pl.col("__rel").cast(pl.Int64, strict=False)
         bad = fields.filter(rel.is_null())
         if bad.height:
             row = bad.row(0, named=True)
             raise RelevanceError(
-                f"{path}:{row[io._LINE]}: relevance {row['__rel']!r} of document "
+                f"{path}:{row[V.LINE]}: relevance {row['__rel']!r} of document "
                 f"{row[S.DOC_ID]!r} is not an integer; grades must be whole numbers such as "
                 "0, 1, 2 or -1"
             )
         frames.append(
-            fields.select(S.QUERY_ID, JG, S.DOC_ID, rel.alias(S.RELEVANCE), io._LINE, io._FILE)
+            fields.select(S.QUERY_ID, JG, S.DOC_ID, rel.alias(S.RELEVANCE), V.LINE, V.FILE)
         )
-    return _validate(pl.concat(frames), _label(paths))
+    return _validate(pl.concat(frames), io.paths_label(paths))
 
 
 def evaluate_jg(
@@ -274,15 +276,15 @@ def _as_qrels_jg(qrels: Any) -> pl.DataFrame | pl.LazyFrame:
 
 
 def _validate(frame: pl.DataFrame, source: str) -> pl.DataFrame:
-    frame = io._rename_aliases(frame)
-    cols = (S.QUERY_ID, JG, S.DOC_ID, S.RELEVANCE)
-    io._require(frame, cols, source, "qrels_jg")
+    frame = V.rename_aliases(frame)
+    cols = _COLUMNS
+    V.require(frame, cols, source, "qrels_jg")
     frame = frame.with_columns(
-        *[io._id_column(frame, c, source) for c in (S.QUERY_ID, JG, S.DOC_ID)],
-        io._relevance_column(frame, source),
+        *[V.id_column(frame, c, source) for c in (S.QUERY_ID, JG, S.DOC_ID)],
+        V.relevance_column(frame, source),
     )
     if frame.height == 0:
         raise EmptyInputError(f"{source}: the qrels hold no judgment; check the file and its path")
-    io._check_nulls(frame, cols, source, "qrels_jg")
-    io._check_duplicates(frame, [S.QUERY_ID, JG, S.DOC_ID], source, "qrels_jg")
+    V.check_nulls(frame, cols, source, "qrels_jg")
+    V.check_duplicates(frame, [S.QUERY_ID, JG, S.DOC_ID], source, "qrels_jg")
     return frame.select(cols)

@@ -22,7 +22,6 @@ Frame layout (:func:`read_prefs`): ``query_id, jg, jsg, doc_id`` (String) and ``
 from __future__ import annotations
 
 import difflib
-import os
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -31,6 +30,7 @@ import polars as pl
 
 from polars_ireval import io
 from polars_ireval import schema as S
+from polars_ireval import validation as V
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -38,7 +38,6 @@ from polars_ireval.errors import (
     IrevalError,
     MeasureSyntaxError,
     RelevanceError,
-    SchemaError,
     UnknownMeasureError,
 )
 from polars_ireval.judge import as_run, group_keys
@@ -141,16 +140,16 @@ def read_prefs(source: Any) -> pl.DataFrame:
     │ q1       ┆ 0   ┆ 0   ┆ b      ┆ 0.0       │
     └──────────┴─────┴─────┴────────┴───────────┘
     """
-    paths = _paths(source)
+    paths = io.expand_paths(source)
     if paths is None:
         return _validate_prefs(_frame(source, "prefs"), "<input>")
     frames = [
-        _read_fields(p, [S.QUERY_ID, JG, JSG, S.DOC_ID, "__level"], _PREFS_LAYOUT)
+        io.read_fields(p, [S.QUERY_ID, JG, JSG, S.DOC_ID, "__level"], _PREFS_LAYOUT)
         .pipe(_number_column, p, "__level", REL_LEVEL, "fifth")
-        .select(*PREFS_COLUMNS, io._LINE, io._FILE)
+        .select(*PREFS_COLUMNS, V.LINE, V.FILE)
         for p in paths
     ]
-    return _validate_prefs(pl.concat(frames), _label(paths))
+    return _validate_prefs(pl.concat(frames), io.paths_label(paths))
 
 
 def read_qrels_prefs(source: Any) -> pl.DataFrame:
@@ -187,16 +186,16 @@ def read_qrels_prefs(source: Any) -> pl.DataFrame:
     >>> read_qrels_prefs(ir.example_path("qrels.txt")).columns
     ['query_id', 'jg', 'jsg', 'doc_id', 'rel_level']
     """
-    paths = _paths(source)
+    paths = io.expand_paths(source)
     if paths is None:
         return prefs_from_qrels(_frame(source, "qrels"))
     frames = [
-        _read_fields(p, [S.QUERY_ID, JG, S.DOC_ID, "__level"], _QRELS_LAYOUT)
+        io.read_fields(p, [S.QUERY_ID, JG, S.DOC_ID, "__level"], _QRELS_LAYOUT)
         .pipe(_number_column, p, "__level", REL_LEVEL, "fourth")
-        .select(S.QUERY_ID, JG, pl.lit("0").alias(JSG), S.DOC_ID, REL_LEVEL, io._LINE, io._FILE)
+        .select(S.QUERY_ID, JG, pl.lit("0").alias(JSG), S.DOC_ID, REL_LEVEL, V.LINE, V.FILE)
         for p in paths
     ]
-    return _validate_prefs(pl.concat(frames), _label(paths), kind="qrels")
+    return _validate_prefs(pl.concat(frames), io.paths_label(paths), kind="qrels")
 
 
 def prefs_from_qrels(qrels: pl.DataFrame) -> pl.DataFrame:
@@ -235,9 +234,9 @@ def prefs_from_qrels(qrels: pl.DataFrame) -> pl.DataFrame:
     │ 1        ┆ 0   ┆ 0   ┆ b      ┆ 0.0       │
     └──────────┴─────┴─────┴────────┴───────────┘
     """
-    frame = io._rename_aliases(_frame(qrels, "qrels"))
-    io._require(frame, (S.QUERY_ID, S.DOC_ID, S.RELEVANCE), "<input>", "qrels")
-    group = io._id_column(frame, JG, "<input>") if JG in frame.columns else pl.lit("0")
+    frame = V.rename_aliases(_frame(qrels, "qrels"))
+    V.require(frame, (S.QUERY_ID, S.DOC_ID, S.RELEVANCE), "<input>", "qrels")
+    group = V.id_column(frame, JG, "<input>") if JG in frame.columns else pl.lit("0")
     frame = frame.with_columns(
         group.alias(JG),
         pl.lit("0").alias(JSG),
@@ -780,22 +779,6 @@ def warn_coverage(run: pl.LazyFrame, judged: pl.LazyFrame, keys: list[str], what
         warnings.warn("; ".join(parts) + ".", CoverageWarning, stacklevel=3)
 
 
-def _read_fields(path: str, names: list[str], layout: str) -> pl.DataFrame:
-    """A text file with exactly ``len(names)`` whitespace-separated fields per data line."""
-    field = r"([^ \t\r]+)"
-    pattern = r"^[ \t]*" + r"[ \t]+".join([field] * len(names)) + r"[ \t\r]*$"
-    try:
-        fields = io._extract(path, pattern, names)
-    except FormatError as e:
-        detail = str(e)[len(f"{path}:{e.line}: ") :]
-        raise FormatError(
-            path,
-            e.line,
-            f"{detail}: expected {len(names)} whitespace-separated fields '{layout}'",
-        ) from None
-    return fields.with_columns(pl.lit(path).alias(io._FILE))
-
-
 def _number_column(
     frame: pl.DataFrame, path: str, raw: str, name: str, position: str
 ) -> pl.DataFrame:
@@ -805,30 +788,17 @@ def _number_column(
         row = bad.row(0, named=True)
         raise FormatError(
             path,
-            row[io._LINE],
+            row[V.LINE],
             f"level {row[raw]!r} of document {row[S.DOC_ID]!r} is not a finite number; the "
             f"{position} field must be a number such as 2, 0 or 0.5",
         )
     return frame.with_columns(value.alias(name))
 
 
-def _paths(source: Any) -> list[str] | None:
-    if isinstance(source, (str, os.PathLike, list, tuple)):
-        return io._expand(source)
-    return None
-
-
-def _label(paths: list[str]) -> str:
-    return paths[0] if len(paths) == 1 else f"{len(paths)} files"
-
-
 def _frame(source: Any, kind: str) -> pl.DataFrame:
-    if isinstance(source, Mapping):
-        raise SchemaError(
-            f"cannot read {kind} from a dict; pass a path or a frame with columns "
-            f"{list(PREFS_COLUMNS) if kind == 'prefs' else ['query_id', 'doc_id', 'relevance']}"
-        )
-    return io._frame_from_object(source, kind=kind)
+    """An in-memory prefs (or qrels, for :func:`prefs_from_qrels`) frame; not a dict."""
+    columns = PREFS_COLUMNS if kind == "prefs" else (S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
+    return io.frame_from_object(source, kind, columns=columns)
 
 
 def _as_prefs(prefs: Any) -> pl.DataFrame:
@@ -839,8 +809,8 @@ def _as_prefs(prefs: Any) -> pl.DataFrame:
 
 def _validate_prefs(frame: pl.DataFrame, source: str, kind: str = "prefs") -> pl.DataFrame:
     """Check a preferences frame and return it as ``query_id, jg, jsg, doc_id, rel_level``."""
-    frame = io._rename_aliases(frame)
-    io._require(frame, PREFS_COLUMNS, source, kind)
+    frame = V.rename_aliases(frame)
+    V.require(frame, PREFS_COLUMNS, source, kind)
     ids = (S.QUERY_ID, JG, JSG, S.DOC_ID)
     dtype = frame.schema[REL_LEVEL]
     if not dtype.is_numeric():
@@ -849,23 +819,23 @@ def _validate_prefs(frame: pl.DataFrame, source: str, kind: str = "prefs") -> pl
             "Cast it, e.g. pl.col('rel_level').cast(pl.Float64)"
         )
     frame = frame.with_columns(
-        *[io._id_column(frame, c, source) for c in ids], pl.col(REL_LEVEL).cast(pl.Float64)
+        *[V.id_column(frame, c, source) for c in ids], pl.col(REL_LEVEL).cast(pl.Float64)
     )
     if frame.height == 0:
         raise EmptyInputError(f"{source}: the {kind} hold no line; check the file and its path")
-    io._check_nulls(frame, ids, source, kind)
+    V.check_nulls(frame, ids, source, kind)
     bad = frame.filter(pl.col(REL_LEVEL).is_null() | ~pl.col(REL_LEVEL).is_finite())
     if bad.height:
         row = bad.row(0, named=True)
         raise RelevanceError(
-            f"{io._where(row, source)}: rel_level {row[REL_LEVEL]} of document "
+            f"{V.where(row, source)}: rel_level {row[REL_LEVEL]} of document "
             f"{row[S.DOC_ID]!r} is not a finite number; every line needs one"
         )
     dup = frame.filter(pl.struct(ids).is_duplicated())
     if dup.height:
         first = dup.row(0, named=True)
         same = dup.filter(*[pl.col(k) == first[k] for k in ids])
-        places = ", ".join(io._where(r, source) for r in same.head(2).iter_rows(named=True))
+        places = ", ".join(V.where(r, source) for r in same.head(2).iter_rows(named=True))
         group = "judgment group" if kind == "prefs" else "query and iteration"
         raise DuplicateError(
             f"{source}: document {first[S.DOC_ID]!r} is listed {same.height} times in "

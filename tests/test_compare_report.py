@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 import polars_ireval as ir
-from polars_ireval.cli_compare import main
+from polars_ireval.cli.compare import main
 from tests.conftest import DATA, need_data
 
 COVID = DATA / "trec-covid-r1"

@@ -1,4 +1,4 @@
-"""``ireval pool`` and ``ireval simulate`` (polars_ireval.cli_pool)."""
+"""``ireval pool`` and ``ireval simulate`` (polars_ireval.cli.pool)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 
 import polars_ireval as ir
-from polars_ireval.cli_pool import pool_main, simulate_main
+from polars_ireval.cli.pool import pool_main, simulate_main
 
 RUNS = ir.example_path("runs")
 QRELS = ir.example_path("qrels.txt")

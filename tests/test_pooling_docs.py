@@ -20,7 +20,7 @@ def test_docs_judging_blocks_run_and_print_what_they_show() -> None:
 
 
 def test_docs_judging_command_lines_name_real_options() -> None:
-    from polars_ireval.cli_pool import _pool_parser, _simulate_parser
+    from polars_ireval.cli.pool import _pool_parser, _simulate_parser
 
     text = Path(DOC).read_text()
     commands = [line for line in text.splitlines() if line.startswith("ireval ")]

@@ -17,15 +17,15 @@ import pytest
 
 import polars_ireval as ir
 import polars_ireval.sql as irsql
+from polars_ireval.engines.base import rank_by_of
 from polars_ireval.measures.ap import AP_NORMS
 from polars_ireval.measures.dcg import DISCOUNTS, GAINS, NORMS
 from polars_ireval.measures.ndcg import DCG_KINDS
 from polars_ireval.measures.usermodel import MODELS
-from polars_ireval.engines.base import rank_by_of
 from polars_ireval.registry import REGISTRY, SqlCall
 from polars_ireval.sql import compile
-from polars_ireval.sql.options import MAX_POSITIONS
 from polars_ireval.sql import templates as T
+from polars_ireval.sql.options import MAX_POSITIONS
 from tests.conftest import CAST, TREC_TEST, need_data
 from tests.test_golden import TREC_EVAL_CASES, _numeric
 
@@ -34,6 +34,7 @@ def duckdb_evaluate(run: Any, qrels: Any, measures: Any, **options: Any) -> pl.D
     """``evaluate`` on the DuckDB engine."""
     out: pl.DataFrame = ir.evaluate(run, qrels, measures, engine="duckdb", **options)
     return out
+
 
 ROOT = Path(__file__).resolve().parents[1]
 SQL = ROOT / "sql"

@@ -30,11 +30,11 @@ from pathlib import Path
 
 import polars as pl
 
-from polars_ireval.cli import (
+from polars_ireval.cli.common import (
     DEFAULT_MEASURES,
+    Parser,
     Progress,
     UsageError,
-    _Parser,
     expand_runs,
     guarded,
     read_runs,
@@ -68,8 +68,8 @@ _EXTENSIONS = {
 }
 
 
-def _parser() -> _Parser:
-    p = _Parser(
+def _parser() -> Parser:
+    p = Parser(
         prog="ireval compare",
         description=(
             "Compare runs with significance tests: every run against a baseline, or every "

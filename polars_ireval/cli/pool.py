@@ -32,10 +32,10 @@ from pathlib import Path
 
 import polars as pl
 
-from polars_ireval.cli import (
+from polars_ireval.cli.common import (
+    Parser,
     Progress,
     UsageError,
-    _Parser,
     expand_runs,
     format_table,
     guarded,
@@ -70,7 +70,7 @@ def simulate_main(argv: list[str]) -> int:
 # --------------------------------------------------------------------------- parsing
 
 
-def _common(p: _Parser) -> None:
+def _common(p: Parser) -> None:
     p.add_argument("--p", type=float, default=0.8, help="RBP persistence of the weights (0.8)")
     p.add_argument(
         "--per-query", action="store_true", help="the budget is per query (default: in all)"
@@ -89,8 +89,8 @@ def _common(p: _Parser) -> None:
     )
 
 
-def _pool_parser() -> _Parser:
-    p = _Parser(
+def _pool_parser() -> Parser:
+    p = Parser(
         prog="ireval pool",
         description=(
             "Choose the documents to judge next (seed 002's methods, or a depth pool) and "
@@ -118,8 +118,8 @@ def _pool_parser() -> _Parser:
     return p
 
 
-def _simulate_parser() -> _Parser:
-    p = _Parser(
+def _simulate_parser() -> Parser:
+    p = Parser(
         prog="ireval simulate",
         description=(
             "Replay pooling methods on existing qrels: relevant documents found, residuals "

@@ -1,0 +1,212 @@
+"""What the ``ireval`` modes share: one-line errors (:func:`guarded`, :class:`UsageError`,
+:class:`Parser`), reading run files (:func:`expand_runs`, :func:`read_runs`),
+:class:`Progress` and :func:`format_table`."""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, NoReturn
+
+import polars as pl
+
+from polars_ireval import schema as S
+from polars_ireval.errors import IrevalError
+from polars_ireval.io import file_run_id, is_text_run, read_run
+
+DEFAULT_MEASURES = "nDCG@10 AP P@10 R@1000 RR"
+
+
+class UsageError(IrevalError):
+    """The command line itself is wrong (unknown flag, missing file argument...)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors raised as :class:`UsageError` (not printed + exit)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} -h')")
+
+
+def guarded(command: Callable[[list[str]], int], argv: Sequence[str]) -> int:
+    """Run a command's body on ``argv``: an error is one line on stderr (``ireval: error:
+    ...``) and exit code 2, a closed pipe exit code 0. Every subcommand runs through it."""
+    try:
+        return command(list(argv))
+    except (
+        IrevalError, OSError, ImportError, NotImplementedError, pl.exceptions.PolarsError
+    ) as e:  # fmt: skip
+        if isinstance(e, BrokenPipeError):
+            return 0
+        print(f"ireval: error: {_one_line(e)}", file=sys.stderr)
+        return 2
+
+
+def _one_line(e: BaseException) -> str:
+    if isinstance(e, FileNotFoundError):
+        name = e.filename if e.filename is not None else str(e).rpartition(": ")[2]
+        return f"{name}: no such file; check the path"
+    if isinstance(e, IsADirectoryError) and e.filename is not None:
+        return f"{e.filename}: is a directory, expected a file"
+    if isinstance(e, OSError) and e.filename is not None:
+        return f"{e.filename}: {e.strerror or e}"
+    text = str(e) or type(e).__name__
+    if isinstance(e, pl.exceptions.PolarsError):
+        text = f"cannot read the input ({type(e).__name__}: {text})"
+    return "; ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
+# --------------------------------------------------------------------------- run files
+
+
+_GLOB_CHARS = set("*?[")
+
+
+def expand_runs(args: Sequence[str]) -> list[str]:
+    """Run files named by ``args``: files as given, globs expanded, directories listed.
+
+    Globs and directories are sorted; hidden files (``.name``) in directories are left
+    out. A glob that matches nothing or an empty directory is an error, not a silent skip.
+    """
+    paths: list[str] = []
+    for arg in args:
+        if os.path.isdir(arg):
+            found = sorted(
+                str(p) for p in Path(arg).iterdir() if p.is_file() and not p.name.startswith(".")
+            )
+            if not found:
+                raise UsageError(f"{arg}: the directory holds no run file")
+            paths += found
+        elif _GLOB_CHARS & set(arg) and not os.path.exists(arg):
+            found = sorted(p for p in glob.glob(arg) if os.path.isfile(p))
+            if not found:
+                raise UsageError(f"{arg}: the pattern matches no file")
+            paths += found
+        else:
+            if not os.path.exists(arg):
+                raise FileNotFoundError(2, "no such file", arg)
+            paths.append(arg)
+    return paths
+
+
+def run_name(path: str) -> str:
+    """The run name of a file: its name without extensions (``runs/bm25.run.gz`` → bm25)."""
+    name = Path(path).name
+    for _ in range(2):
+        stem, ext = os.path.splitext(name)
+        if ext.lower() in (".gz", ".run", ".txt", ".trec", ".parquet", ".arrow", ".ipc", ".tsv"):
+            name = stem
+    return name or Path(path).name
+
+
+def read_runs(
+    paths: Sequence[str],
+    progress: Progress | None = None,
+    *,
+    seen: dict[str, str] | None = None,
+) -> pl.DataFrame:
+    """Read every run file into one frame with a ``run_id`` column (one run per file).
+
+    A Parquet or Arrow file that has its own ``run_id`` column keeps it (it may hold many
+    runs). Two files giving the same run name are an error, also across calls that share
+    ``seen`` (run name -> file, filled in here: the batches of one command). Several TREC
+    text files are read together (one parallel scan, one validation).
+    """
+    origin: dict[str, str] = {} if seen is None else seen
+    names = [run_name(p) for p in paths]
+    # io names a run by file_run_id, which mostly agrees with run_name
+    same = names == [file_run_id(p) for p in paths] and len(set(names)) == len(names)
+    if len(paths) > 1 and same and all(is_text_run(p) for p in paths):
+        for name, path in zip(names, paths, strict=True):
+            _claim(name, path, origin)
+        if progress is not None:
+            progress.update(f"reading {len(paths)} runs", paths[0])
+        return read_run(paths, run_id="file")
+    frames: list[pl.DataFrame] = []
+    for i, path in enumerate(paths, 1):
+        if progress is not None:
+            progress.update(f"reading run {i}/{len(paths)}", path)
+        frame = read_run(path, run_id="auto")
+        if S.RUN_ID not in frame.columns:
+            frame = frame.with_columns(pl.lit(run_name(path)).alias(S.RUN_ID))
+        frame = frame.select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE)
+        for rid in frame[S.RUN_ID].unique(maintain_order=True).to_list():
+            _claim(rid, path, origin)
+        frames.append(frame)
+    return pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
+
+
+def _claim(name: str, path: str, origin: dict[str, str]) -> None:
+    """Record that run ``name`` comes from ``path``; a name met before is an error."""
+    if name in origin:
+        raise UsageError(
+            f"two runs are named {name!r} ({origin[name]} and {path}); rename one of the files"
+        )
+    origin[name] = path
+
+
+class Progress:
+    """One status line on stderr, rewritten in place, when stderr is a terminal.
+
+    ``mode``: ``"auto"`` (shown when stderr is a terminal and the work takes more than
+    half a second), ``"always"`` or ``"never"``.
+    """
+
+    def __init__(self, mode: str = "auto", stream: IO[str] | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = mode == "always" or (mode == "auto" and self.stream.isatty())
+        self.start = time.monotonic()
+        self.shown = False
+
+    def update(self, what: str, detail: str = "") -> None:
+        if not self.enabled:
+            return
+        if not self.shown and self.stream.isatty() and time.monotonic() - self.start < 0.5:
+            return
+        line = f"ireval: {what} {detail}"[:78]
+        self.stream.write("\r" + line.ljust(78))
+        self.stream.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * 78 + "\r")
+            self.stream.flush()
+
+
+def format_table(wide: pl.DataFrame, decimals: int = 4, integers: Sequence[str] = ()) -> str:
+    """An aligned text table: text columns left-aligned, numbers right-aligned with
+    ``decimals`` digits (the ``integers`` columns, counts, without).
+
+    >>> import polars as pl
+    >>> print(format_table(pl.DataFrame({"run_id": ["a", "bb"], "P@5": [0.4, 0.25]})), end="")
+    run_id     P@5
+    a       0.4000
+    bb      0.2500
+    """
+    columns: list[list[str]] = []
+    right: list[bool] = []
+    for name in wide.columns:
+        col = wide[name]
+        if col.dtype.is_numeric():
+            fmt = "{:.0f}" if name in integers else f"{{:.{decimals}f}}"
+            text = ["" if v is None else fmt.format(v) for v in col.to_list()]
+            right.append(True)
+        else:
+            text = col.cast(pl.String).fill_null("").to_list()
+            right.append(False)
+        columns.append([name, *text])
+    widths = [max(len(v) for v in col) for col in columns]
+    lines = []
+    for i in range(wide.height + 1):
+        cells = [
+            (col[i].rjust(w) if r else col[i].ljust(w))
+            for col, w, r in zip(columns, widths, right, strict=True)
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"

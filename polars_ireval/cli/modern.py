@@ -1,0 +1,320 @@
+"""``ireval QRELS RUN...``: the modern mode, one row per run (per query with ``-q``).
+
+Runs may be files, globs or directories (TREC text, ``.gz``, Parquet, Arrow); every run
+file is one run, named after the file, and gives one row (one row per query with ``-q``).
+Measures are ir_measures strings or trec_eval names (``-m "nDCG@10 AP RBP(p=0.8)"``). The
+output is an aligned table on a terminal and TSV otherwise, or what ``--format`` / the
+``--output`` file extension asks for. Queries that cannot be evaluated (ranked but not
+judged, judged but not ranked) are summed up on stderr; a progress line shows on stderr
+while many files are read, when stderr is a terminal. ``--batch N`` reads and evaluates N
+run files at a time, so that memory holds N runs instead of the whole campaign; the output
+is the same.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+
+import polars as pl
+
+from polars_ireval import schema as S
+from polars_ireval.cli.common import (
+    DEFAULT_MEASURES,
+    Parser,
+    Progress,
+    UsageError,
+    expand_runs,
+    format_table,
+    read_runs,
+)
+from polars_ireval.errors import IrevalError
+from polars_ireval.evaluate import evaluate
+from polars_ireval.example import EXAMPLE_COMMAND, example_path
+from polars_ireval.io import read_qrels
+from polars_ireval.judge import coverage
+from polars_ireval.results import CoverageWarning
+
+FORMATS = ("table", "tsv", "csv", "jsonl", "parquet")
+_EXTENSIONS = {
+    ".tsv": "tsv",
+    ".txt": "table",
+    ".csv": "csv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "jsonl",
+    ".parquet": "parquet",
+}
+
+
+def _parser() -> Parser:
+    p = Parser(
+        prog="ireval",
+        description=(
+            "Evaluate TREC runs against qrels: one row per run. "
+            "'ireval trec_eval ...' is a drop-in for trec_eval 9.0.8 (see 'ireval trec_eval -h')."
+        ),
+        epilog=f"Example: {EXAMPLE_COMMAND}",
+    )
+    p.add_argument("qrels", nargs="?", help="qrels file (qid iter docno rel; .gz, Parquet)")
+    p.add_argument(
+        "runs", nargs="*", help="run files, globs or directories (TREC text, .gz, Parquet)"
+    )
+    p.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        default=None,
+        help=f"measures: ir_measures strings or trec_eval names (default: {DEFAULT_MEASURES!r})",
+    )
+    p.add_argument("-q", "--per-query", action="store_true", help="one row per run and query")
+    p.add_argument("-l", "--relevance-level", type=int, default=1, help="minimum relevant grade")
+    p.add_argument(
+        "-c",
+        "--complete",
+        action="store_true",
+        help="score judged queries missing from a run as 0 (trec_eval -c)",
+    )
+    p.add_argument("-M", "--max-depth", type=int, default=None, help="evaluate the top M only")
+    p.add_argument("-J", "--judged-only", action="store_true", help="drop unjudged documents")
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="output format (default: table on a terminal, else tsv; or from --output's extension)",
+    )
+    p.add_argument("-o", "--output", default=None, help="write to this file instead of stdout")
+    p.add_argument(
+        "--engine",
+        choices=("polars", "duckdb"),
+        default="polars",
+        help="polars (default, one lazy query) or duckdb (the SQL macros of sql/)",
+    )
+    p.add_argument(
+        "--batch",
+        type=int,
+        default=None,
+        metavar="N",
+        help="read and evaluate N run files at a time: memory for N runs, not all of them "
+        "(default: all at once, the fastest); the output is the same",
+    )
+    p.add_argument(
+        "--scores",
+        choices=("float64", "float32"),
+        default="float64",
+        help="float32: round scores to 32-bit floats before ranking, as trec_eval 9.0.4 and "
+        "earlier (and pytrec_eval) do, to reproduce results computed with them",
+    )
+    p.add_argument("--quiet", action="store_true", help="no summary of skipped queries on stderr")
+    p.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="progress on stderr while reading (auto: when stderr is a terminal)",
+    )
+    p.add_argument("--example", action="store_true", help="evaluate the bundled example campaign")
+    p.add_argument(
+        "--write-example",
+        metavar="DIR",
+        default=None,
+        help="write the example campaign (seeded, identical to the bundled one) into DIR",
+    )
+    return p
+
+
+def modern_main(argv: Sequence[str]) -> int:
+    """``ireval QRELS RUN...``: one row per run (per query with ``-q``)."""
+    args = _parser().parse_args(argv)
+    if args.write_example is not None:
+        from polars_ireval.example import write_example
+
+        write_example(Path(args.write_example))
+        print(f"ireval: wrote the example campaign into {args.write_example}", file=sys.stderr)
+        return 0
+    if args.example:
+        if args.qrels or args.runs:
+            raise UsageError("--example takes no qrels or run arguments")
+        qrels_path, run_args = example_path("qrels.txt"), [example_path("runs")]
+    elif args.qrels and args.runs:
+        qrels_path, run_args = args.qrels, args.runs
+    elif args.qrels:
+        raise UsageError(f"give at least one run after the qrels file {args.qrels!r}")
+    else:
+        raise UsageError("give a qrels file and at least one run (or --example); see ireval -h")
+    if args.max_depth is not None and args.max_depth < 1:
+        raise UsageError(f"-M {args.max_depth}: the number of documents must be at least 1")
+    if args.batch is not None and args.batch < 1:
+        raise UsageError(f"--batch {args.batch}: the number of run files must be at least 1")
+    if not os.path.exists(qrels_path):
+        raise FileNotFoundError(2, "no such file", qrels_path)
+    fmt = _output_format(args.format, args.output)
+    measures = " ".join(args.measure) if args.measure else DEFAULT_MEASURES
+    from polars_ireval.parse import parse_measures
+
+    try:  # fail on a bad measure before reading anything
+        parsed = parse_measures(measures)
+    except IrevalError as e:
+        if any(token in str(e) for token in measures.split()):
+            raise
+        raise type(e)(f"-m {measures!r}: {e}") from None
+    progress = Progress(args.progress)
+    paths = expand_runs(run_args)
+    progress.update("reading qrels", qrels_path)
+    qrels = read_qrels(qrels_path)
+    size = args.batch or len(paths)
+    results: list[pl.DataFrame] = []
+    covered: list[pl.DataFrame] = []
+    seen: dict[str, str] = {}
+    for start in range(0, len(paths), size):
+        batch = paths[start : start + size]
+        run = read_runs(batch, progress, seen=seen)
+        what = (
+            f"{len(paths)} run(s)"
+            if size >= len(paths)
+            else f"runs {start + 1}-{start + len(batch)} of {len(paths)}"
+        )
+        progress.update("evaluating", what)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", CoverageWarning)
+            results.append(
+                evaluate(
+                    run,
+                    qrels,
+                    parsed,
+                    per_query=args.per_query,
+                    relevance_level=args.relevance_level,
+                    missing="zero" if args.complete else "skip",
+                    max_depth=args.max_depth,
+                    judged_only=args.judged_only,
+                    engine=args.engine,
+                    scores=args.scores,
+                )
+            )
+        if not args.quiet:
+            covered.append(coverage(run, qrels))
+        del run  # a batch's rows go before the next batch is read
+    progress.done()
+    result = _concat_sorted(results)
+    if not args.quiet:
+        for line in coverage_summary(pl.concat(covered), complete=args.complete):
+            print(f"ireval: {line}", file=sys.stderr)
+    counts = [m.label for m in parsed if m.defn.integer]
+    write_result(wide_result(result, [m.label for m in parsed]), fmt, args.output, counts)
+    return 0
+
+
+def _output_format(fmt: str | None, output: str | None) -> str:
+    if fmt is not None:
+        return fmt
+    if output is not None:
+        ext = "".join(Path(output).suffixes[-1:]).lower()
+        if ext not in _EXTENSIONS:
+            raise UsageError(
+                f"--output {output!r}: cannot tell the format from {ext or 'no extension'!r}; "
+                f"use one of {sorted(_EXTENSIONS)} or give --format"
+            )
+        return _EXTENSIONS[ext]
+    return "table" if sys.stdout.isatty() else "tsv"
+
+
+def _concat_sorted(results: Sequence[pl.DataFrame]) -> pl.DataFrame:
+    """The results of the batches of one command as one evaluation of all the runs would
+    give them: ordered by run (and query), each keeping its measures' order."""
+    if len(results) == 1:
+        return results[0]
+    out = pl.concat(results, how="vertical")
+    index = [c for c in (S.RUN_ID, S.QUERY_ID) if c in out.columns]
+    return out.sort(index, maintain_order=True)
+
+
+def coverage_summary(cov: pl.DataFrame, *, complete: bool) -> list[str]:
+    """Lines saying, per run, which queries were evaluated, skipped or scored 0, from the
+    :func:`polars_ireval.coverage` frame of the runs and qrels.
+
+    Queries ranked but never judged are not evaluated; queries judged but not ranked are
+    skipped (or scored 0 with ``-c``). Nothing is left out silently.
+    """
+    keys = [S.RUN_ID] if S.RUN_ID in cov.columns else []
+    summary = (
+        cov.group_by(keys, maintain_order=True)
+        .agg(
+            (pl.col("in_run") & pl.col("in_qrels")).sum().alias("both"),
+            pl.col(S.QUERY_ID).filter(~pl.col("in_qrels")).sort().alias("unjudged"),
+            pl.col(S.QUERY_ID).filter(~pl.col("in_run")).sort().alias("unranked"),
+        )
+        .sort(keys)
+        if keys
+        else cov.select(
+            (pl.col("in_run") & pl.col("in_qrels")).sum().alias("both"),
+            pl.col(S.QUERY_ID).filter(~pl.col("in_qrels")).sort().implode().alias("unjudged"),
+            pl.col(S.QUERY_ID).filter(~pl.col("in_run")).sort().implode().alias("unranked"),
+        )
+    )
+    lines = []
+    for row in summary.iter_rows(named=True):
+        name = f"run {row[S.RUN_ID]}: " if keys else ""
+        parts = [f"{row['both']} queries evaluated"]
+        if row["unranked"]:
+            what = "scored 0 (-c)" if complete else "skipped (use -c to score them 0)"
+            parts.append(
+                f"{len(row['unranked'])} judged queries not in the run, {what}: "
+                + _sample(row["unranked"])
+            )
+        if row["unjudged"]:
+            parts.append(
+                f"{len(row['unjudged'])} ranked queries without judgments, not evaluated: "
+                + _sample(row["unjudged"])
+            )
+        if len(parts) > 1:
+            lines.append("note: " + name + "; ".join(parts))
+    if not lines:
+        n = summary["both"].to_list() or [0]
+        span = str(n[0]) if min(n) == max(n) else f"{min(n)}-{max(n)}"
+        lines.append(f"note: {summary.height} run(s) x {span} queries evaluated, none skipped")
+    return lines
+
+
+def _sample(ids: Sequence[str], n: int = 5) -> str:
+    shown = ", ".join(ids[:n])
+    return shown + (f" and {len(ids) - n} more" if len(ids) > n else "")
+
+
+def wide_result(result: pl.DataFrame, labels: Sequence[str]) -> pl.DataFrame:
+    """The long result of :func:`evaluate` as one row per run (and query), one column per
+    measure in the order asked for."""
+    index = [c for c in (S.RUN_ID, S.QUERY_ID) if c in result.columns]
+    if result.height == 0:
+        return pl.DataFrame(
+            schema={**{c: pl.String for c in index}, **dict.fromkeys(labels, pl.Float64)}
+        )
+    if not index:
+        return result.pivot(on="measure", values="value").select(labels)
+    wide = result.pivot(on="measure", index=index, values="value", maintain_order=True)
+    return wide.select(*index, *labels)
+
+
+def write_result(
+    wide: pl.DataFrame, fmt: str, output: str | None, integers: Sequence[str] = ()
+) -> None:
+    """Write the wide result as ``fmt`` to ``output`` (a path) or stdout."""
+    if fmt == "parquet":
+        if output is None:
+            if sys.stdout.isatty():
+                raise UsageError("--format parquet writes binary data: give --output FILE.parquet")
+            wide.write_parquet(sys.stdout.buffer)
+            return
+        wide.write_parquet(output)
+        return
+    if fmt == "jsonl":
+        text = wide.write_ndjson()
+    elif fmt in ("tsv", "csv"):
+        text = wide.write_csv(separator="\t" if fmt == "tsv" else ",", float_precision=None)
+    else:
+        text = format_table(wide, integers=integers)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        Path(output).write_text(text)
