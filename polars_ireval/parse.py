@@ -213,7 +213,9 @@ def _check_types(defn: MeasureDef, token: str, values: dict[str, Any]) -> None:
     measure's own checks."""
     hints = _hints(defn.build)
     for name, value in values.items():
-        hint, check = hints.get(name), defn.checks.get(name)
+        # a nested measure is written as a string (bound, it becomes a Measure)
+        hint = str if name in defn.nested else hints.get(name)
+        check = defn.checks.get(name)
         if value is not None and check is not None and check(value):
             continue
         if hint is not None and not _conforms(value, hint):

@@ -18,7 +18,8 @@ import polars_ireval as ir
 from polars_ireval import measures as M
 from polars_ireval.namespace import DataFrameIreval, LazyFrameIreval
 from polars_ireval.registry import REGISTRY, SQL_NAMES, MeasureDef, SqlCall, SqlMean
-from polars_ireval.sql import compile, library
+from polars_ireval.sql import compile as sqlc
+from polars_ireval.sql import library
 
 DEFS = list(REGISTRY.values())
 MACROS = {t.name: t for t in library().values() if t.kind == "macro"}
@@ -64,16 +65,16 @@ def test_residual_declared_with_its_sql(d: MeasureDef) -> None:
 @pytest.mark.parametrize("d", DEFS, ids=[d.name for d in DEFS])
 def test_builders_call_existing_macros(d: MeasureDef) -> None:
     """Every spec a declaration builds, on the default parameters, calls macros of
-    ``sql/`` with parameters they take (``compile.spec`` raises TypeError otherwise);
+    ``sql/`` with parameters they take (``sqlc.spec`` raises TypeError otherwise);
     tests/test_sql.py's MEASURES then run every branch on the engines."""
     text = d.name if all(not p.required for p in d.params) else _example(d)
     m = ir.parse_measure(text)
-    s = compile.spec(m)
+    s = sqlc.spec(m)
     calls = s.calls if isinstance(s, SqlMean) else (s,)
     for c in calls:
         assert isinstance(c, SqlCall) and c.macro in MACROS
     if m.has_residual:
-        assert compile.residual_spec(m) is not None
+        assert sqlc.residual_spec(m) is not None
 
 
 def _example(d: MeasureDef) -> str:
@@ -106,7 +107,7 @@ def test_nested_measure_parsed_once_when_bound() -> None:
     inner = m.params["measure"]
     assert isinstance(inner, ir.Measure) and inner.canonical == "INST(T=2)@10"
     assert m.canonical == "ED(measure='INST(T=2)@10')"
-    s = compile.spec(m)
+    s = sqlc.spec(m)
     assert isinstance(s, SqlCall) and (s.macro, s.column) == ("ireval_inst", "depth")
     with pytest.raises(ir.ParameterError, match="ED: measure='AP' is invalid"):
         ir.parse_measure("ED(measure='AP')")

@@ -21,7 +21,7 @@ import pytest
 import polars_ireval as ir
 import polars_ireval.sql as irsql
 from polars_ireval.registry import SqlMean
-from polars_ireval.sql import compile
+from polars_ireval.sql import compile as sqlc
 from tests.conftest import TREC_TEST, need_data
 from tests.test_sql import (
     RANK_BY,
@@ -65,7 +65,7 @@ def test_spark_measures_cover_every_macro() -> None:
     """SPARK_MEASURES (run on Spark by tests/test_sql.py) calls every measure macro."""
     called = set()
     for m in ir.parse_measures(SPARK_MEASURES):
-        s = compile.spec(m)
+        s = sqlc.spec(m)
         calls = s.calls if isinstance(s, SqlMean) else (s,)
         called |= {c.macro for c in calls}
     macros = {t.name for t in irsql.library().values() if t.kind == "macro"}

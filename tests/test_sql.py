@@ -23,7 +23,7 @@ from polars_ireval.measures.dcg import DISCOUNTS, GAINS, NORMS
 from polars_ireval.measures.ndcg import DCG_KINDS
 from polars_ireval.measures.usermodel import MODELS
 from polars_ireval.registry import REGISTRY, SqlCall
-from polars_ireval.sql import compile
+from polars_ireval.sql import compile as sqlc
 from polars_ireval.sql import templates as T
 from polars_ireval.sql.options import MAX_POSITIONS
 from tests.conftest import CAST, TREC_TEST, need_data
@@ -630,7 +630,7 @@ RANK_BY = {"window": 0.0, "count": float("inf")}
 def rank_by(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Each ``ireval_judge`` ranking strategy in turn (``count`` is used by the measures
     that do not read the unjudged documents; the others keep ``window``)."""
-    monkeypatch.setattr(compile, "SPARSE_JUDGMENTS", RANK_BY[request.param])
+    monkeypatch.setattr(sqlc, "SPARSE_JUDGMENTS", RANK_BY[request.param])
     return str(request.param)
 
 
@@ -751,7 +751,7 @@ def test_loads_into_bare_connection() -> None:
         ).fetchall()
     }
     assert "ireval_judge" in names
-    calls = " ".join(compile.measure_sql(m, "t") for m in ir.parse_measures(MEASURES))
+    calls = " ".join(sqlc.measure_sql(m, "t") for m in ir.parse_measures(MEASURES))
     assert set(re.findall(r"ireval_\w+", calls)) <= names
     defined = set(re.findall(r"MACRO (ireval_\w+)", (SQL / irsql.ENTRY).read_text()))
     assert defined == names
@@ -852,7 +852,7 @@ def test_positions_limit_raises() -> None:
     for text in (f"INST@{deep}", f"SDCG@{deep}", f"DCG(norm='scaled')@{deep}"):
         with pytest.raises(NotImplementedError, match=f"k={deep} is deeper"):
             duckdb_evaluate(run, qrels, [text])
-    s = compile.spec(ir.parse_measures(f"DCG@{deep}")[0])  # no positions: no limit
+    s = sqlc.spec(ir.parse_measures(f"DCG@{deep}")[0])  # no positions: no limit
     assert isinstance(s, SqlCall) and s.macro == "ireval_dcg"
 
 
@@ -941,7 +941,7 @@ def test_quoted_table_names() -> None:
     )
     got = pl.from_arrow(
         con.sql(
-            compile.measure_sql(ir.parse_measures("nDCG@10")[0], names["t"]) + " ORDER BY 2"
+            sqlc.measure_sql(ir.parse_measures("nDCG@10")[0], names["t"]) + " ORDER BY 2"
         ).to_arrow_table()
     )
     assert isinstance(got, pl.DataFrame)
@@ -1077,14 +1077,14 @@ def test_judge_rank_by_count_equals_window(options: dict[str, object]) -> None:
 
 def test_rank_by_follows_the_density_of_the_qrels() -> None:
     """Sparse qrels (MS MARCO: ~1.6 judgments a query) count, TREC-style pools sort."""
-    assert compile.rank_by(11_171, 7_000) == "count"
-    assert compile.rank_by(22_024, 50) == "window"
-    assert compile.rank_by(0, 0) == "window"
+    assert sqlc.rank_by(11_171, 7_000) == "count"
+    assert sqlc.rank_by(22_024, 50) == "window"
+    assert sqlc.rank_by(0, 0) == "window"
     sparse = pl.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["a", "b"], "relevance": [1, 0]})
     assert rank_by_of(sparse) == "count"
     measures = ir.parse_measures(["AP", "RBP_resid"])
     ap, resid = (
-        compile.judge_options(measures[i : i + 1], [False], False, residuals=False, rank_by="count")
+        sqlc.judge_options(measures[i : i + 1], [False], False, residuals=False, rank_by="count")
         for i in (0, 1)
     )
     assert (ap["unjudged"], ap["rank_by"]) == (False, "count")

@@ -30,7 +30,7 @@ import polars_ireval as ir
 import polars_ireval.sql as irsql
 from polars_ireval.registry import REGISTRY, SQL_NAMES, SqlCall
 from polars_ireval.results import CoverageWarning
-from polars_ireval.sql import compile
+from polars_ireval.sql import compile as sqlc
 from polars_ireval.sql import options as O
 from polars_ireval.sql import templates as T
 from tests.test_sql import DOC, _compare, generated
@@ -375,7 +375,7 @@ def _route(name: str, param: str, companion: dict[str, Any]) -> tuple[str, dict[
         text = _string(name, _with(name, param, value, companion))
         if not _polars_accepts(text):
             continue
-        s = compile.spec(ir.parse_measure(text))
+        s = sqlc.spec(ir.parse_measure(text))
         option = SQL_NAMES.get(param, param)
         if not isinstance(s, SqlCall) or option not in {p.name for p in MACROS[s.macro].scalars}:
             return None
@@ -694,6 +694,7 @@ WRONG = {
     "int | None": [1.5, "a", False],
     "float": ["a", True, {1: 2}],
     "str": [1, True, (1,)],
+    "str | Measure": [1, True, (1,)],
     "bool": [1, "yes"],
     "Gains": [(1, 2), "a", 1],
     "Utilities": [(1, 2), "a"],
