@@ -19,6 +19,7 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 
 import polars_ireval as ir
+from tests.strategies import collections, tied_scores
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 
@@ -35,28 +36,17 @@ GEOMETRIC = {"gm_map", "gm_bpref"}  # pytrec_eval returns ln(max(v, 1e-5)) per q
 SCORES = [float(np.float32(x)) for x in (-1.5, 0.0, 0.1, 0.25, 0.3, 1.0, 2.0, 7.5)]
 
 
-@st.composite
-def collections(draw: Any) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, int]]]:
-    """A run and qrels over a few queries, with ties, unjudged and unretrieved documents,
-    queries on one side only, negative grades and queries without relevant documents."""
-    n_queries = draw(st.integers(1, 4))
-    run: dict[str, dict[str, float]] = {}
-    qrels: dict[str, dict[str, int]] = {}
-    for q in range(n_queries):
-        qid = f"q{q}"
-        pool = [f"d{q}_{i}" for i in range(draw(st.integers(1, 9)))]
-        side = draw(st.sampled_from(["both", "both", "both", "run", "qrels"]))
-        if side != "qrels":
-            retrieved = draw(st.lists(st.sampled_from(pool), min_size=1, unique=True))
-            run[qid] = {d: draw(st.sampled_from(SCORES)) for d in retrieved}
-        if side != "run":
-            judged = draw(st.lists(st.sampled_from(pool), min_size=1, unique=True))
-            qrels[qid] = {d: draw(st.integers(-1, 3)) for d in judged}
-    if not run:
-        run["q0"] = {"d0_0": 1.0}
-    if not qrels:
-        qrels["q0"] = {"d0_0": 1}
-    return run, qrels
+#: A run and qrels over a few queries, with ties, unjudged and unretrieved documents,
+#: queries on one side only, negative grades and queries without relevant documents.
+COLLECTIONS = collections(
+    queries=(1, 4),
+    query_id="q{q}",
+    pool=(1, 9),
+    doc_id="d{q}_{i}",
+    scores=tied_scores(st.sampled_from(SCORES)),
+    grades=st.integers(-1, 3),
+    one_sided=True,
+)
 
 
 def _frames(run: dict, qrels: dict) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -104,7 +94,7 @@ def _pytrec_eval(run: dict, qrels: dict, level: int, judged_only: bool) -> dict:
 @settings(
     max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
-@given(collections(), st.sampled_from([1, 2]), st.booleans())
+@given(COLLECTIONS, st.sampled_from([1, 2]), st.booleans())
 def test_against_pytrec_eval(data: tuple, level: int, judged_only: bool) -> None:
     run, qrels = data
     defined = defined_for_trec_eval(qrels)
@@ -162,7 +152,7 @@ IR_MEASURES = [
 @settings(
     max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
-@given(collections())
+@given(COLLECTIONS)
 def test_against_ir_measures(data: tuple) -> None:
     run, qrels = data
     defined = defined_for_trec_eval(qrels)
@@ -237,7 +227,7 @@ def test_all_negative_query() -> None:
 @settings(
     max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
-@given(collections(), st.sampled_from([0.25, 0.5, 3.0]))
+@given(COLLECTIONS, st.sampled_from([0.25, 0.5, 3.0]))
 def test_set_f_weight_against_pytrec_eval(data: tuple, beta: float) -> None:
     """``set_F.x`` weighs recall by x itself (not x²); pytrec_eval names it plain ``set_F``."""
     run, qrels = data

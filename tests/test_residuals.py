@@ -12,12 +12,10 @@ from polars.testing import assert_frame_equal
 
 import polars_ireval as ir
 from polars_ireval.errors import ParameterError
-from tests.conftest import need_data
+from tests.paths import need_data
+from tests.strategies import QRELS_SCHEMA, RUN_SCHEMA, frame_collections, ranked_scores
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
-
-RUN_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}
-QRELS_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Int64}
 
 #: weights that do not depend on the gains: the interval properties hold exactly
 STATIC = ["RBP", "RBP(p=0.5)@5", "P@5", "P@30", "INSQ@20", "TBG(halflife=3)@20", "U(L=8)@20"]
@@ -178,22 +176,14 @@ def test_ideal_ranking_scores_one():
 # -- properties (seed 004, Table 2) on generated rankings ----------------------------------
 
 
-@st.composite
-def runs_and_qrels(draw):
-    rows_run, rows_qrels = [], []
-    for q in range(draw(st.integers(1, 3))):
-        pool = [f"d{i}" for i in range(draw(st.integers(1, 25)))]
-        ranked = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
-        rows_run += [(str(q), d, float(-i)) for i, d in enumerate(ranked)]
-        judged = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
-        rows_qrels += [(str(q), d, draw(st.integers(-1, 2))) for d in judged]
-    run = pl.DataFrame(rows_run, schema=RUN_SCHEMA, orient="row")
-    qrels = pl.DataFrame(rows_qrels, schema=QRELS_SCHEMA, orient="row")
-    return run, qrels
+#: 1-3 queries of up to 25 documents ranked in drawn order (no ties), grades -1 to 2
+runs_and_qrels = frame_collections(
+    queries=(1, 3), pool=(1, 25), scores=ranked_scores(), grades=st.integers(-1, 2)
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=runs_and_qrels())
+@given(data=runs_and_qrels)
 def test_bounded(data):
     run, qrels = data
     for (q, label), (value, residual, projected) in _eval(run, qrels, WITH_RESIDUAL).items():
@@ -205,7 +195,7 @@ def test_bounded(data):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=runs_and_qrels(), grades=st.lists(st.integers(-1, 2), min_size=1, max_size=30))
+@given(data=runs_and_qrels, grades=st.lists(st.integers(-1, 2), min_size=1, max_size=30))
 def test_interval_never_widens_as_documents_are_judged(data, grades):
     run, qrels = data
     before = _eval(run, qrels, WITH_RESIDUAL)
@@ -223,7 +213,7 @@ def test_interval_never_widens_as_documents_are_judged(data, grades):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=runs_and_qrels(), extra=st.integers(1, 10))
+@given(data=runs_and_qrels, extra=st.integers(1, 10))
 def test_monotone_when_the_ranking_is_extended(data, extra):
     """Appending documents below the ranking never lowers the base score: the weights of
     static models do not change, and an adaptive model (INST, BPM) only moves weight from
@@ -247,7 +237,7 @@ def test_monotone_when_the_ranking_is_extended(data, extra):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=runs_and_qrels(), seed=st.integers(0, 2**16))
+@given(data=runs_and_qrels, seed=st.integers(0, 2**16))
 def test_shuffling_rows_changes_nothing(data, seed):
     run, qrels = data
     a = ir.evaluate(run, qrels, WITH_RESIDUAL, per_query=True, residuals=True)
