@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import polars_ireval as ir
 from polars_ireval.errors import ParameterError
 from polars_ireval.measures.cwl import inst_model, precision_model
-from polars_ireval.measures.usermodel import UserModel, unit_gain
+from polars_ireval.measures.usermodel import MODELS, UserModel, unit_gain
 from tests.paths import need_data
 from tests.strategies import GRADES, frame_collections, tied_scores
 
@@ -66,6 +66,12 @@ CASES: list[tuple[str, Callable[[int], Any], int | None]] = [
 ]
 # RBP: ours is the infinite model, cwl_eval's is normalized over 1000 ranks (p^1000 apart)
 RBP_CASES = [("RBP(p=0.2)", 0.2), ("RBP(p=0.4)", 0.4), ("RBP", 0.8), ("RBP(p=0.95)", 0.95)]
+
+
+def test_every_user_model_is_checked_against_cwl_eval() -> None:
+    """CASES and RBP_CASES hold every measure of the user-model mechanism (its MODELS)."""
+    texts = [f"{name}@5" for name, _, _ in CASES] + [name for name, _ in RBP_CASES]
+    assert {m.name for m in ir.parse_measures(texts)} == set(MODELS)
 
 
 def _trec_order(run: pl.DataFrame) -> dict[str, list[str]]:

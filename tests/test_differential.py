@@ -19,18 +19,22 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 
 import polars_ireval as ir
+from polars_ireval.registry import TREC
 from tests.strategies import collections, tied_scores
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 
-#: Every trec_eval measure family of all_trec that pytrec_eval computes per query.
+#: trec_eval names of the registry (``TREC``) that pytrec_eval does not compute.
+NOT_IN_PYTREC_EVAL = {"unj"}  # added in trec_eval 10 (cli.TREC10_ADDED); pytrec_eval is 9.0.8
+#: Cutoffs of the cutoff measures, where pools of up to 9 documents make them differ.
+CUTOFFS = {"success": "1,2,5"}
+#: Every trec_eval measure family of the registry that pytrec_eval computes per query,
+#: derived from ``polars_ireval.registry.TREC``: a new trec_eval name is checked here.
 PYTREC_MEASURES = {
-    "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
-    "iprec_at_recall", "P.1,2,3,5,10", "recall.1,2,3,5,10", "infAP", "gm_bpref",
-    "Rprec_mult", "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg",
-    "ndcg_cut.1,2,3,5,10", "map_cut.1,2,3,5,10", "relative_P.1,2,3,5,10", "success.1,2,5",
-    "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret",
-}  # fmt: skip
+    name + (f".{CUTOFFS.get(name, '1,2,3,5,10')}" if trec.param == "k" else "")
+    for name, (_, trec) in TREC.items()
+    if name not in NOT_IN_PYTREC_EVAL
+}
 GEOMETRIC = {"gm_map", "gm_bpref"}  # pytrec_eval returns ln(max(v, 1e-5)) per query
 
 SCORES = [float(np.float32(x)) for x in (-1.5, 0.0, 0.1, 0.25, 0.3, 1.0, 2.0, 7.5)]
@@ -47,6 +51,14 @@ COLLECTIONS = collections(
     grades=st.integers(-1, 3),
     one_sided=True,
 )
+
+
+def test_pytrec_measures_are_every_trec_name() -> None:
+    """PYTREC_MEASURES holds every trec_eval name of the registry pytrec_eval computes."""
+    assert set(TREC) >= NOT_IN_PYTREC_EVAL
+    assert not NOT_IN_PYTREC_EVAL & set(pytrec_eval.supported_measures)
+    assert {m.split(".")[0] for m in PYTREC_MEASURES} <= set(pytrec_eval.supported_measures)
+    assert len(PYTREC_MEASURES) == len(TREC) - len(NOT_IN_PYTREC_EVAL)
 
 
 def _frames(run: dict, qrels: dict) -> tuple[pl.DataFrame, pl.DataFrame]:

@@ -1,6 +1,6 @@
 """``evaluate(..., residuals=True)``: the residual and projected columns, per query and
 aggregated, and the interval properties of seed 004's Table 2 for every measure that has a
-residual (RBP, P@k and the C/W/L measures)."""
+residual (RBP, P@k, SDCG, InvSq and the C/W/L measures: the registry's, checked)."""
 
 from __future__ import annotations
 
@@ -18,10 +18,22 @@ from tests.strategies import QRELS_SCHEMA, RUN_SCHEMA, frame_collections, ranked
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 
 #: weights that do not depend on the gains: the interval properties hold exactly
-STATIC = ["RBP", "RBP(p=0.5)@5", "P@5", "P@30", "INSQ@20", "TBG(halflife=3)@20", "U(L=8)@20"]
+STATIC = [
+    *("RBP", "RBP(p=0.5)@5", "P@5", "P@30", "INSQ@20", "TBG(halflife=3)@20", "U(L=8)@20"),
+    *("SDCG(max_rel=2)@10", "InvSq(max_rel=2)"),
+]
 #: adaptive user models (the weights move with the gains found)
-ADAPTIVE = ["INST@20", "INST(T=3)@20", "BPM(T=2,K=5)@20"]
+ADAPTIVE = [
+    *("INST@20", "INST(T=3)@20", "BPM(T=2,K=5)@20"),
+    *("NERR8@10", "NERR9@5", "NERR10(p=0.5)@20", "NERR11(T=2)@20"),
+]
 WITH_RESIDUAL = STATIC + ADAPTIVE
+
+
+def test_every_measure_with_a_residual_is_checked() -> None:
+    """STATIC and ADAPTIVE name every registry measure that has a residual."""
+    names = {m.name for m in ir.parse_measures(WITH_RESIDUAL)}
+    assert names == {d.name for d in ir.definitions() if d.residual is not None}
 
 
 def _rows(out: pl.DataFrame) -> dict[tuple[str, str], tuple[float, float | None, float | None]]:
