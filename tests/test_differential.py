@@ -153,12 +153,25 @@ IR_MEASURES = [
         "P(judged_only=True)@3", "AP(judged_only=True)", "nDCG(judged_only=True)@5",
         "RR(judged_only=True)", "Rprec(judged_only=True)", "SetP(judged_only=True)",
         "Success(judged_only=True)@2", "R(judged_only=True)@3", "IPrec(judged_only=True)@0.5",
-        "SetF(judged_only=True)",
+        "SetF(judged_only=True)", "SetAP(judged_only=True)",
     ]),
     # its mapped gains: a call of their own (see above)
     ("trec_eval", ["nDCG(gains={0:0,1:1,2:3,3:7})@5", "nDCG(gains={0:0,1:1,2:3,3:7})"]),
     ("doc_id_asc", ["RR@3", "Judged@3"]),
 ]  # fmt: skip
+
+
+def test_ir_measures_cover_its_trec_eval_provider() -> None:
+    """IR_MEASURES names every registry measure that ir_measures' pytrec_eval provider
+    computes, and condensed (judged_only=True) every one it computes condensed: a measure
+    added to either cannot be left out here."""
+    provider = ir_measures.providers.registry["pytrec_eval"].SUPPORTED_MEASURES
+    ours = ir.parse_measures([n for _, names in IR_MEASURES for n in names])
+    named = {m.name for m in ours}
+    condensed = {m.name for m in ours if m.judged_only}
+    supported = {m.NAME for m in provider} & set(ir.registry.REGISTRY)
+    assert supported <= named
+    assert {m.NAME for m in provider if "judged_only" in m.params} <= condensed
 
 
 @settings(
