@@ -1,27 +1,57 @@
-"""Shared fixtures: the reference data in ../shared/data (skipped with a message when absent)."""
+"""Shared fixtures: the reference data in ../shared/data (skipped with a message when absent)
+and the suite's one Spark session.
+
+The paths live in ``tests/paths.py`` (re-exported here for the modules that import them from
+conftest)."""
 
 from __future__ import annotations
 
+import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
-TREC_TEST = DATA / "trec_eval_test"
-CAST = DATA / "cast2021"
+from tests.paths import CAST, DATA, ROOT, TREC_TEST, need_data
 
-
-def need_data() -> Path:
-    """Skip the calling test when ../shared/data is not beside the checkout."""
-    if not DATA.is_dir():
-        pytest.skip(f"reference data not found at {DATA}: clone the project with shared/ beside it")
-    return DATA
+__all__ = ["CAST", "DATA", "ROOT", "TREC_TEST", "need_data"]
 
 
 @pytest.fixture
 def data() -> Path:
     return need_data()
+
+
+def _java() -> bool:
+    home = os.environ.get("JAVA_HOME")
+    return shutil.which("java") is not None or bool(home and os.path.exists(home))
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    """The suite's one Spark session (local[1], one shuffle partition, no UI), started once
+    in the worker that runs the ``spark`` xdist group; skips without pyspark or Java."""
+    pytest.importorskip("pyspark", reason="pyspark is a test dependency: pip install '.[test]'")
+    if not _java():
+        pytest.skip("Java is not installed: the Spark tests need a JRE (.ci/run installs one)")
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[1]")
+        .appName("polars_ireval tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "1")
+        .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.sql.codegen.wholeStage", "false")
+        .config("spark.driver.memory", "2g")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

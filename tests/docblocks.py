@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-from tests.conftest import ROOT
+from tests.paths import ROOT
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```\n", re.S | re.M)
 

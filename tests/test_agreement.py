@@ -12,7 +12,6 @@ import numpy as np
 import polars as pl
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 from scipy import stats
 
 import polars_ireval as ir
@@ -25,7 +24,8 @@ from polars_ireval.errors import (
     SchemaError,
     ScoreError,
 )
-from tests.conftest import ROOT
+from tests.paths import ROOT
+from tests.strategies import permutation_pairs
 
 # --------------------------------------------------------------------------- oracles
 
@@ -148,11 +148,7 @@ def test_kendall_is_tau_b_not_tau_a() -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(
-    st.integers(2, 40).flatmap(
-        lambda n: st.tuples(st.permutations(range(n)), st.permutations(range(n)))
-    )
-)
+@given(permutation_pairs(2, 40))
 def test_tau_ap_equals_the_double_loop(perms: tuple[list[int], list[int]]) -> None:
     ref = [float(v) for v in perms[0]]
     est = [float(v) for v in perms[1]]

@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, given, settings
 import polars_ireval as ir
 import polars_ireval.sql as irsql
 from polars_ireval.cli import main
+from tests.strategies import corrupted, small_run_and_qrels
 
 MEASURES = ["nDCG@10", "AP", "P@2"]
 TREC_MEASURES = ["-m", "ndcg_cut.10", "-m", "map", "-m", "P.2"]
@@ -325,42 +326,8 @@ def test_validate_false_skips_the_checks_of_lazy_input() -> None:
 # -- properties: eager and lazy agree on every input, sound or not
 
 
-@st.composite
-def corrupted_runs(draw: Any) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """A small run and qrels, then zero or more corruptions of either."""
-    queries = draw(st.lists(st.sampled_from(["q1", "q2", "q3"]), min_size=1, max_size=8))
-    docs = [f"d{draw(st.integers(0, 6))}" for _ in queries]
-    scores = draw(st.lists(st.sampled_from([0.0, -0.0, 0.5, 1.0, 2.0]), min_size=len(queries),
-                           max_size=len(queries)))  # fmt: skip
-    run = pl.DataFrame({"query_id": queries, "doc_id": docs, "score": scores})
-    run = run.unique(["query_id", "doc_id"], keep="first", maintain_order=True)
-    qrels = pl.DataFrame(
-        {"query_id": ["q1", "q1", "q2", "q3"], "doc_id": ["d1", "d2", "d3", "d4"],
-         "relevance": draw(st.lists(st.integers(-1, 2), min_size=4, max_size=4))}
-    )  # fmt: skip
-    for corruption in draw(st.lists(st.sampled_from(CORRUPTIONS), max_size=2)):
-        run, qrels = corruption(run, qrels)
-    return run, qrels
-
-
-def _dup_row(frame: pl.DataFrame) -> pl.DataFrame:
-    return pl.concat([frame, frame.head(1)])
-
-
-CORRUPTIONS: list[Callable[[pl.DataFrame, pl.DataFrame], tuple[pl.DataFrame, pl.DataFrame]]] = [
-    lambda r, q: (_dup_row(r), q),
-    lambda r, q: (r, _dup_row(q)),
-    lambda r, q: (r.with_columns(pl.col("score").head(1).extend_constant(float("nan"), 0)
-                                 .append(pl.col("score").slice(1)).alias("score")), q),
-    lambda r, q: (r.with_columns(score=pl.when(pl.int_range(pl.len()) == 0).then(None)
-                                 .otherwise(pl.col("score"))), q),
-    lambda r, q: (r.with_columns(score=pl.when(pl.int_range(pl.len()) == 0).then(float("inf"))
-                                 .otherwise(pl.col("score"))), q),
-    lambda r, q: (r, q.with_columns(pl.col("relevance").cast(pl.Float64) + 0.5)),
-    lambda r, q: (r.with_columns(pl.lit(9).alias("relevance"), pl.lit(0).alias("rank")), q),
-    lambda r, q: (r.clear(), q),
-    lambda r, q: (r, q.clear()),
-]  # fmt: skip
+#: A small run and qrels, then zero to two corruptions of either (strategies.CORRUPTIONS).
+corrupted_runs = corrupted(small_run_and_qrels())
 
 
 def _evaluated(run: Any, qrels: Any, **options: Any) -> Any:
@@ -371,7 +338,7 @@ def _evaluated(run: Any, qrels: Any, **options: Any) -> Any:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(corrupted_runs(), st.sampled_from(["skip", "zero"]))
+@given(corrupted_runs, st.sampled_from(["skip", "zero"]))
 def test_eager_and_lazy_give_the_same_errors_and_values(data: tuple, missing: str) -> None:
     run, qrels = data
     eager = _evaluated(run, qrels, missing=missing)
@@ -395,7 +362,7 @@ IN_PLACE: list[Callable[[pl.DataFrame, Any], None]] = [
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    corrupted_runs(),
+    corrupted_runs,
     st.lists(st.sampled_from(range(len(IN_PLACE))), min_size=1, max_size=3),
     st.sampled_from([float("nan"), float("inf"), None, 0.25, 7.0]),
 )

@@ -209,7 +209,7 @@ iprec_at_recall_0.30  \tall\t  -nan
 def test_judged_only_empty_ranking_prints_nan(tmp_path: Path, capsys) -> None:
     """A ranking that -J empties: trec_eval divides 0 by 0 for the recall levels that ask
     for no relevant document (x·R + 0.9 < 1), and so does this mode (the library gives 0)."""
-    from tests.test_cli_binary import EMPTIED_QRELS, EMPTIED_RUN
+    from tests.refs import EMPTIED_QRELS, EMPTIED_RUN
 
     (tmp_path / "qrels").write_text(EMPTIED_QRELS)
     (tmp_path / "run").write_text(EMPTIED_RUN)

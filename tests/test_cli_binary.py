@@ -88,14 +88,6 @@ def test_same_bytes_as_the_binary(flags: str) -> None:
     _compare(flags, _pairs())
 
 
-# q2's documents are all unjudged, so -J leaves it an empty ranking: trec_eval's
-# interpolated precision divides 0 by 0 there (-nan); q3 is judged but not ranked (-c)
-EMPTIED_QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\nq2 0 d4 2\nq3 0 d5 1\nq4 0 d6 0\n"
-EMPTIED_RUN = (
-    "q1 Q0 d1 1 3.0 t\nq1 Q0 d7 2 2.0 t\nq2 Q0 d8 1 5.0 t\nq2 Q0 d9 2 4.0 t\nq4 Q0 d9 1 1.0 t\n"
-)
-
-
 @pytest.mark.parametrize(
     "flags",
     [
@@ -106,6 +98,8 @@ EMPTIED_RUN = (
     ],
 )
 def test_rankings_emptied_by_judged_only(flags: str, tmp_path) -> None:
+    from tests.refs import EMPTIED_QRELS, EMPTIED_RUN
+
     if BINARY is None:
         pytest.skip("no trec_eval binary: set IREVAL_TREC_EVAL=/path/to/trec_eval")
     (tmp_path / "qrels").write_text(EMPTIED_QRELS)

@@ -15,7 +15,7 @@ from scipy import stats
 
 import polars_ireval as ir
 from polars_ireval.significance import RESULT_COLUMNS, topic_set_size
-from tests.conftest import DATA, need_data
+from tests.paths import DATA, need_data
 
 COVID = DATA / "trec-covid-r1"
 #: A slice of TREC-COVID round 1: strong, middling and weak runs, two BM25 baselines.

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.conftest import ROOT, need_data
 from tests.docblocks import normalise, run_blocks
+from tests.paths import ROOT, need_data
 
 DOC = ROOT / "docs" / "compare.md"
 

@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 import polars_ireval as ir
-from tests.conftest import DATA, need_data
+from tests.paths import DATA, need_data
 
 COVID = DATA / "trec-covid-r1"
 RUNS = ["run1", "BBGhelani1", "cu_dbmi_bm25_1", "bm25_baseline"]

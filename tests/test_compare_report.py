@@ -14,7 +14,7 @@ import pytest
 
 import polars_ireval as ir
 from polars_ireval.cli.compare import main
-from tests.conftest import DATA, need_data
+from tests.paths import DATA, need_data
 
 COVID = DATA / "trec-covid-r1"
 

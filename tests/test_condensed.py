@@ -13,35 +13,11 @@ from hypothesis import strategies as st
 
 import polars_ireval as ir
 from polars_ireval.errors import ParameterError
-from polars_ireval.registry import MeasureDef
-from tests.conftest import need_data
+from tests.paths import need_data
+from tests.strategies import frame_collections, tied_scores
+from tests.support import every_measure
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
-
-RUN_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}
-QRELS_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Int64}
-
-#: values for required parameters that are not the cutoff
-REQUIRED = {"recall": 0.5, "mult": 2.0, "measure": "INST@5"}
-
-
-def _label(defn: MeasureDef, k: int) -> str:
-    """A measure string for ``defn``: its cutoff at ``k`` and its required parameters."""
-    args = []
-    for p in defn.params:
-        if p.name == defn.cutoff or not p.required:
-            continue
-        if p.name not in REQUIRED:
-            raise AssertionError(f"{defn.name}: add a value for required parameter {p.name!r}")
-        args.append(f"{p.name}={REQUIRED[p.name]!r}")
-    text = defn.name + (f"({','.join(args)})" if args else "")
-    if defn.cutoff is None:
-        return text
-    return text + f"@{REQUIRED.get(defn.cutoff, k)!r}"
-
-
-def every_measure(k: int = 5) -> list[str]:
-    return [_label(d, k) for d in ir.definitions()]
 
 
 def condense_by_hand(run: pl.DataFrame, qrels: pl.DataFrame, max_depth: int | None = None):
@@ -104,23 +80,14 @@ def test_every_measure_is_listed():
         assert name in labels
 
 
-@st.composite
-def runs_and_qrels(draw):
-    rows_run, rows_qrels = [], []
-    for q in range(draw(st.integers(1, 3))):
-        pool = [f"d{i}" for i in range(draw(st.integers(1, 20)))]
-        ranked = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
-        rows_run += [(str(q), d, float(draw(st.integers(0, 8)))) for d in ranked]
-        judged = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
-        rows_qrels += [(str(q), d, draw(st.integers(-1, 3))) for d in judged]
-    return (
-        pl.DataFrame(rows_run, schema=RUN_SCHEMA, orient="row"),
-        pl.DataFrame(rows_qrels, schema=QRELS_SCHEMA, orient="row"),
-    )
+#: 1-3 queries of up to 20 documents, nine distinct scores (ties), grades -1 to 3
+runs_and_qrels = frame_collections(
+    queries=(1, 3), pool=(1, 20), scores=tied_scores(st.integers(0, 8)), grades=st.integers(-1, 3)
+)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=runs_and_qrels(), k=st.sampled_from((2, 3, 10)), max_depth=st.sampled_from((None, 4)))
+@given(data=runs_and_qrels, k=st.sampled_from((2, 3, 10)), max_depth=st.sampled_from((None, 4)))
 def test_every_measure_condensed_equals_condensed_by_hand(data, k, max_depth):
     run, qrels = data
     assume(not condense_by_hand(run, qrels, max_depth).is_empty())  # an empty run is an error
@@ -128,7 +95,7 @@ def test_every_measure_condensed_equals_condensed_by_hand(data, k, max_depth):
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=runs_and_qrels(), k=st.sampled_from((2, 10)), max_depth=st.sampled_from((None, 4)))
+@given(data=runs_and_qrels, k=st.sampled_from((2, 10)), max_depth=st.sampled_from((None, 4)))
 def test_judged_only_parameter_equals_condensed_evaluation(data, k, max_depth):
     run, qrels = data
     assert check_measure_parameter(run, qrels, every_measure(k), max_depth=max_depth) > 0

@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 import polars_ireval as ir
 from polars_ireval.errors import ParameterError
 from polars_ireval.measures.cwl import inst_model, precision_model
-from polars_ireval.measures.usermodel import UserModel, unit_gain
-from tests.conftest import need_data
+from polars_ireval.measures.usermodel import MODELS, UserModel, unit_gain
+from tests.paths import need_data
+from tests.strategies import GRADES, frame_collections, tied_scores
 
 cwl_ranking = pytest.importorskip("cwl.ruler.ranking")
 from cwl.ruler.measures.cwl_bpm import BPMCWLMetric  # noqa: E402
@@ -39,9 +40,6 @@ from cwl.ruler.measures.cwl_umeasure import UMeasureCWLMetric  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 
-RUN_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}
-QRELS_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Int64}
-GRADES = st.integers(-1, 3)  # negative grades: judged, gain 0
 SEED004_GAINS = {0: 0.0, 1: 0.1, 2: 0.3, 3: 0.7, 4: 1.0}
 
 # (our measure string without cutoff, cwl_eval metric factory, cwl_eval depth or None for k)
@@ -68,6 +66,12 @@ CASES: list[tuple[str, Callable[[int], Any], int | None]] = [
 ]
 # RBP: ours is the infinite model, cwl_eval's is normalized over 1000 ranks (p^1000 apart)
 RBP_CASES = [("RBP(p=0.2)", 0.2), ("RBP(p=0.4)", 0.4), ("RBP", 0.8), ("RBP(p=0.95)", 0.95)]
+
+
+def test_every_user_model_is_checked_against_cwl_eval() -> None:
+    """CASES and RBP_CASES hold every measure of the user-model mechanism (its MODELS)."""
+    texts = [f"{name}@5" for name, _, _ in CASES] + [name for name, _ in RBP_CASES]
+    assert {m.name for m in ir.parse_measures(texts)} == set(MODELS)
 
 
 def _trec_order(run: pl.DataFrame) -> dict[str, list[str]]:
@@ -176,19 +180,12 @@ def _with(name: str, extra: str) -> str:
 # -- generated rankings -----------------------------------------------------------------------
 
 
-@st.composite
-def runs_and_qrels(draw, grades=GRADES):
-    rows_run, rows_qrels = [], []
-    for q in range(draw(st.integers(1, 3))):
-        pool = [f"d{i}" for i in range(draw(st.integers(1, 25)))]
-        ranked = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
-        # few distinct scores: ties, ordered by doc id as trec_eval does
-        rows_run += [(str(q), d, float(draw(st.integers(0, 6)))) for d in ranked]
-        judged = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
-        rows_qrels += [(str(q), d, draw(grades)) for d in judged]
-    run = pl.DataFrame(rows_run, schema=RUN_SCHEMA, orient="row")
-    qrels = pl.DataFrame(rows_qrels, schema=QRELS_SCHEMA, orient="row")
-    return run, qrels
+def runs_and_qrels(grades: st.SearchStrategy[int] = GRADES) -> Any:
+    """1-3 queries of up to 25 documents; few distinct scores: ties, ordered by doc id as
+    trec_eval does; negative grades: judged, gain 0."""
+    return frame_collections(
+        queries=(1, 3), pool=(1, 25), scores=tied_scores(st.integers(0, 6)), grades=grades
+    )
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -19,44 +19,46 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 
 import polars_ireval as ir
+from polars_ireval.registry import TREC
+from tests.strategies import collections, tied_scores
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 
-#: Every trec_eval measure family of all_trec that pytrec_eval computes per query.
+#: trec_eval names of the registry (``TREC``) that pytrec_eval does not compute.
+NOT_IN_PYTREC_EVAL = {"unj"}  # added in trec_eval 10 (cli.TREC10_ADDED); pytrec_eval is 9.0.8
+#: Cutoffs of the cutoff measures, where pools of up to 9 documents make them differ.
+CUTOFFS = {"success": "1,2,5"}
+#: Every trec_eval measure family of the registry that pytrec_eval computes per query,
+#: derived from ``polars_ireval.registry.TREC``: a new trec_eval name is checked here.
 PYTREC_MEASURES = {
-    "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
-    "iprec_at_recall", "P.1,2,3,5,10", "recall.1,2,3,5,10", "infAP", "gm_bpref",
-    "Rprec_mult", "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg",
-    "ndcg_cut.1,2,3,5,10", "map_cut.1,2,3,5,10", "relative_P.1,2,3,5,10", "success.1,2,5",
-    "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret",
-}  # fmt: skip
+    name + (f".{CUTOFFS.get(name, '1,2,3,5,10')}" if trec.param == "k" else "")
+    for name, (_, trec) in TREC.items()
+    if name not in NOT_IN_PYTREC_EVAL
+}
 GEOMETRIC = {"gm_map", "gm_bpref"}  # pytrec_eval returns ln(max(v, 1e-5)) per query
 
 SCORES = [float(np.float32(x)) for x in (-1.5, 0.0, 0.1, 0.25, 0.3, 1.0, 2.0, 7.5)]
 
 
-@st.composite
-def collections(draw: Any) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, int]]]:
-    """A run and qrels over a few queries, with ties, unjudged and unretrieved documents,
-    queries on one side only, negative grades and queries without relevant documents."""
-    n_queries = draw(st.integers(1, 4))
-    run: dict[str, dict[str, float]] = {}
-    qrels: dict[str, dict[str, int]] = {}
-    for q in range(n_queries):
-        qid = f"q{q}"
-        pool = [f"d{q}_{i}" for i in range(draw(st.integers(1, 9)))]
-        side = draw(st.sampled_from(["both", "both", "both", "run", "qrels"]))
-        if side != "qrels":
-            retrieved = draw(st.lists(st.sampled_from(pool), min_size=1, unique=True))
-            run[qid] = {d: draw(st.sampled_from(SCORES)) for d in retrieved}
-        if side != "run":
-            judged = draw(st.lists(st.sampled_from(pool), min_size=1, unique=True))
-            qrels[qid] = {d: draw(st.integers(-1, 3)) for d in judged}
-    if not run:
-        run["q0"] = {"d0_0": 1.0}
-    if not qrels:
-        qrels["q0"] = {"d0_0": 1}
-    return run, qrels
+#: A run and qrels over a few queries, with ties, unjudged and unretrieved documents,
+#: queries on one side only, negative grades and queries without relevant documents.
+COLLECTIONS = collections(
+    queries=(1, 4),
+    query_id="q{q}",
+    pool=(1, 9),
+    doc_id="d{q}_{i}",
+    scores=tied_scores(st.sampled_from(SCORES)),
+    grades=st.integers(-1, 3),
+    one_sided=True,
+)
+
+
+def test_pytrec_measures_are_every_trec_name() -> None:
+    """PYTREC_MEASURES holds every trec_eval name of the registry pytrec_eval computes."""
+    assert set(TREC) >= NOT_IN_PYTREC_EVAL
+    assert not NOT_IN_PYTREC_EVAL & set(pytrec_eval.supported_measures)
+    assert {m.split(".")[0] for m in PYTREC_MEASURES} <= set(pytrec_eval.supported_measures)
+    assert len(PYTREC_MEASURES) == len(TREC) - len(NOT_IN_PYTREC_EVAL)
 
 
 def _frames(run: dict, qrels: dict) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -104,7 +106,7 @@ def _pytrec_eval(run: dict, qrels: dict, level: int, judged_only: bool) -> dict:
 @settings(
     max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
-@given(collections(), st.sampled_from([1, 2]), st.booleans())
+@given(COLLECTIONS, st.sampled_from([1, 2]), st.booleans())
 def test_against_pytrec_eval(data: tuple, level: int, judged_only: bool) -> None:
     run, qrels = data
     defined = defined_for_trec_eval(qrels)
@@ -151,7 +153,7 @@ IR_MEASURES = [
         "P(judged_only=True)@3", "AP(judged_only=True)", "nDCG(judged_only=True)@5",
         "RR(judged_only=True)", "Rprec(judged_only=True)", "SetP(judged_only=True)",
         "Success(judged_only=True)@2", "R(judged_only=True)@3", "IPrec(judged_only=True)@0.5",
-        "SetF(judged_only=True)",
+        "SetF(judged_only=True)", "SetAP(judged_only=True)",
     ]),
     # its mapped gains: a call of their own (see above)
     ("trec_eval", ["nDCG(gains={0:0,1:1,2:3,3:7})@5", "nDCG(gains={0:0,1:1,2:3,3:7})"]),
@@ -159,10 +161,23 @@ IR_MEASURES = [
 ]  # fmt: skip
 
 
+def test_ir_measures_cover_its_trec_eval_provider() -> None:
+    """IR_MEASURES names every registry measure that ir_measures' pytrec_eval provider
+    computes, and condensed (judged_only=True) every one it computes condensed: a measure
+    added to either cannot be left out here."""
+    provider = ir_measures.providers.registry["pytrec_eval"].SUPPORTED_MEASURES
+    ours = ir.parse_measures([n for _, names in IR_MEASURES for n in names])
+    named = {m.name for m in ours}
+    condensed = {m.name for m in ours if m.judged_only}
+    supported = {m.NAME for m in provider} & set(ir.registry.REGISTRY)
+    assert supported <= named
+    assert {m.NAME for m in provider if "judged_only" in m.params} <= condensed
+
+
 @settings(
     max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
-@given(collections())
+@given(COLLECTIONS)
 def test_against_ir_measures(data: tuple) -> None:
     run, qrels = data
     defined = defined_for_trec_eval(qrels)
@@ -237,7 +252,7 @@ def test_all_negative_query() -> None:
 @settings(
     max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
-@given(collections(), st.sampled_from([0.25, 0.5, 3.0]))
+@given(COLLECTIONS, st.sampled_from([0.25, 0.5, 3.0]))
 def test_set_f_weight_against_pytrec_eval(data: tuple, beta: float) -> None:
     """``set_F.x`` weighs recall by x itself (not x²); pytrec_eval names it plain ``set_F``."""
     run, qrels = data

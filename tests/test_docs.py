@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from polars_ireval import _docs
 from polars_ireval.registry import definitions
-from tests.conftest import ROOT
+from tests.paths import ROOT
 
 
 def test_measures_page_is_generated_from_the_registry() -> None:

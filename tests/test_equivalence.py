@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_ireval as ir
+from tests.strategies import several_runs
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 
@@ -62,30 +63,8 @@ def _assert_same(a: pl.DataFrame, b: pl.DataFrame) -> None:
     assert_frame_equal(_sorted(a), _sorted(b), check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
 
 
-# --------------------------------------------------------------------------- strategies
-
-
-@st.composite
-def collections(draw: st.DrawFn) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """A small collection: up to 3 runs, 4 queries, 8 docs, scores with many ties."""
-    docs = [f"d{i}" for i in range(8)] + ["D1", "a", "B"]
-    queries = ["1", "2", "10", "q"]
-    run_rows = []
-    for run in draw(st.lists(st.sampled_from(["r1", "r2", "r3"]), min_size=1, unique=True)):
-        for q in draw(st.lists(st.sampled_from(queries), min_size=1, unique=True)):
-            ranked = draw(st.lists(st.sampled_from(docs), min_size=1, max_size=10, unique=True))
-            for d in ranked:
-                score = draw(st.sampled_from([0.0, 0.5, 1.0, 2.0, -1.0, 1e-9]))
-                run_rows.append((run, q, d, score))
-    qrels_rows = []
-    for q in draw(st.lists(st.sampled_from(queries), min_size=1, unique=True)):
-        for d in draw(st.lists(st.sampled_from(docs), min_size=1, max_size=10, unique=True)):
-            qrels_rows.append((q, d, draw(st.integers(-1, 3))))
-    run = pl.DataFrame(run_rows, schema=["run_id", "query_id", "doc_id", "score"], orient="row")
-    qrels = pl.DataFrame(qrels_rows, schema=["query_id", "doc_id", "relevance"], orient="row")
-    return run, qrels
-
-
+# generated collections: several_runs (tests/strategies.py), up to 3 runs, 4 queries, 11 docs,
+# many tied scores
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -253,7 +232,7 @@ def test_free_functions_in_group_by_equal_evaluate(
 
 
 @SETTINGS
-@given(data=collections(), seed=st.integers(0, 2**16))
+@given(data=several_runs(), seed=st.integers(0, 2**16))
 def test_generated_shuffle_and_engines_agree(
     data: tuple[pl.DataFrame, pl.DataFrame], seed: int
 ) -> None:
@@ -276,7 +255,7 @@ def test_generated_shuffle_and_engines_agree(
 
 
 @SETTINGS
-@given(data=collections())
+@given(data=several_runs())
 def test_generated_runs_together_equal_alone(data: tuple[pl.DataFrame, pl.DataFrame]) -> None:
     run, qrels = data
     for options in ({}, {"missing": "zero"}):
@@ -293,7 +272,7 @@ def test_generated_runs_together_equal_alone(data: tuple[pl.DataFrame, pl.DataFr
 
 
 @SETTINGS
-@given(data=collections())
+@given(data=several_runs())
 def test_generated_namespace_and_free_functions(data: tuple[pl.DataFrame, pl.DataFrame]) -> None:
     run, qrels = data
     table = ir.judge(run, qrels, missing="zero")

@@ -19,89 +19,22 @@ import ir_measures
 import polars as pl
 import pytest
 import ranx
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from polars.testing import assert_frame_equal
 
 import polars_ireval as ir
 from polars_ireval.errors import ParameterError
 from polars_ireval.measures.usermodel import unit_gain
-from tests.test_condensed import every_measure
+from tests.oracles import ours, ranking, shared, weight
+from tests.strategies import DERANDOMIZED, Qrels, Run, graded_collections
+from tests.support import every_measure
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 logging.getLogger("ir_measures").setLevel(logging.ERROR)
 logging.getLogger("ir_measures.cwl_eval").setLevel(logging.ERROR)
 
-Run = dict[str, dict[str, float]]
-Qrels = dict[str, dict[str, int]]
-SETTINGS = settings(
-    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
-)
-
-
-@st.composite
-def collections(draw: Any, max_grade: int = 3) -> tuple[Run, Qrels]:
-    """Runs with distinct scores over 1-4 queries (numeric ids, as gdeval needs), with
-    unjudged and unretrieved documents, negative grades, queries without a relevant one."""
-    run: Run = {}
-    qrels: Qrels = {}
-    for q in range(draw(st.integers(1, 4))):
-        qid = str(q + 1)
-        pool = [f"d{q}_{i}" for i in range(draw(st.integers(1, 12)))]
-        retrieved = draw(st.lists(st.sampled_from(pool), min_size=1, unique=True))
-        scores = draw(
-            st.lists(
-                st.integers(0, 1000), min_size=len(retrieved), max_size=len(retrieved), unique=True
-            )
-        )
-        run[qid] = {d: float(s) / 10 for d, s in zip(retrieved, scores, strict=True)}
-        judged = draw(st.lists(st.sampled_from(pool), min_size=1, unique=True))
-        qrels[qid] = {d: draw(st.integers(-1, max_grade)) for d in judged}
-    return run, qrels
-
-
-def frames(run: Run, qrels: Qrels) -> tuple[pl.DataFrame, pl.DataFrame]:
-    r = pl.DataFrame(
-        [(q, d, s) for q, docs in run.items() for d, s in docs.items()],
-        schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64},
-        orient="row",
-    )
-    j = pl.DataFrame(
-        [(q, d, g) for q, docs in qrels.items() for d, g in docs.items()],
-        schema={"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Int64},
-        orient="row",
-    )
-    return r, j
-
-
-def ours(run: Run, qrels: Qrels, measure: str) -> dict[str, float]:
-    out = ir.evaluate(*frames(run, qrels), measure, per_query=True)
-    return dict(zip(out["query_id"], out["value"], strict=True))
-
-
-def ranking(run: Run, qid: str) -> list[str]:
-    return sorted(run[qid], key=lambda d: -run[qid][d])
-
 
 # --------------------------------------------------------------------------- plain-Python formulas
-
-
-def weight(i: int, discount: str, b: float = 2.0, weights: tuple[float, ...] = ()) -> float:
-    """w_i of every discount, straight from its definition."""
-    if discount == "log2":
-        return 1 / math.log2(i + 1)
-    if discount == "log":
-        return 1 / math.log(i + 1, b)
-    if discount == "jk":
-        return 1.0 if i < b else 1 / math.log(i, b)
-    if discount == "none":
-        return 1.0
-    if discount == "root":
-        return 1 / math.sqrt(i)
-    if discount == "rank":
-        return 1 / i
-    if discount == "square":
-        return 1 / i**2
-    return weights[i - 1] if i <= len(weights) else 0.0
 
 
 def gain_of(grade: int | None, gain: str) -> float:
@@ -157,8 +90,8 @@ def spec(name: str, params: dict[str, Any], k: int | None) -> str:
 @pytest.mark.parametrize(("discount", "extra"), DISCOUNTS)
 @pytest.mark.parametrize("norm", ["none", "scaled", "ideal", "self"])
 @pytest.mark.parametrize("gain", ["linear", "exp"])
-@settings(SETTINGS, max_examples=12)
-@given(data=collections(), k=st.sampled_from([None, 1, 3, 10]))
+@settings(DERANDOMIZED, max_examples=12)
+@given(data=graded_collections(), k=st.sampled_from([None, 1, 3, 10]))
 def test_every_gain_discount_and_norm_matches_its_formula(
     discount: str,
     extra: dict[str, Any],
@@ -180,8 +113,8 @@ def test_every_gain_discount_and_norm_matches_its_formula(
 # --------------------------------------------------------------------------- tool oracles
 
 
-@SETTINGS
-@given(data=collections(), k=st.sampled_from([1, 3, 5, 10, 20]))
+@DERANDOMIZED
+@given(data=graded_collections(), k=st.sampled_from([1, 3, 5, 10, 20]))
 def test_ndcg_exp_gain_matches_ranx_ndcg_burges(data: tuple[Run, Qrels], k: int) -> None:
     run, qrels = data
     ranx_qrels = ranx.Qrels({q: {d: g for d, g in docs.items()} for q, docs in qrels.items()})
@@ -194,8 +127,8 @@ def test_ndcg_exp_gain_matches_ranx_ndcg_burges(data: tuple[Run, Qrels], k: int)
         assert v == pytest.approx(float(want[qid]), rel=1e-9, abs=1e-12), (qid, run, qrels)
 
 
-@SETTINGS
-@given(data=collections(), k=st.sampled_from([1, 3, 5, 10]))
+@DERANDOMIZED
+@given(data=graded_collections(), k=st.sampled_from([1, 3, 5, 10]))
 def test_ndcg_exp_gain_matches_ir_measures_exp_log2(data: tuple[Run, Qrels], k: int) -> None:
     run, qrels = data
     measure = ir_measures.parse_measure(f"nDCG(dcg='exp-log2')@{k}")
@@ -212,9 +145,9 @@ def test_ndcg_exp_gain_matches_ir_measures_exp_log2(data: tuple[Run, Qrels], k: 
         assert v == pytest.approx(want[qid], rel=1e-9, abs=1e-12), (qid, run, qrels)
 
 
-@SETTINGS
+@DERANDOMIZED
 @given(
-    data=collections(),
+    data=graded_collections(),
     k=st.sampled_from([1, 3, 5, 10]),
     max_rel=st.integers(1, 3),
     min_rel=st.sampled_from([0, 0, 1]),
@@ -293,24 +226,6 @@ def test_bad_parameters_name_the_fix(measure: str, message: str) -> None:
 
 
 # --------------------------------------------------------------------------- shared data
-
-
-def shared(run_name: str, qrels_name: str) -> tuple[Run, Qrels]:
-    """A run of ../shared/data with trec_eval's order made explicit (score = -rank), so
-    every tool sees the same ranking, and its qrels, both on the queries they share."""
-    from tests.conftest import need_data
-
-    data = need_data()
-    run = ir.read_run(data / run_name)
-    qrels = ir.read_qrels(data / qrels_name)
-    ranked = ir.judge(run, qrels).filter(pl.col("rank").is_not_null())
-    run_d: Run = {}
-    for q, d, rank in ranked.select("query_id", "doc_id", "rank").iter_rows():
-        run_d.setdefault(q, {})[d] = -float(rank)
-    qrels_d: Qrels = {}
-    for q, d, g in qrels.filter(pl.col("query_id").is_in(list(run_d))).iter_rows():
-        qrels_d.setdefault(q, {})[d] = g
-    return {q: docs for q, docs in run_d.items() if q in qrels_d}, qrels_d
 
 
 SHARED = [

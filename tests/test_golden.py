@@ -12,45 +12,14 @@ import polars as pl
 import pytest
 
 import polars_ireval as ir
-from tests.conftest import CAST, TREC_TEST, need_data
-from tests.refs import read_pytrec_eval_tsv, read_trec_eval_output, trec_text
-
-# (id, qrels, run, expected trec_eval -q output, evaluate() options)
-TREC_EVAL_CASES = [
-    ("aq", "qrels.test", "results.test", "expected_v9.0.8/out.test.aq", {}),
-    ("aqc", "qrels.test", "results.trunc", "expected_v9.0.8/out.test.aqc", {"missing": "zero"}),
-    (
-        "aqcM",
-        "qrels.test",
-        "results.trunc",
-        "expected_v9.0.8/out.test.aqcM",
-        {"missing": "zero", "max_depth": 100},
-    ),
-    (
-        "aql",
-        "qrels.rel_level",
-        "results.test",
-        "expected_v9.0.8/out.test.aql",
-        {"relevance_level": 2},
-    ),
-    ("meas_params", "qrels.test", "results.test", "expected_v9.0.8/out.test.meas_params", {}),
-    *[
-        (
-            f"{qrels}-l{level}",
-            qrels,
-            run,
-            f"refs/{qrels}/{run}.trec_eval-9.0.4.l{level}.q.txt",
-            {"relevance_level": level},
-        )
-        for qrels, run, levels in [
-            ("qrels.test", "results.test", (1,)),
-            ("qrels.test", "results.trunc", (1,)),
-            ("qrels.rel_level", "results.test", (1, 2)),
-            ("qrels.comment.test", "results.comment.test", (1, 2)),
-        ]
-        for level in levels
-    ],
-]
+from tests.paths import CAST, TREC_TEST, need_data
+from tests.refs import (
+    TREC_EVAL_CASES,
+    numeric,
+    read_pytrec_eval_tsv,
+    read_trec_eval_output,
+    trec_text,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 
@@ -62,19 +31,10 @@ CAST_RUNS = [
     "org_manual_bm25",
 ]
 
-#: trec_eval lines that are not numbers of a measure: checked by the CLI tests.
-NOT_NUMERIC = {"runid", "relstring"}
-
-
-def _numeric(measure: str) -> bool:
-    """Every trec_eval line but ``runid`` and ``relstring``; these must all parse (a measure
-    we cannot parse fails the test instead of being left out)."""
-    return measure not in NOT_NUMERIC and not measure.startswith("relstring")
-
 
 def _compare_trec_eval(qrels: Path, run: Path, expected: Path, options: dict) -> None:
     want = read_trec_eval_output(expected)
-    names = [m for m in want["measure"].unique(maintain_order=True) if _numeric(m)]
+    names = [m for m in want["measure"].unique(maintain_order=True) if numeric(m)]
     measures = {m.label: m for m in ir.parse_measures(names)}
     per_query = ir.evaluate(run, qrels, names, per_query=True, **options)
     overall = ir.evaluate(run, qrels, names, **options).with_columns(
@@ -157,7 +117,7 @@ PYTREC_CASES = [
 def test_pytrec_eval_full_precision(qrels: Path, run: Path, expected: Path, level: int) -> None:
     need_data()
     want = read_pytrec_eval_tsv(expected)
-    names = [m for m in want["measure"].unique(maintain_order=True) if _numeric(m)]
+    names = [m for m in want["measure"].unique(maintain_order=True) if numeric(m)]
     per_query = ir.evaluate(run, qrels, names, per_query=True, relevance_level=level)
     overall = ir.evaluate(run, qrels, names, relevance_level=level)
     got = pl.concat(

@@ -16,8 +16,8 @@ from polars.testing import assert_frame_equal
 
 import polars_ireval as ir
 from polars_ireval.judgment_groups import evaluate_jg, read_qrels_jg
-from tests.conftest import TREC_TEST, need_data
-from tests.test_prefs import compare_with_trec_eval
+from tests.paths import TREC_TEST, need_data
+from tests.refs import compare_with_trec_eval
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 

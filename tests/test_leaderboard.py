@@ -18,7 +18,7 @@ import polars as pl
 import pytest
 
 import polars_ireval as ir
-from tests.conftest import ROOT, need_data
+from tests.paths import ROOT, need_data
 
 #: leaderboard column -> measure string
 MEASURES = {

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.paths import ROOT
 
 
 def _run(*command: str) -> subprocess.CompletedProcess[str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import ROOT, need_data
 from tests.docblocks import normalise, run_blocks
+from tests.paths import ROOT, need_data
 
 DOC = ROOT / "docs" / "judging.md"
 

@@ -27,8 +27,8 @@ from polars_ireval.prefs import (
     read_prefs,
     read_qrels_prefs,
 )
-from tests.conftest import TREC_TEST, need_data
-from tests.refs import read_trec_eval_output, trec_text
+from tests.paths import TREC_TEST, need_data
+from tests.refs import compare_with_trec_eval
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 
@@ -41,32 +41,6 @@ GOLDEN = [
     ("prefs-comments", read_prefs, "prefs.comment.test", "prefs.results.test", "out.test.prefs"),
     ("qrels_prefs", read_qrels_prefs, "qrels.test", "results.test", "out.test.qrels_prefs"),
 ]
-
-
-def compare_with_trec_eval(
-    got_per_query: pl.DataFrame,
-    got_all: pl.DataFrame,
-    expected: Path,
-    integer: Callable[[str], bool],
-) -> None:
-    """Every value of a trec_eval ``-q`` output, at its printed precision, in its order."""
-    want = read_trec_eval_output(expected)
-    num_q = int(want.filter(pl.col("measure") == "num_q")["text"][0])
-    want = want.filter(~pl.col("measure").is_in(["runid", "num_q"]))
-    got = pl.concat(
-        [
-            got_per_query,
-            got_all.with_columns(pl.lit("all").alias("query_id")).select(got_per_query.columns),
-        ]
-    )
-    assert got_per_query["query_id"].n_unique() == num_q
-    # same lines in the same order: queries in string order, measures in print order
-    assert got.select("measure", "query_id").rows() == want.select("measure", "query_id").rows()
-    ours = [trec_text(v, integer(m)) for m, v in zip(got["measure"], got["value"], strict=True)]
-    diff = want.with_columns(pl.Series("ours", ours), got["value"]).filter(
-        pl.col("ours") != pl.col("text").str.strip_chars()
-    )
-    assert diff.height == 0, f"{diff.height} values differ from trec_eval:\n{diff.head(20)}"
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 import polars_ireval as ir
 from polars_ireval.errors import ParameterError
-from tests.conftest import need_data
+from tests.paths import need_data
+from tests.strategies import distinct_scores, frame_collections, tied_scores
 
 rbp_eval = pytest.importorskip("rbp_eval")
 
@@ -23,8 +24,6 @@ pytestmark = [
 ]
 
 PERSIST = (0.5, 0.8, 0.95)
-RUN_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}
-QRELS_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Int64}
 
 
 def _per_query(run: pl.DataFrame, qrels: pl.DataFrame, measures: list[str], rel: int = 1):
@@ -180,31 +179,15 @@ def test_empty_ranking_with_missing_zero():
 # -- oracles -------------------------------------------------------------------------------
 
 
-@st.composite
-def runs_and_qrels(draw):
-    rows_run, rows_qrels = [], []
-    for q in range(draw(st.integers(1, 4))):
-        pool = [f"d{i}" for i in range(draw(st.integers(1, 25)))]
-        ranked = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
-        scores = draw(
-            st.lists(
-                st.integers(-10_000, 10_000),
-                unique=True,
-                min_size=len(ranked),
-                max_size=len(ranked),
-            )
-        )
-        rows_run += [(str(q), d, float(s)) for d, s in zip(ranked, scores, strict=True)]
-        judged = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
-        rows_qrels += [(str(q), d, draw(st.integers(0, 3))) for d in judged]
-    run = pl.DataFrame(rows_run, schema=RUN_SCHEMA, orient="row")
-    qrels = pl.DataFrame(rows_qrels, schema=QRELS_SCHEMA, orient="row")
-    return run, qrels
+#: 1-4 queries of up to 25 documents, distinct scores, grades 0-3
+runs_and_qrels = frame_collections(
+    queries=(1, 4), pool=(1, 25), scores=distinct_scores(-10_000, 10_000), grades=st.integers(0, 3)
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    data=runs_and_qrels(),
+    data=runs_and_qrels,
     p=st.sampled_from(PERSIST),
     rel=st.sampled_from((1, 2)),
     k=st.sampled_from((None, 1, 5, 10)),
@@ -214,19 +197,10 @@ def test_rbp_eval_oracle_hypothesis(data, p, rel, k):
     _check_against_rbp_eval(run, qrels, p, rel, k)
 
 
-@st.composite
-def tied_runs_and_qrels(draw):
-    """Rankings with many tied scores (rbp_eval averages weights over them)."""
-    rows_run, rows_qrels = [], []
-    for q in range(draw(st.integers(1, 4))):
-        pool = [f"d{i}" for i in range(draw(st.integers(1, 25)))]
-        ranked = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
-        rows_run += [(str(q), d, float(draw(st.integers(0, 5)))) for d in ranked]
-        judged = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
-        rows_qrels += [(str(q), d, draw(st.integers(0, 4))) for d in judged]
-    run = pl.DataFrame(rows_run, schema=RUN_SCHEMA, orient="row")
-    qrels = pl.DataFrame(rows_qrels, schema=QRELS_SCHEMA, orient="row")
-    return run, qrels
+#: Rankings with many tied scores (rbp_eval averages weights over them), grades 0-4
+tied_runs_and_qrels = frame_collections(
+    queries=(1, 4), pool=(1, 25), scores=tied_scores(st.integers(0, 5)), grades=st.integers(0, 4)
+)
 
 
 SEED004_GAINS = {0: 0.0, 1: 0.1, 2: 0.3, 3: 0.7, 4: 1.0}
@@ -234,7 +208,7 @@ SEED004_GAINS = {0: 0.0, 1: 0.1, 2: 0.3, 3: 0.7, 4: 1.0}
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    data=tied_runs_and_qrels(),
+    data=tied_runs_and_qrels,
     p=st.sampled_from(PERSIST),
     rel=st.sampled_from((1, 2)),
     k=st.sampled_from((None, 1, 3, 5, 10)),
@@ -246,7 +220,7 @@ def test_rbp_eval_oracle_tie_averaging_hypothesis(data, p, rel, k):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    data=tied_runs_and_qrels(),
+    data=tied_runs_and_qrels,
     p=st.sampled_from(PERSIST),
     k=st.sampled_from((None, 4)),
     ties=st.sampled_from(("rank", "average")),
@@ -322,7 +296,7 @@ def test_ir_measures_oracle_trec_eval_test(p):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=runs_and_qrels(), p=st.sampled_from(PERSIST))
+@given(data=runs_and_qrels, p=st.sampled_from(PERSIST))
 def test_ir_measures_oracle_hypothesis(data, p):
     run, qrels = data
     # trectools (ir_measures' RBP provider) averages the weights of equal scores on adjacent
@@ -345,7 +319,7 @@ def test_ir_measures_oracle_hypothesis(data, p):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    data=runs_and_qrels(),
+    data=runs_and_qrels,
     p=st.sampled_from(PERSIST),
     k=st.sampled_from((None, 3, 10)),
     extra=st.lists(st.integers(0, 3), max_size=30),

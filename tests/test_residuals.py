@@ -1,6 +1,6 @@
 """``evaluate(..., residuals=True)``: the residual and projected columns, per query and
 aggregated, and the interval properties of seed 004's Table 2 for every measure that has a
-residual (RBP, P@k and the C/W/L measures)."""
+residual (RBP, P@k, SDCG, InvSq and the C/W/L measures: the registry's, checked)."""
 
 from __future__ import annotations
 
@@ -12,18 +12,28 @@ from polars.testing import assert_frame_equal
 
 import polars_ireval as ir
 from polars_ireval.errors import ParameterError
-from tests.conftest import need_data
+from tests.paths import need_data
+from tests.strategies import QRELS_SCHEMA, RUN_SCHEMA, frame_collections, ranked_scores
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 
-RUN_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64}
-QRELS_SCHEMA = {"query_id": pl.String, "doc_id": pl.String, "relevance": pl.Int64}
-
 #: weights that do not depend on the gains: the interval properties hold exactly
-STATIC = ["RBP", "RBP(p=0.5)@5", "P@5", "P@30", "INSQ@20", "TBG(halflife=3)@20", "U(L=8)@20"]
+STATIC = [
+    *("RBP", "RBP(p=0.5)@5", "P@5", "P@30", "INSQ@20", "TBG(halflife=3)@20", "U(L=8)@20"),
+    *("SDCG(max_rel=2)@10", "InvSq(max_rel=2)"),
+]
 #: adaptive user models (the weights move with the gains found)
-ADAPTIVE = ["INST@20", "INST(T=3)@20", "BPM(T=2,K=5)@20"]
+ADAPTIVE = [
+    *("INST@20", "INST(T=3)@20", "BPM(T=2,K=5)@20"),
+    *("NERR8@10", "NERR9@5", "NERR10(p=0.5)@20", "NERR11(T=2)@20"),
+]
 WITH_RESIDUAL = STATIC + ADAPTIVE
+
+
+def test_every_measure_with_a_residual_is_checked() -> None:
+    """STATIC and ADAPTIVE name every registry measure that has a residual."""
+    names = {m.name for m in ir.parse_measures(WITH_RESIDUAL)}
+    assert names == {d.name for d in ir.definitions() if d.residual is not None}
 
 
 def _rows(out: pl.DataFrame) -> dict[tuple[str, str], tuple[float, float | None, float | None]]:
@@ -178,22 +188,14 @@ def test_ideal_ranking_scores_one():
 # -- properties (seed 004, Table 2) on generated rankings ----------------------------------
 
 
-@st.composite
-def runs_and_qrels(draw):
-    rows_run, rows_qrels = [], []
-    for q in range(draw(st.integers(1, 3))):
-        pool = [f"d{i}" for i in range(draw(st.integers(1, 25)))]
-        ranked = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
-        rows_run += [(str(q), d, float(-i)) for i, d in enumerate(ranked)]
-        judged = draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
-        rows_qrels += [(str(q), d, draw(st.integers(-1, 2))) for d in judged]
-    run = pl.DataFrame(rows_run, schema=RUN_SCHEMA, orient="row")
-    qrels = pl.DataFrame(rows_qrels, schema=QRELS_SCHEMA, orient="row")
-    return run, qrels
+#: 1-3 queries of up to 25 documents ranked in drawn order (no ties), grades -1 to 2
+runs_and_qrels = frame_collections(
+    queries=(1, 3), pool=(1, 25), scores=ranked_scores(), grades=st.integers(-1, 2)
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=runs_and_qrels())
+@given(data=runs_and_qrels)
 def test_bounded(data):
     run, qrels = data
     for (q, label), (value, residual, projected) in _eval(run, qrels, WITH_RESIDUAL).items():
@@ -205,7 +207,7 @@ def test_bounded(data):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=runs_and_qrels(), grades=st.lists(st.integers(-1, 2), min_size=1, max_size=30))
+@given(data=runs_and_qrels, grades=st.lists(st.integers(-1, 2), min_size=1, max_size=30))
 def test_interval_never_widens_as_documents_are_judged(data, grades):
     run, qrels = data
     before = _eval(run, qrels, WITH_RESIDUAL)
@@ -223,7 +225,7 @@ def test_interval_never_widens_as_documents_are_judged(data, grades):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=runs_and_qrels(), extra=st.integers(1, 10))
+@given(data=runs_and_qrels, extra=st.integers(1, 10))
 def test_monotone_when_the_ranking_is_extended(data, extra):
     """Appending documents below the ranking never lowers the base score: the weights of
     static models do not change, and an adaptive model (INST, BPM) only moves weight from
@@ -247,7 +249,7 @@ def test_monotone_when_the_ranking_is_extended(data, extra):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=runs_and_qrels(), seed=st.integers(0, 2**16))
+@given(data=runs_and_qrels, seed=st.integers(0, 2**16))
 def test_shuffling_rows_changes_nothing(data, seed):
     run, qrels = data
     a = ir.evaluate(run, qrels, WITH_RESIDUAL, per_query=True, residuals=True)

@@ -1,17 +1,16 @@
-"""The Spark engine (``polars_ireval.spark``): the templates of ``sql/`` rendered as Spark SQL,
-run in local mode, against the Polars engine.
+"""The Spark engine (``polars_ireval.engines.spark``): the templates of ``sql/`` rendered as
+Spark SQL, run in local mode, against the Polars engine.
 
-One Spark session serves the whole suite (``tests.test_sql.spark_session``: ``local[1]``, one
-shuffle partition, no UI). Spark plans are costly on a small machine, so the measures are
-checked in few, large batches: ``tests/test_sql.py::test_engines_equal_polars`` and
-``test_residuals_equal_polars`` run every macro and code path (``SPARK_MEASURES``) on Spark
-as on DuckDB, and the DuckDB tests check the same templates on every measure and parameter.
-This module covers what is Spark's own: Spark inputs, options, byte-wise ties, bad input.
+One Spark session serves the whole suite (the ``spark`` fixture of ``tests/conftest.py``:
+``local[1]``, one shuffle partition, no UI). Spark plans are costly on a small machine, so
+the measures are checked in few, large batches: ``tests/test_sql.py::test_engines_equal_polars``
+and ``test_residuals_equal_polars`` run every macro and code path (``SPARK_MEASURES``) on
+Spark as on DuckDB, and the DuckDB tests check the same templates on every measure and
+parameter. This module covers what is Spark's own: Spark inputs, options, byte-wise ties, bad input.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -19,19 +18,8 @@ import polars as pl
 import pytest
 
 import polars_ireval as ir
-import polars_ireval.sql as irsql
-from polars_ireval.registry import SqlMean
-from polars_ireval.sql import compile as sqlc
-from tests.conftest import TREC_TEST, need_data
-from tests.test_sql import (
-    RANK_BY,
-    SPARK_MEASURES,
-    TIE_IDS,
-    _compare,
-    _tie_frames,
-    generated,
-    spark_session,
-)
+from tests.paths import TREC_TEST, need_data
+from tests.support import RANK_BY, TIE_IDS, compare, generated, tie_frames, to_polars
 
 pyspark = pytest.importorskip(
     "pyspark", reason="pyspark is a test dependency: pip install '.[test]'"
@@ -43,33 +31,9 @@ pytestmark = pytest.mark.filterwarnings(
 )
 
 
-@pytest.fixture(scope="session")
-def spark() -> Iterator[Any]:
-    session = spark_session()
-    yield session
-    session.stop()
-
-
 def spark_eval(run: Any, qrels: Any, measures: Any, *, spark: Any, **options: Any) -> Any:
     """``evaluate`` on the Spark engine, in the session ``spark``."""
     return ir.evaluate(run, qrels, measures, engine="spark", con=spark, **options)
-
-
-def _to_polars(df: Any) -> pl.DataFrame:
-    out = pl.from_arrow(df.toArrow())
-    assert isinstance(out, pl.DataFrame)
-    return out
-
-
-def test_spark_measures_cover_every_macro() -> None:
-    """SPARK_MEASURES (run on Spark by tests/test_sql.py) calls every measure macro."""
-    called = set()
-    for m in ir.parse_measures(SPARK_MEASURES):
-        s = sqlc.spec(m)
-        calls = s.calls if isinstance(s, SqlMean) else (s,)
-        called |= {c.macro for c in calls}
-    macros = {t.name for t in irsql.library().values() if t.kind == "macro"}
-    assert called == macros - {"ireval_judge", "ireval_check", "ireval_rankings"}
 
 
 def test_spark_trec_eval_data(spark: Any) -> None:
@@ -80,8 +44,8 @@ def test_spark_trec_eval_data(spark: Any) -> None:
         *("map", "gm_map", "ndcg_cut.10", "num_ret", "P.5", "recip_rank", "bpref", "infAP"),
         *("ERR@20", "INST@10"),
     ]
-    got = _to_polars(spark_eval(run, qrels, names, spark=spark, relevance_level=2))
-    _compare(got, ir.evaluate(run, qrels, names, relevance_level=2))
+    got = to_polars(spark_eval(run, qrels, names, spark=spark, relevance_level=2))
+    compare(got, ir.evaluate(run, qrels, names, relevance_level=2))
 
 
 @pytest.mark.parametrize("strategy", sorted(RANK_BY))
@@ -112,11 +76,11 @@ def test_spark_frames_and_options(
         {"missing": "zero", "max_depth": 4, "judged_only": True, "relevance_level": 2},
         {"ties": "input_order"},
     ):
-        got = _to_polars(
+        got = to_polars(
             spark_eval(run_sdf, qrels_sdf, names, spark=spark, per_query=True, **options)
         )
         want = ir.evaluate(run.drop("input_order"), qrels, names, per_query=True, **options)
-        _compare(got, want)
+        compare(got, want)
     assert strategies == [strategy, strategy]
 
 
@@ -125,7 +89,7 @@ def test_spark_ties_are_byte_wise(spark: Any) -> None:
     from polars_ireval.sql import quote_backquoted as quote
     from polars_ireval.sql.compile import judge_sql
 
-    run, qrels = _tie_frames()
+    run, qrels = tie_frames()
     spark.createDataFrame(run.to_arrow()).createOrReplaceTempView("tie_run")
     spark.createDataFrame(qrels.to_arrow()).createOrReplaceTempView("tie_qrels")
     tables = {
@@ -134,7 +98,7 @@ def test_spark_ties_are_byte_wise(spark: Any) -> None:
         "qrels_table": quote("tie_qrels"),
     }
     for ties in ("trec_eval", "doc_id_asc"):
-        got = _to_polars(spark.sql(judge_sql(tables, ties=ties))).select(
+        got = to_polars(spark.sql(judge_sql(tables, ties=ties))).select(
             "query_id", "doc_id", pl.col("rank").cast(pl.UInt32), "relevance"
         )
         want = ir.judge(run, qrels, ties=ties).select("query_id", "doc_id", "rank", "relevance")
@@ -170,13 +134,14 @@ def test_evaluate_engine_spark(spark: Any) -> None:
     run, qrels = ir.example_path("runs"), ir.example_path("qrels.txt")
     got = ir.evaluate(run, qrels, ["nDCG@10", "AP"], engine="spark")
     assert hasattr(got, "sparkSession")
-    _compare(_to_polars(got), ir.evaluate(run, qrels, ["nDCG@10", "AP"]))
+    compare(to_polars(got), ir.evaluate(run, qrels, ["nDCG@10", "AP"]))
 
 
 def test_a_polars_run_of_100000_rows(spark: Any) -> None:
     """A Polars run of 100,000 rows evaluates on Spark as on Polars. While its rows stayed
     in Spark's query plan, Spark's optimizer copied them at each of the judge's references
-    to the run and exhausted a 4 GB driver heap (see ``polars_ireval.spark.from_polars``)."""
+    to the run and exhausted a 4 GB driver heap (see
+    ``polars_ireval.engines.spark.from_polars``)."""
     rng = np.random.default_rng(11)
     queries, depth = 100, 1000
     run = pl.DataFrame(
@@ -195,5 +160,5 @@ def test_a_polars_run_of_100000_rows(spark: Any) -> None:
         }
     )
     names = ["nDCG@10", "AP", "P@10", "R@1000", "RR"]
-    got = _to_polars(spark_eval(run, qrels, names, spark=spark, per_query=True))
-    _compare(got, ir.evaluate(run, qrels, names, per_query=True))
+    got = to_polars(spark_eval(run, qrels, names, spark=spark, per_query=True))
+    compare(got, ir.evaluate(run, qrels, names, per_query=True))

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import duckdb
-import numpy as np
 import polars as pl
 import pytest
 
@@ -22,23 +19,23 @@ from polars_ireval.measures.ap import AP_NORMS
 from polars_ireval.measures.dcg import DISCOUNTS, GAINS, NORMS
 from polars_ireval.measures.ndcg import DCG_KINDS
 from polars_ireval.measures.usermodel import MODELS
-from polars_ireval.registry import REGISTRY, SqlCall
+from polars_ireval.registry import REGISTRY, SqlCall, SqlMean
 from polars_ireval.sql import compile as sqlc
 from polars_ireval.sql import templates as T
 from polars_ireval.sql.options import MAX_POSITIONS
-from tests.conftest import CAST, TREC_TEST, need_data
-from tests.test_golden import TREC_EVAL_CASES, _numeric
+from tests.paths import CAST, ROOT, SQL_DOC, TREC_TEST, need_data
+from tests.refs import TREC_EVAL_CASES, numeric, read_trec_eval_output, trec_text
+from tests.support import (
+    RANK_BY,
+    TIE_IDS,
+    compare,
+    compare_residuals,
+    generated,
+    tie_frames,
+    to_polars,
+)
 
-
-def duckdb_evaluate(run: Any, qrels: Any, measures: Any, **options: Any) -> pl.DataFrame:
-    """``evaluate`` on the DuckDB engine."""
-    out: pl.DataFrame = ir.evaluate(run, qrels, measures, engine="duckdb", **options)
-    return out
-
-
-ROOT = Path(__file__).resolve().parents[1]
 SQL = ROOT / "sql"
-DOC = ROOT / "docs" / "sql.md"
 
 #: Measure strings exercising every SQL measure (names checked against SQL_MEASURES below).
 MEASURES = [
@@ -366,36 +363,11 @@ OPTIONS: list[dict[str, object]] = [
     {"missing": "zero", "max_depth": 3, "judged_only": True, "relevance_level": 2},
 ]
 
-TIE_IDS = ["a_b", "a-b", "aB", "Ab", "é1", "D1 ", "D1", "D10", "D2"]
 
-
-def generated(seed: int = 0, runs: int = 3, queries: int = 12) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Runs with many ties (few distinct scores, -0.0 and 0.0), ids that collations reorder,
-    unjudged and negative-grade documents, judged documents never retrieved, a query the
-    runs lack, a query the qrels lack, a query without relevant documents."""
-    rng = np.random.default_rng(seed)
-    ids = TIE_IDS + [f"d{i}" for i in range(30)]
-    rows = []
-    for r in range(runs):
-        for q in range(queries):
-            n = int(rng.integers(0 if q == 3 else 1, 25))
-            docs = rng.choice(ids, size=min(n, len(ids)), replace=False)
-            scores = rng.choice([0.0, -0.0, 0.5, 1.0, 2.0, -1.0], size=len(docs))
-            rows += [
-                (f"r{r}", f"q{q}", str(d), float(s)) for d, s in zip(docs, scores, strict=True)
-            ]
-    run = pl.DataFrame(rows, schema=["run_id", "query_id", "doc_id", "score"], orient="row")
-    qrows = []
-    for q in range(queries + 1):  # q{queries} is judged but never ranked
-        if q == 5:
-            continue  # ranked but never judged
-        docs = rng.choice(ids, size=int(rng.integers(1, 20)), replace=False)
-        grades = rng.choice([-1, 0, 0, 1, 1, 2, 3], size=len(docs))
-        if q == 7:
-            grades = np.minimum(grades, 0)  # no relevant document
-        qrows += [(f"q{q}", str(d), int(g)) for d, g in zip(docs, grades, strict=True)]
-    qrels = pl.DataFrame(qrows, schema=["query_id", "doc_id", "relevance"], orient="row")
-    return run, qrels
+def duckdb_evaluate(run: Any, qrels: Any, measures: Any, **options: Any) -> pl.DataFrame:
+    """``evaluate`` on the DuckDB engine."""
+    out: pl.DataFrame = ir.evaluate(run, qrels, measures, engine="duckdb", **options)
+    return out
 
 
 def _datasets() -> list[tuple[str, object, object]]:
@@ -446,6 +418,17 @@ def test_every_parameter_is_exercised() -> None:
     assert not missing, f"add measure strings exercising {missing}"
 
 
+def test_spark_measures_cover_every_macro() -> None:
+    """SPARK_MEASURES (run on Spark by test_engines_equal_polars) calls every measure macro."""
+    called = set()
+    for m in ir.parse_measures(SPARK_MEASURES):
+        s = sqlc.spec(m)
+        calls = s.calls if isinstance(s, SqlMean) else (s,)
+        called |= {c.macro for c in calls}
+    macros = {t.name for t in irsql.library().values() if t.kind == "macro"}
+    assert called == macros - {"ireval_judge", "ireval_check", "ireval_rankings"}
+
+
 def test_residual_measures_cover_registry() -> None:
     names = {m.name for m in ir.parse_measures(RESIDUAL_MEASURES)}
     with_residual = {d.name for d in REGISTRY.values() if d.residual is not None}
@@ -454,52 +437,7 @@ def test_residual_measures_cover_registry() -> None:
     assert {d.name for d in REGISTRY.values() if d.sql_residual is not None} == with_residual
 
 
-def _compare(got: pl.DataFrame, want: pl.DataFrame, tol: float = 1e-12) -> None:
-    assert got.columns == want.columns
-    assert got.height == want.height
-    keys = [c for c in want.columns if c != "value"]
-    assert got.select(keys).equals(want.select(keys))
-    diff = (got["value"] - want["value"]).abs()
-    bad = got.with_columns(want=want["value"], diff=diff).filter(~(pl.col("diff") <= tol))
-    assert bad.height == 0, bad
-
-
 # --------------------------------------------------------------------------- every engine
-
-
-def _java() -> bool:
-    home = os.environ.get("JAVA_HOME")
-    return shutil.which("java") is not None or bool(home and os.path.exists(home))
-
-
-def spark_session() -> Any:
-    """The suite's one Spark session (local[1], one shuffle partition, no UI); skips the
-    calling test without pyspark or Java."""
-    pytest.importorskip("pyspark", reason="pyspark is a test dependency: pip install '.[test]'")
-    if not _java():
-        pytest.skip("Java is not installed: the Spark tests need a JRE (.ci/run installs one)")
-    from pyspark.sql import SparkSession
-
-    session = (
-        SparkSession.builder.master("local[1]")
-        .appName("polars_ireval tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "1")
-        .config("spark.sql.adaptive.enabled", "false")
-        .config("spark.sql.codegen.wholeStage", "false")
-        .config("spark.driver.memory", "2g")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    return session
-
-
-@pytest.fixture(scope="session")
-def spark() -> Iterator[Any]:
-    session = spark_session()
-    yield session
-    session.stop()
 
 
 def _on_engine(engine: str, request: pytest.FixtureRequest, *args: Any, **kw: Any) -> pl.DataFrame:
@@ -509,7 +447,7 @@ def _on_engine(engine: str, request: pytest.FixtureRequest, *args: Any, **kw: An
         request.getfixturevalue("spark")
     out = ir.evaluate(*args, engine=engine, **kw)  # type: ignore[arg-type]
     if engine == "spark":
-        out = pl.from_arrow(out.toArrow())
+        out = to_polars(out)
     assert isinstance(out, pl.DataFrame)
     return out
 
@@ -538,31 +476,9 @@ def test_engines_equal_polars(
     (scored as empty rankings: missing='zero')."""
     run, qrels = _dataset(name)
     kw = {"per_query": True, "relevance_level": relevance_level, "missing": "zero"}
-    _compare(
+    compare(
         _on_engine(engine, request, run, qrels, names, **kw), ir.evaluate(run, qrels, names, **kw)
     )
-
-
-def _compare_residuals(got: pl.DataFrame, want: pl.DataFrame, tol: float = 1e-12) -> None:
-    """value and residual to ``tol``; projected is the engine's own v + r v / (1 - r) (null
-    unless r < 1), within the error that ``tol`` on v and r allows: p = v / (1 - r), so
-    |dp| <= tol (1 / (1 - r) + v / (1 - r)^2), large as r nears 1."""
-    assert got.columns == want.columns
-    assert got.height == want.height
-    keys = [c for c in want.columns if c not in ("value", "residual", "projected")]
-    assert got.select(keys).equals(want.select(keys))
-    for col in ("value", "residual"):
-        assert (got[col].is_null() == want[col].is_null()).all(), col
-        assert ((got[col] - want[col]).abs() <= tol).fill_null(True).all(), col
-    v, r, p = got["value"], got["residual"], got["projected"]
-    own = pl.select(pl.when(r < 1).then(v + r * v / (1 - r))).to_series()
-    assert (p.is_null() == own.is_null()).all()
-    assert ((p - own).abs() <= tol * (1 + own.abs())).fill_null(True).all()
-    rw = want["residual"]
-    near_one = ((r - 1).abs() <= tol) | ((rw - 1).abs() <= tol)
-    assert ((p.is_null() == want["projected"].is_null()) | near_one).fill_null(True).all()
-    bound = tol * (1 / (1 - rw) + want["value"].abs() / (1 - rw) ** 2)
-    assert ((p - want["projected"]).abs() <= bound).fill_null(True).all()
 
 
 RESIDUAL_ENGINES = [
@@ -583,7 +499,7 @@ def test_residuals_equal_polars(
     kw = {"per_query": per_query, "residuals": True, "missing": "zero"}
     got = _on_engine(engine, request, run, qrels, RESIDUAL_MEASURES, **kw)
     want = ir.evaluate(run, qrels, RESIDUAL_MEASURES, **kw)
-    _compare_residuals(got, want)
+    compare_residuals(got, want)
     assert got.filter(pl.col("measure") == "AP")["residual"].is_null().all()
     assert got["residual"].is_not_null().sum() > 0
 
@@ -611,7 +527,7 @@ def _dataset(name: str) -> tuple[object, object]:
 def test_sql_equals_polars(name: str, relevance_level: int) -> None:
     run, qrels = _dataset(name)
     kw = {"per_query": True, "relevance_level": relevance_level}
-    _compare(duckdb_evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
+    compare(duckdb_evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
 
 
 @pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
@@ -619,11 +535,7 @@ def test_sql_equals_polars(name: str, relevance_level: int) -> None:
 def test_sql_aggregates_equal_polars(name: str) -> None:
     """Means, sums and geometric means over queries as polars_ireval.evaluate."""
     run, qrels = _dataset(name)
-    _compare(duckdb_evaluate(run, qrels, MEASURES), ir.evaluate(run, qrels, MEASURES))
-
-
-#: SPARSE_JUDGMENTS values that make evaluate choose each of the judge's rank_by strategies.
-RANK_BY = {"window": 0.0, "count": float("inf")}
+    compare(duckdb_evaluate(run, qrels, MEASURES), ir.evaluate(run, qrels, MEASURES))
 
 
 @pytest.fixture(params=sorted(RANK_BY))
@@ -643,7 +555,7 @@ def test_options_equal_polars(options: dict, rank_by: str) -> None:
     the ranks sorted (rank_by 'window') or counted ('count')."""
     run, qrels = generated(1)
     kw = {"per_query": True, **options}
-    _compare(duckdb_evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
+    compare(duckdb_evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
 
 
 @pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
@@ -651,7 +563,7 @@ def test_ties_by_input_rank(rank_by: str) -> None:
     run, qrels = generated(2)
     run = run.with_columns(input_rank=(pl.col("score") * -3).round(0))
     kw = {"per_query": True, "ties": "rank"}
-    _compare(duckdb_evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
+    compare(duckdb_evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
     with pytest.raises(ir.ParameterError, match="input_rank column"):
         duckdb_evaluate(run.drop("input_rank"), qrels, "AP", ties="rank")
 
@@ -663,12 +575,10 @@ GOLDEN_CASES = [c for c in TREC_EVAL_CASES if c[0] in ("aq", "aqc", "aqcM", "aql
 def test_trec_eval_golden_text(case: tuple) -> None:
     """DuckDB reproduces every trec_eval reference output, printed like trec_eval (%6.4f):
     the same check as tests/test_golden.py makes for the Polars engine."""
-    from tests.refs import read_trec_eval_output, trec_text
-
     need_data()
     _, qrels, run, expected, options = case
     want = read_trec_eval_output(TREC_TEST / expected)
-    names = [m for m in want["measure"].unique(maintain_order=True) if _numeric(m)]
+    names = [m for m in want["measure"].unique(maintain_order=True) if numeric(m)]
     measures = {m.label: m for m in ir.parse_measures(names)}
     run, qrels = TREC_TEST / run, TREC_TEST / qrels
     per_q = duckdb_evaluate(run, qrels, names, per_query=True, **options)
@@ -689,28 +599,11 @@ def test_trec_eval_golden_text(case: tuple) -> None:
     assert bad.height == 0, bad
 
 
-def _tie_frames() -> tuple[pl.DataFrame, pl.DataFrame]:
-    n = len(TIE_IDS)
-    scores = [0.0, -0.0, 1.0, 1.0, 0.0, -0.0, 1.0, 0.0, -0.0]
-    run = pl.DataFrame(
-        {
-            "run_id": ["r"] * n * 2,
-            "query_id": ["q1"] * n + ["q2"] * n,
-            "doc_id": TIE_IDS * 2,
-            "score": scores + [0.0] * n,
-        }
-    )
-    qrels = pl.DataFrame(
-        {"query_id": ["q1", "q2", "q1"], "doc_id": ["D1", "é1", "zz"], "relevance": [1, 2, 1]}
-    )
-    return run, qrels
-
-
 @pytest.mark.parametrize("collation", [None, "nocase", "noaccent", "nocase.noaccent"])
 @pytest.mark.parametrize("ties", ["trec_eval", "doc_id_asc"])
 def test_ties_rank_like_judge(collation: str | None, ties: str) -> None:
     """Byte-wise doc id order whatever the session's default collation; -0.0 ties 0.0."""
-    run, qrels = _tie_frames()
+    run, qrels = tie_frames()
     con = irsql.load(duckdb.connect())
     if collation:
         con.execute(f"SET default_collation = '{collation}'")
@@ -954,14 +847,14 @@ def test_quoted_table_names() -> None:
 
 
 def _blocks(lang: str) -> list[str]:
-    return re.findall(rf"```{lang}\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    return re.findall(rf"```{lang}\n(.*?)```", SQL_DOC.read_text(encoding="utf-8"), re.S)
 
 
 def test_docs_queries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shutil.copytree(ir.example_path(), tmp_path, dirs_exist_ok=True)
     monkeypatch.chdir(tmp_path)
     for block in _blocks("python"):
-        exec(compile(block, str(DOC), "exec"), {})
+        exec(compile(block, str(SQL_DOC), "exec"), {})
     con = irsql.load(duckdb.connect())
     results = []
     for block in _blocks("sql"):

@@ -33,7 +33,8 @@ from polars_ireval.results import CoverageWarning
 from polars_ireval.sql import compile as sqlc
 from polars_ireval.sql import options as O
 from polars_ireval.sql import templates as T
-from tests.test_sql import DOC, _compare, generated
+from tests.paths import SQL_DOC
+from tests.support import compare, generated
 
 LIB = irsql.library()
 MACROS = {t.name: t for t in LIB.values() if t.kind == "macro"}
@@ -481,7 +482,7 @@ def test_accepted_values_give_the_polars_numbers() -> None:
     for i in range(0, len(names), 40):
         batch = names[i : i + 40]
         got = ir.evaluate(run, qrels, batch, engine="duckdb", **kw)
-        _compare(got, ir.evaluate(run, qrels, batch, **kw))
+        compare(got, ir.evaluate(run, qrels, batch, **kw))
 
 
 # --------------------------------------------------------------------------- tables
@@ -564,7 +565,7 @@ def test_missing_error_fails_like_the_judge(con: Any) -> None:
 
 def _recipe() -> list[str]:
     """The statements of docs/sql.md that read the TREC files (up to ireval_check)."""
-    block = re.findall(r"```sql\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)[0]
+    block = re.findall(r"```sql\n(.*?)```", SQL_DOC.read_text(encoding="utf-8"), re.S)[0]
     statements = [s.strip() for s in block.split(";") if s.strip()]
     return [s for s in statements if not re.search(r"ireval_(check|judge)", s)]
 

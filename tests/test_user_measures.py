@@ -22,17 +22,8 @@ import pytest
 from hypothesis import given, settings
 
 import polars_ireval as ir
-from tests.test_gain_family import (
-    SETTINGS,
-    Qrels,
-    Run,
-    collections,
-    frames,
-    ours,
-    ranking,
-    shared,
-    weight,
-)
+from tests.oracles import ours, ranking, shared, weight
+from tests.strategies import DERANDOMIZED, Qrels, Run, frames, graded_collections
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 logging.getLogger("ir_measures").setLevel(logging.ERROR)
@@ -106,8 +97,8 @@ def utilities(grades: list[int], max_rel: int) -> list[float]:
 # --------------------------------------------------------------------------- ERR
 
 
-@settings(SETTINGS, max_examples=25)
-@given(data=collections(max_grade=4), k=st.sampled_from([1, 3, 5, 20]))
+@settings(DERANDOMIZED, max_examples=25)
+@given(data=graded_collections(max_grade=4), k=st.sampled_from([1, 3, 5, 20]))
 def test_err_matches_gdeval_at_its_printed_decimals(data: tuple[Run, Qrels], k: int) -> None:
     need_perl()
     run, qrels = data
@@ -119,9 +110,9 @@ def test_err_matches_gdeval_at_its_printed_decimals(data: tuple[Run, Qrels], k: 
         assert f"{got[qid]:.5f}" == f"{v:.5f}", (qid, run[qid], qrels[qid])
 
 
-@SETTINGS
+@DERANDOMIZED
 @given(
-    data=collections(max_grade=5),
+    data=graded_collections(max_grade=5),
     k=st.sampled_from([None, 1, 3, 10]),
     max_rel=st.integers(1, 4),
 )
@@ -137,9 +128,9 @@ def test_err_matches_its_formula(data: tuple[Run, Qrels], k: int | None, max_rel
 # --------------------------------------------------------------------------- Q, HIT, InvSq, SP
 
 
-@SETTINGS
+@DERANDOMIZED
 @given(
-    data=collections(),
+    data=graded_collections(),
     k=st.sampled_from([None, 1, 3, 10]),
     beta=st.sampled_from([0.0, 0.5, 1.0, 10.0]),
     rel=st.integers(1, 2),
@@ -157,8 +148,8 @@ def test_q_measure_matches_its_formula(
             assert v == pytest.approx(ap[qid], rel=1e-9, abs=1e-12)
 
 
-@SETTINGS
-@given(data=collections(), k=st.sampled_from([None, 1, 3, 10]), max_rel=st.integers(1, 3))
+@DERANDOMIZED
+@given(data=graded_collections(), k=st.sampled_from([None, 1, 3, 10]), max_rel=st.integers(1, 3))
 def test_hit_invsq_sp_match_their_formulas(
     data: tuple[Run, Qrels], k: int | None, max_rel: int
 ) -> None:
@@ -205,8 +196,8 @@ AP_VARIANTS: list[dict[str, Any]] = [
 
 
 @pytest.mark.parametrize("variant", AP_VARIANTS, ids=str)
-@settings(SETTINGS, max_examples=15)
-@given(data=collections(), k=st.sampled_from([None, 1, 3, 10]))
+@settings(DERANDOMIZED, max_examples=15)
+@given(data=graded_collections(), k=st.sampled_from([None, 1, 3, 10]))
 def test_ap_variants_match_their_formulas(
     variant: dict[str, Any], data: tuple[Run, Qrels], k: int | None
 ) -> None:
@@ -218,8 +209,8 @@ def test_ap_variants_match_their_formulas(
         assert v == pytest.approx(want, rel=1e-9, abs=1e-12), (qid, run[qid], qrels[qid])
 
 
-@SETTINGS
-@given(data=collections(), k=st.sampled_from([None, 1, 3, 10]))
+@DERANDOMIZED
+@given(data=graded_collections(), k=st.sampled_from([None, 1, 3, 10]))
 def test_ap_with_rank_discount_and_binary_gains_is_trec_eval_ap(
     data: tuple[Run, Qrels], k: int | None
 ) -> None:
@@ -250,8 +241,8 @@ REALIZABLE = [
 ]  # fmt: skip
 
 
-@settings(SETTINGS, max_examples=40)
-@given(data=collections())
+@settings(DERANDOMIZED, max_examples=40)
+@given(data=graded_collections())
 def test_bounded_measures_stay_in_the_unit_interval(data: tuple[Run, Qrels]) -> None:
     run, qrels = data
     for m in BOUNDED:
@@ -259,8 +250,8 @@ def test_bounded_measures_stay_in_the_unit_interval(data: tuple[Run, Qrels]) -> 
             assert 0.0 <= v <= 1.0 + 1e-12, (m, qid, run[qid], qrels[qid])
 
 
-@settings(SETTINGS, max_examples=40)
-@given(data=collections(), k=st.integers(1, 8))
+@settings(DERANDOMIZED, max_examples=40)
+@given(data=graded_collections(), k=st.integers(1, 8))
 def test_monotone_measures_never_drop_when_the_ranking_is_extended(
     data: tuple[Run, Qrels], k: int
 ) -> None:
@@ -271,8 +262,8 @@ def test_monotone_measures_never_drop_when_the_ranking_is_extended(
             assert after[qid] >= v - 1e-12, (m, k, qid, run[qid], qrels[qid])
 
 
-@settings(SETTINGS, max_examples=40)
-@given(data=collections(max_grade=3))
+@settings(DERANDOMIZED, max_examples=40)
+@given(data=graded_collections(max_grade=3))
 def test_an_ideal_ranking_scores_one_where_realizable(data: tuple[Run, Qrels]) -> None:
     _, qrels = data
     ideal: Run = {}
@@ -349,8 +340,8 @@ def with_residuals(run: Run, qrels: Qrels, measure: str) -> dict[str, tuple[floa
 
 
 @pytest.mark.parametrize("name", ["SDCG(max_rel={m})@{k}", "InvSq(max_rel={m})@{k}"])
-@settings(SETTINGS, max_examples=25)
-@given(data=collections(), k=st.integers(1, 12), max_rel=st.integers(1, 3))
+@settings(DERANDOMIZED, max_examples=25)
+@given(data=graded_collections(), k=st.integers(1, 12), max_rel=st.integers(1, 3))
 def test_residual_is_the_best_case_minus_the_base(
     name: str, data: tuple[Run, Qrels], k: int, max_rel: int
 ) -> None:
@@ -363,8 +354,8 @@ def test_residual_is_the_best_case_minus_the_base(
         assert residual >= 0.0
 
 
-@settings(SETTINGS, max_examples=25)
-@given(data=collections(), k=st.integers(1, 12))
+@settings(DERANDOMIZED, max_examples=25)
+@given(data=graded_collections(), k=st.integers(1, 12))
 def test_invsq_residual_without_cutoff_adds_the_infinite_tail(
     data: tuple[Run, Qrels], k: int
 ) -> None:
@@ -378,8 +369,8 @@ def test_invsq_residual_without_cutoff_adds_the_infinite_tail(
         assert residual == pytest.approx(cut[qid][1] + 1 / (deep + 1), rel=1e-9, abs=1e-12)
 
 
-@settings(SETTINGS, max_examples=25)
-@given(data=collections(), k=st.integers(1, 8), grade=st.integers(0, 1))
+@settings(DERANDOMIZED, max_examples=25)
+@given(data=graded_collections(), k=st.integers(1, 8), grade=st.integers(0, 1))
 def test_the_interval_never_widens_as_documents_are_judged(
     data: tuple[Run, Qrels], k: int, grade: int
 ) -> None:
