@@ -33,7 +33,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -68,7 +67,7 @@ from polars_ireval.measures.rbp import rbp_model
 from polars_ireval.measures.usermodel import unit_gain
 from polars_ireval.parse import parse_measures
 from polars_ireval.registry import Measure
-from polars_ireval.results import MEASURE, RESIDUAL, VALUE, over_queries
+from polars_ireval.results import MEASURE, RESIDUAL, VALUE
 
 __all__ = [
     "AP_POOLED",
@@ -499,11 +498,19 @@ def _fast(
     if per_query:
         return {c.order: _long(wide, keys, c, residuals) for c, _ in curves}
     index = [c for c in keys if c == S.RUN_ID]
-    values = [f"\x00v{c.order}" for c, _ in curves]
-    means = _means_in_query_order(wide, index, values, depths)
+    columns = [f"\x00v{c.order}" for c, _ in curves]
+    if residuals:  # the mean residual, added in query order as the values are
+        columns += [
+            f"\x00r{c.order}"
+            for (c, _), p in zip(curves, plans, strict=True)
+            if p.residual is not None
+        ]
+    means = _means_in_query_order(wide, index, columns, depths)
     if residuals:
-        having = [c for (c, _), p in zip(curves, plans, strict=True) if p.residual is not None]
-        means = _with_residual_means(means, wide, keys, [c for c, _ in curves], having, depths)
+        none = [c for (c, _), p in zip(curves, plans, strict=True) if p.residual is None]
+        means = means.with_columns(
+            pl.lit(None, dtype=pl.Float64).alias(f"\x00r{c.order}") for c in none
+        )
     return {c.order: _long(means, index, c, residuals) for c, _ in curves}
 
 
@@ -565,48 +572,6 @@ def _long(wide: pl.LazyFrame, keys: list[str], curve: _Curve, residuals: bool) -
     if residuals:
         cols.append(pl.col(f"\x00r{curve.order}").alias(RESIDUAL))
     return wide.select(cols)
-
-
-def _with_residual_means(
-    means: pl.LazyFrame,
-    wide: pl.LazyFrame,
-    keys: list[str],
-    curves: list[_Curve],
-    with_residual: list[_Curve],
-    depths: list[int],
-) -> pl.LazyFrame:
-    """``means`` with the mean residual of each curve at each depth (null for the measures
-    without a residual), averaged over each run's queries by the aggregation
-    :func:`polars_ireval.evaluate` applies to them (:func:`polars_ireval.results.over_queries`
-    of ``mean``), on a frame of the shape it applies it to: one row per ranking, one column
-    per measure and depth. Unlike the values' mean (added in query order), Polars' ``mean``
-    can round differently on a frame of another shape."""
-    nulls = [c for c in curves if c not in with_residual]
-    means = means.with_columns(
-        pl.lit(None, dtype=pl.Float64).alias(f"\x00r{c.order}") for c in nulls
-    )
-    if not with_residual:
-        return means
-    n = len(depths)
-    names = {c.order: [f"\x00r{c.order}@{d}" for d in depths] for c in with_residual}
-    per_ranking = wide.select(
-        pl.col(keys).gather_every(n),
-        *(
-            pl.col(f"\x00r{o}").reshape((-1, n)).arr.to_struct(fields=fields)
-            for o, fields in names.items()
-        ),
-    ).unnest([f"\x00r{o}" for o in names])
-    averaged = over_queries(per_ranking, [pl.col(f).mean() for f in chain(*names.values())])
-    index = [c for c in keys if c == S.RUN_ID]
-    for o, fields in names.items():
-        column = f"\x00r{o}"
-        long = averaged.select(*index, *fields).unpivot(
-            index=index, variable_name=DEPTH, value_name=column
-        )
-        depth = pl.col(DEPTH).str.extract(r"@(\d+)$").cast(pl.Int64)
-        long = long.with_columns(depth)
-        means = means.join(long, on=[*index, DEPTH], how="left", maintain_order="left")
-    return means
 
 
 # --------------------------------------------------------------------------- per depth
@@ -701,9 +666,12 @@ def depth_curve(
         Score the condensed rankings (judged documents only, the others moving up;
         ``ir.evaluate(..., judged_only=True)``, trec_eval ``-J``).
     residuals
-        Add the column ``residual``: at each depth, what :func:`polars_ireval.evaluate`
-        reports for ``m@k`` with ``residuals=True`` (RBP, P and the other measures that have
-        one; null for the rest).
+        Add the column ``residual``: per query, at each depth, what
+        :func:`polars_ireval.evaluate` reports for ``m@k`` with ``residuals=True`` (RBP, P
+        and the other measures that have one; null for the rest). Over queries, the mean
+        of the one-pass measures' residuals adds them in query order, as the values are
+        added; evaluate takes Polars' ``mean`` of them, which can differ from it in the last
+        bit (see docs/stability.md).
     per_query
         One row per query (with ``query_id``) instead of the mean over each run's queries.
     pool_depth
@@ -749,19 +717,14 @@ def depth_curve(
     ...                      "score": [3.0, 2.0, 1.0] * 2})
     >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["x", "z", "w"],
     ...                       "relevance": [1, 2, 0]})
-    >>> ir.depth_curve(runs, qrels, ["AP", "P"], depths=[1, 2, 3])
-    shape: (12, 4)
+    >>> ir.depth_curve(runs, qrels, ["AP", "P"], depths=[1, 2, 3]).filter(run_id="b")
+    shape: (6, 4)
     ┌────────┬─────────┬───────┬──────────┐
     │ run_id ┆ measure ┆ depth ┆ value    │
     │ ---    ┆ ---     ┆ ---   ┆ ---      │
     │ str    ┆ str     ┆ i64   ┆ f64      │
     ╞════════╪═════════╪═══════╪══════════╡
-    │ a      ┆ AP      ┆ 1     ┆ 0.5      │
-    │ a      ┆ AP      ┆ 2     ┆ 0.5      │
-    │ a      ┆ AP      ┆ 3     ┆ 0.833333 │
-    │ a      ┆ P       ┆ 1     ┆ 1.0      │
-    │ a      ┆ P       ┆ 2     ┆ 0.5      │
-    │ …      ┆ …       ┆ …     ┆ …        │
+    │ b      ┆ AP      ┆ 1     ┆ 0.5      │
     │ b      ┆ AP      ┆ 2     ┆ 0.5      │
     │ b      ┆ AP      ┆ 3     ┆ 0.833333 │
     │ b      ┆ P       ┆ 1     ┆ 1.0      │
