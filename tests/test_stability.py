@@ -28,7 +28,8 @@ import polars_ireval as ir
 from polars_ireval import stability
 from polars_ireval.errors import ParameterError, UnknownMeasureError
 from polars_ireval.registry import aggregate
-from tests.conftest import TREC_TEST, need_data
+from tests.conftest import ROOT, TREC_TEST, need_data
+from tests.docblocks import normalise, run_blocks
 
 #: The measures of the issue, each with a one-pass computation.
 MEASURES = ["AP", "nDCG", "Q(beta=1)", "RBP(p=0.8)", "ERR", "P", "R", "RR"]
@@ -628,3 +629,15 @@ def test_bad_volatility_input(curve: pl.DataFrame, reference_depth: int, message
 def test_volatility_refuses_other_objects() -> None:
     with pytest.raises(ParameterError, match="takes the frame depth_curve returns"):
         ir.volatility({"a": 1.0}, reference_depth=1)
+
+
+# --------------------------------------------------------------------------- docs
+
+
+def test_docs_stability_blocks_run_and_print_what_they_show() -> None:
+    need_data()
+    results = run_blocks(ROOT / "docs" / "stability.md")
+    assert len(results) == 4
+    for code, printed, expected in results:
+        assert expected is not None, f"block without its output:\n{code}"
+        assert normalise(printed) == normalise(expected), f"block:\n{code}"
