@@ -498,14 +498,14 @@ def _fast(
     if per_query:
         return {c.order: _long(wide, keys, c, residuals) for c, _ in curves}
     index = [c for c in keys if c == S.RUN_ID]
-    columns = [f"\x00v{c.order}" for c, _ in curves]
+    averaged = [f"\x00v{c.order}" for c, _ in curves]
     if residuals:  # the mean residual, added in query order as the values are
-        columns += [
+        averaged += [
             f"\x00r{c.order}"
             for (c, _), p in zip(curves, plans, strict=True)
             if p.residual is not None
         ]
-    means = _means_in_query_order(wide, index, columns, depths)
+    means = _means_in_query_order(wide, index, averaged, depths)
     if residuals:
         none = [c for (c, _), p in zip(curves, plans, strict=True) if p.residual is None]
         means = means.with_columns(
