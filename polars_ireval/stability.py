@@ -812,7 +812,8 @@ def ap_pooled(
     which grows with k towards R (the seed's R_0 = 0, R_{d+1} >= R_d). AP'' = (1/R_k)
     Σ_{i <= k} r_i P(i); 0 when R_k = 0. It equals ``AP@k`` evaluated on the qrels of the
     depth-k pool (:func:`polars_ireval.depth_qrels` of the same runs), since a run's top k
-    is in that pool. Unlike ``AP(norm='self')`` (SN-AP, divided by the relevant documents
+    is in that pool; except that a query none of whose judged documents is in that pool
+    scores 0 here, where evaluate on those qrels skips it. Unlike ``AP(norm='self')`` (SN-AP, divided by the relevant documents
     of the run's own top k), R_k is the same for every run. On a campaign pooled to depth
     d, AP'' and AP' (AP@k over R of the pooled qrels) coincide for k >= d (the seed's
     Fig. 5).
