@@ -41,6 +41,7 @@ from polars_ireval.pooling import pool, read_pool, write_pool
 from polars_ireval.registry import REGISTRY, Measure, MeasureDef, definitions
 from polars_ireval.reporting import Report, report
 from polars_ireval.significance import adjust_p_values, compare, compare_bounds, topic_set_size
+from polars_ireval.stability import Volatility, ap_pooled, depth_curve, volatility
 
 __all__ = [
     "RBO",
@@ -61,15 +62,18 @@ __all__ = [
     "SchemaError",
     "ScoreError",
     "UnknownMeasureError",
+    "Volatility",
     "Agreement",
     "adjust_p_values",
     "agreement",
+    "ap_pooled",
     "compare",
     "compare_bounds",
     "condense",
     "confusion",
     "coverage",
     "definitions",
+    "depth_curve",
     "depth_qrels",
     "evaluate",
     "evaluate_table",
@@ -93,6 +97,7 @@ __all__ = [
     "topic_set_size",
     "validate_qrels",
     "validate_run",
+    "volatility",
     "write_pool",
     *_measure_names,
 ]

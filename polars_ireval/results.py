@@ -62,7 +62,7 @@ def long_frame(
     else:
         aggs = [aggregate(pl.col(c), h).alias(c) for c, h in how.items()]
         if residuals:
-            aggs += [pl.col(r).mean().alias(r) for r in resid]
+            aggs += [aggregate(pl.col(r), "mean").alias(r) for r in resid]
         wide = over_queries(per_q, aggs)
         index = [k for k in keys if k == S.RUN_ID]
     long = wide.select(*index, *[pl.col(c).cast(pl.Float64) for c in labels]).unpivot(

@@ -71,7 +71,7 @@ def trec_gains(text: str) -> dict[int, float]:
     return out
 
 
-def _of_grade(gains: Gains = None, dcg: str = "log2") -> Callable[[pl.Expr], pl.Expr]:
+def of_grade_expr(gains: Gains = None, dcg: str = "log2") -> Callable[[pl.Expr], pl.Expr]:
     """The gain of a (float64, non-negative) grade: the grade, ``gains[grade]``, or
     ``2**gain - 1`` with ``exp-log2``; for :func:`dcg_at_k`, which applies it to judged rows."""
 
@@ -229,7 +229,7 @@ def ndcg(
     """
     if gain == "linear" and discount == "log2" and weights is None:
         # trec_eval's nDCG, the hot path: gains computed on judged rows only
-        of_grade = _of_grade(gains, dcg)
+        of_grade = of_grade_expr(gains, dcg)
         return ratio(dcg_at_k(of_grade, k), ideal_dcg_at_k(of_grade, k))
     g = grade_gain("exp" if dcg == "exp-log2" else gain, gains)
     return normalised_dcg(g, k=k, norm="ideal", discount=discount, b=b, weights=weights)

@@ -205,7 +205,7 @@ class UserModel:
         """Σ W(i) g_i, unjudged documents and ranks past the ranking gaining 0."""
         if self.depth is None:
             keep = retrieved(self.cutoff)
-            value = gain.fill_null(0.0) * self._static_weight()
+            value = gain.fill_null(0.0) * self.static_weight()
             return ordered_sum(value.filter(keep), RANK.filter(keep))
         return self._utility(gain, best=False)
 
@@ -214,7 +214,7 @@ class UserModel:
         if self.depth is None:
             assert self.tail is not None
             keep = retrieved(self.cutoff) & gain.is_null()
-            unjudged = ordered_sum(self._static_weight().filter(keep), RANK.filter(keep))
+            unjudged = ordered_sum(self.static_weight().filter(keep), RANK.filter(keep))
             return unjudged + self.tail(retrieved(self.cutoff).sum().cast(pl.Float64))
         if not self.adaptive:  # the worst case's weights, on the unknown positions
             both = pl.struct(
@@ -235,7 +235,7 @@ class UserModel:
         w = self._raw_weights(pl.element())
         return 1.0 / self._per_ranking(self._gains(gain, best=False), w.first() / w.sum())
 
-    def _static_weight(self) -> pl.Expr:
+    def static_weight(self) -> pl.Expr:
         """W(rank) of each ranked row, for an infinite model (static weights)."""
         assert self.weight is not None
         i = RANK.cast(pl.Float64)
