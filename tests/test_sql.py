@@ -841,9 +841,13 @@ def test_quoted_table_names() -> None:
     want = ir.evaluate(run.drop("run_id"), qrels, "nDCG@10", per_query=True)
     assert got["query_id"].to_list() == want["query_id"].to_list()
     assert ((got["value"] - want["value"]).abs() <= 1e-12).all()
-    # the SQL evaluate uses awkward names of its own; a connection reused keeps working
+    # the SQL evaluate uses awkward names of its own; a connection reused keeps working,
+    # and keeps its own settings (the engine switches slow optimizers off for its query)
+    con.execute("SET disabled_optimizers = 'join_order'")
     assert duckdb_evaluate(run, qrels, "P@5", con=con).height == 1
     assert duckdb_evaluate(run, qrels, "P@5", con=con).height == 1
+    setting = con.execute("SELECT current_setting('disabled_optimizers')").fetchall()
+    assert setting == [("join_order",)]
 
 
 def _blocks(lang: str) -> list[str]:
