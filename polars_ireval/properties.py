@@ -82,6 +82,7 @@ shape: (2, 8)
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -217,9 +218,7 @@ class Properties:
         header = ["measure", *PROPERTIES]
         rows = [header]
         for row in self.frame.iter_rows(named=True):
-            rows.append(
-                [row["measure"], *(_yes_no(row[p]) for p in PROPERTIES)]
-            )
+            rows.append([row["measure"], *(_yes_no(row[p]) for p in PROPERTIES)])
         return rows
 
     def _explanations(self, explain: bool | None, bullet: str) -> str:
@@ -357,9 +356,7 @@ class _Universe:
     def strings(self) -> pl.Series:
         """The ranking strings, one per ranking."""
         chars = [UNJUDGED if g is None else str(g) for g in self.states]
-        cols = [
-            pl.Series(np.array(chars)[self.codes[:, i]]).alias(str(i)) for i in range(self.n)
-        ]
+        cols = [pl.Series(np.array(chars)[self.codes[:, i]]).alias(str(i)) for i in range(self.n)]
         return pl.DataFrame(cols).select(pl.concat_str(pl.all()).alias("ranking"))["ranking"]
 
 
@@ -428,9 +425,7 @@ def _inputs(u: _Universe, probes: Sequence[int]) -> tuple[pl.DataFrame, pl.DataF
         ("d" + pl.col("pos").cast(pl.String)).alias("doc_id"),
         (-pl.col("pos")).cast(pl.Float64).alias("score"),
     )
-    qrels_f = pl.concat(
-        [f.with_columns(pl.col("relevance").cast(pl.Int64)) for f in qrels]
-    ).select(
+    qrels_f = pl.concat([f.with_columns(pl.col("relevance").cast(pl.Int64)) for f in qrels]).select(
         pl.col("q").cast(pl.String).alias("query_id"),
         ("d" + pl.col("doc").cast(pl.String)).alias("doc_id"),
         pl.col("relevance"),
@@ -511,20 +506,23 @@ def properties(
     Seed 004, section 4(3): SN-AP@5 of "10000" is 1, of "10001" 0.7, so SN-AP is not
     convergent; RR@5 is not either ("01000" and "01100" score the same).
 
-    >>> import polars_ireval as ir
-    >>> out = ir.properties(["AP(norm='self')@5", "RR@5"], properties="convergent",
-    ...                     explain=True)
+    >>> import polars as pl, polars_ireval as ir
+    >>> out = ir.properties(["AP(norm='self')@5", "RR@5"], properties="convergent")
     >>> print(out)
     measure            bounded  monotonic  convergent  top_weighted  localized  complete  realizable
     AP(norm='self')@5  —        —          no          —             —          —         —
     RR@5               —        —          no          —             —          —         —
-    <BLANKLINE>
-    AP(norm='self')@5 is not convergent: swapping a more relevant document from beyond the top 5 into it, 10000|1 (R=2) -> 10001|0 (R=2), moves AP(norm='self')@5 from 1 to 0.7, not higher
-    RR@5 is not convergent: swapping a more relevant document from beyond the top 5 into it, 00010|1 (R=2) -> 00011|0 (R=2), moves RR@5 from 0.25 to 0.25, not higher
+    >>> cx = out.counterexample("AP(norm='self')@5", "convergent")
+    >>> [cx[c] for c in ("a_ranking", "a_value", "b_ranking", "b_value")]
+    ['100001', 1.0, '100010', 0.7]
+
+    ``explain=True`` (or ``to_text(explain=True)``) adds a sentence per failure:
+
+    >>> print(out.to_text(explain=True).splitlines()[4][:72])
+    AP(norm='self')@5 is not convergent: swapping a more relevant document f
 
     Every violation is kept: the seed's own RR pair is among them.
 
-    >>> import polars as pl
     >>> seed = out.violations.filter(
     ...     pl.col("measure") == "RR@5", pl.col("a_ranking").str.starts_with("01000"),
     ...     pl.col("b_ranking").str.starts_with("01100"), pl.col("a_R") == 2)
@@ -540,25 +538,29 @@ def properties(
     )
     parsed = parse_measures(measures)
     depths = {m.label: _depth(m) for m in parsed}
-    rows, found = [], []
+    rows: list[dict[str, Any]] = []
+    found: list[pl.DataFrame] = []
     for k in sorted(set(depths.values())):
         group = [m for m in parsed if depths[m.label] == k]
-        verdicts, violations = _audit_depth(k, group, wanted, options)
+        verdicts, at_k = _audit_depth(k, group, wanted, options)
         rows += verdicts
-        found += violations
+        found += at_k
     order = {m.label: i for i, m in enumerate(parsed)}
     frame = pl.DataFrame(
         sorted(rows, key=lambda r: order[r["measure"]]),
         schema={"measure": pl.String, **{p: pl.Boolean for p in PROPERTIES}},
     )
     violations = (
-        pl.concat(found) if found else pl.DataFrame(schema=_VIOLATION_SCHEMA)
-    ).with_columns(
-        pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_m"),
-        pl.col("property").replace_strict(
-            {p: i for i, p in enumerate(PROPERTIES)}, return_dtype=pl.Int64
-        ).alias("_p"),
-    ).sort("_m", "_p", maintain_order=True).drop("_m", "_p")
+        (pl.concat(found) if found else pl.DataFrame(schema=_VIOLATION_SCHEMA))
+        .with_columns(
+            pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_m"),
+            pl.col("property")
+            .replace_strict({p: i for i, p in enumerate(PROPERTIES)}, return_dtype=pl.Int64)
+            .alias("_p"),
+        )
+        .sort("_m", "_p", maintain_order=True)
+        .drop("_m", "_p")
+    )
     counter = violations.group_by("measure", "property", maintain_order=True).head(1)
     return Properties(frame, counter, violations, options, explain)
 
@@ -649,6 +651,7 @@ def _audit_depth(
     strings = u.strings()
     verdicts, found = [], []
     for i, m in enumerate(group):
+
         def values(depth: int, i: int = i) -> np.ndarray:
             return wide[f"m{i}@{depth}"].cast(pl.Float64).fill_null(np.nan).to_numpy()
 
@@ -731,7 +734,7 @@ class _Audit:
         grades = sorted(g for g in u.states if g is not None)
         state_of = {g: u.states.index(g) for g in grades}
         level, current = {grades[0]: 0}, 0
-        for lo, hi in zip(grades, grades[1:], strict=False):
+        for lo, hi in itertools.pairwise(grades):
             pairs = [self._raised(p, state_of[lo], state_of[hi]) for p in range(u.n)]
             ra = np.concatenate([p[0] for p in pairs])
             rb = np.concatenate([p[1] for p in pairs])
@@ -789,8 +792,9 @@ class _Audit:
                 **side(qa, da, va, "a"),
                 **side(qb, db, vb, "b"),
                 "margin": margin,
-                "_unj": np.char.count(self.strings.gather(qa // copies).to_numpy().astype(str),
-                                      UNJUDGED),
+                "_unj": np.char.count(
+                    self.strings.gather(qa // copies).to_numpy().astype(str), UNJUDGED
+                ),
             }
         )
         out = out.sort(
@@ -805,9 +809,9 @@ class _Audit:
                 depths = out[col].unique().to_list()
                 names[p] = {d: _at(self.m, d).canonical for d in depths}
                 out = out.with_columns(
-                    pl.col(col).replace_strict(names[p], return_dtype=pl.String).alias(
-                        f"{p}_measure"
-                    )
+                    pl.col(col)
+                    .replace_strict(names[p], return_dtype=pl.String)
+                    .alias(f"{p}_measure")
                 ).drop(col)
         return out.with_columns(pl.lit(self.m.label).alias("measure")).drop("_unj")
 
@@ -824,8 +828,10 @@ class _Audit:
             if bad.any():
                 parts.append(self._frame(q[bad], depth, v[q][bad], None, None, None, out[bad]))
         if parts:
-            return pl.concat(parts).sort("a_depth", "margin", descending=[False, True]).head(
-                self.options["max_violations"]
+            return (
+                pl.concat(parts)
+                .sort("a_depth", "margin", descending=[False, True])
+                .head(self.options["max_violations"])
             )
         for depth, value in sorted(probes.items()):
             excess = max(value - hi, lo - value)

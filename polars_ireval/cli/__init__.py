@@ -15,11 +15,12 @@ The first word chooses the mode (nothing else switches modes)::
 
 Each mode is a module of this package that parses its arguments, calls the library and
 prints: :mod:`~polars_ireval.cli.modern` (the first form), :mod:`~polars_ireval.cli.trec_eval`
-(:mod:`polars_ireval.trec_eval`), :mod:`~polars_ireval.cli.compare` and
-:mod:`~polars_ireval.cli.pool` (``pool`` and ``simulate``), :mod:`~polars_ireval.cli.properties`. This module dispatches on the
-first word and holds what the modes share: :func:`guarded`, :class:`UsageError`,
-:class:`Parser`, the reading of run files (:func:`expand_runs`, :func:`read_runs`),
-:class:`Progress` and :func:`format_table`.
+(:mod:`polars_ireval.trec_eval`), :mod:`~polars_ireval.cli.compare`,
+:mod:`~polars_ireval.cli.pool` (``pool`` and ``simulate``) and
+:mod:`~polars_ireval.cli.properties`. This module dispatches on the first word and holds
+what the modes share: :func:`guarded`, :class:`UsageError`, :class:`Parser`, the reading
+of run files (:func:`expand_runs`, :func:`read_runs`), :class:`Progress` and
+:func:`format_table`.
 
 Errors are one line on stderr (``ireval: error: ...``) with exit code 2.
 """

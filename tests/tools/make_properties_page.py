@@ -80,16 +80,7 @@ scored at: `11111|0` is scored at depth 5, `111110` at depth 6.
 
 ## The properties as decided
 
-| property | the seed (section 4) | decided by |
-|---|---|---|
-| `bounded` | the scores are bounded, usually in [0, 1] | every score of a binary ranking at depths k and k + 1, and of the ideal ranking at depths 2k, 10k and 100k (at most 1000), lies in `bounds` (default [0, 1]) |
-| `monotonic` | extending a ranking of length k to k + 1 never lowers the score | the measure at depth k + 1 of each ranking is at least the measure at depth k |
-| `convergent` | swapping a document beyond the top k with a less relevant one inside it strictly raises the score | every such swap with position k + 1 |
-| `top_weighted` | swapping a document in the top k with a less relevant one above it strictly raises the score | every such swap within the top k |
-| `localized` | the score at depth k follows from the top k alone | rankings with the same top k (in every collection) score the same |
-| `complete` | a query without relevant documents has a score | see `no_relevant` below |
-| `realizable` | with R >= 1 the maximal score can be reached | for every R from 1 to k + 3, some binary ranking reaches the highest score of all binary rankings |
-
+{decided}
 "Less relevant" is read from the measure: grades that a measure never tells apart (raising
 one to the other changes none of its scores) are equally relevant to it, except across its
 relevance threshold `rel`, the seed's binary relevance. P@k treats grades 1 and 2 alike,
@@ -124,6 +115,24 @@ The seed's thirteen metrics at depth 5, as this library names them (`RPrec@k` is
 checks the table against the seed's cell for cell, at depths 3, 4, 5 and 10.
 
 """
+
+DECIDED = (
+    ("bounded", "the scores are bounded, usually in [0, 1]",
+     "every score of a binary ranking at depths k and k + 1, and of the ideal ranking at "
+     "depths 2k, 10k and 100k (at most 1000), lies in `bounds` (default [0, 1])"),
+    ("monotonic", "extending a ranking of length k to k + 1 never lowers the score",
+     "the measure at depth k + 1 of each ranking is at least the measure at depth k"),
+    ("convergent", "swapping a document beyond the top k with a less relevant one inside "
+     "it strictly raises the score", "every such swap with position k + 1"),
+    ("top_weighted", "swapping a document in the top k with a less relevant one above it "
+     "strictly raises the score", "every such swap within the top k"),
+    ("localized", "the score at depth k follows from the top k alone",
+     "rankings with the same top k (in every collection) score the same"),
+    ("complete", "a query without relevant documents has a score", "see `no_relevant` below"),
+    ("realizable", "with R >= 1 the maximal score can be reached",
+     "for every R from 1 to k + 3, some binary ranking reaches the highest score of all "
+     "binary rankings"),
+)  # fmt: skip
 
 ALL = """\
 ## Every registered measure
@@ -170,8 +179,12 @@ def render() -> str:
         else:
             audited.append(f"{d.name}@{DEPTH}")
     every = ir.properties(audited)
+    decided = "\n".join(
+        ["| property | the seed (section 4) | decided by |", "|---|---|---|"]
+        + [f"| `{p}` | {seed_text} | {how} |" for p, seed_text, how in DECIDED]
+    )
     parts = [
-        INTRO,
+        INTRO.replace("{decided}\n", decided + "\n\n"),
         "## Example\n\n```python\n" + EXAMPLE + "```\n\n```text\n" + _example() + "```\n\n",
         TABLE2,
         "\n".join(lines) + "\n\n",
