@@ -134,7 +134,7 @@ _VIOLATION_SCHEMA = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Properties:
     """What :func:`properties` decided.
 
@@ -213,6 +213,12 @@ class Properties:
 
     def __str__(self) -> str:
         return self.to_text()
+
+    def __repr__(self) -> str:
+        return self.to_text()
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
 
     def _cells(self) -> list[list[str]]:
         header = ["measure", *PROPERTIES]
