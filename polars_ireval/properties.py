@@ -366,26 +366,37 @@ class _Universe:
         return pl.DataFrame(cols).select(pl.concat_str(pl.all()).alias("ranking"))["ranking"]
 
 
-def _universe(k: int, grades: Sequence[int], unjudged: bool, unretrieved: int, budget: int):
+def _universe(
+    k: int,
+    grades: Sequence[int],
+    unjudged: bool,
+    unretrieved: int,
+    budget: int,
+    relevant: Sequence[int] = (1,),
+) -> _Universe:
+    """Every ranking of length k + 1 over the states, or, past ``budget`` queries, every
+    binary ranking (grades 0 and r, for each relevance threshold r of ``relevant``) and,
+    when they fit, those with one position changed to another state."""
     states: tuple[int | None, ...] = (*grades, *((None,) if unjudged else ()))
     base, n, copies = len(states), k + 1, unretrieved + 1
     if base**n * copies <= budget:
         codes = _all_codes(base, n)
     else:
-        zero, one = grades.index(0), grades.index(1)
-        binary = _all_codes(2, n) if 2**n * copies <= budget else None
-        if binary is None:
+        thresholds = sorted({r for r in relevant if r in grades and r != 0})
+        count = len(thresholds) * 2**n
+        if count * copies > budget:
             raise ParameterError(
-                f"depth k={k}: the {2**n * copies} binary rankings of length {n} and their "
+                f"depth k={k}: the {count * copies} binary rankings of length {n} and their "
                 f"collections exceed max_queries={budget}; audit at a smaller depth (the "
                 "properties rarely change with k) or raise max_queries"
             )
-        binary = np.where(binary == 0, zero, one)
-        others = [s for s in range(base) if s not in (zero, one)]
+        zero = grades.index(0)
+        binaries = [np.where(_all_codes(2, n) == 0, zero, grades.index(r)) for r in thresholds]
+        binary = np.unique(np.concatenate(binaries), axis=0)
         variants = [binary]
-        if len(binary) * (1 + n * len(others)) * copies <= budget:
+        if len(binary) * (1 + n * (base - 2)) * copies <= budget:
             for pos in range(n):
-                for s in others:
+                for s in range(base):
                     v = binary.copy()
                     v[:, pos] = s
                     variants.append(v)
@@ -632,9 +643,11 @@ def _audit_depth(
     k: int, group: list[Measure], wanted: list[str], options: dict[str, Any]
 ) -> tuple[list[dict[str, Any]], list[pl.DataFrame]]:
     """Every measure of ``group`` (all at depth k) scored on one universe in one call."""
+    rels = [m.params.get("rel", 1) for m in group]
     u = _universe(
-        k, options["grades"], options["unjudged"], options["unretrieved"], options["max_queries"]
-    )
+        k, options["grades"], options["unjudged"], options["unretrieved"], options["max_queries"],
+        [r if isinstance(r, int) and not isinstance(r, bool) else 1 for r in rels],
+    )  # fmt: skip
     probes = _probe_depths(k) if "bounded" in wanted else []
     asked: list[Measure] = []
     for i, m in enumerate(group):
@@ -697,6 +710,12 @@ class _Audit:
         self.grades = self.gv[u.codes]  # (rankings, n)
         rel = m.params.get("rel")
         self.rel = rel if isinstance(rel, int) and not isinstance(rel, bool) else 1
+        if self.rel not in u.states or self.rel < 1:
+            raise ParameterError(
+                f"{m.label}: its relevance threshold rel={self.rel} is not among the audit's "
+                f"relevant grades {[g for g in u.states if g]}; pass grades= with it, e.g. "
+                f"grades=(0, 1, {max(self.rel, 2)})"
+            )
         self.level = self._levels()
 
     # ---- helpers
@@ -750,6 +769,11 @@ class _Audit:
             current += 0 if same and not lo < self.rel <= hi else 1
             level[hi] = current
         return np.array([-1 if g is None else level[g] for g in u.states], dtype=np.int64)
+
+    def _binary(self) -> np.ndarray:
+        """True for the rankings of the seed's binary relevance: every document judged,
+        non-relevant (0) or relevant (the measure's ``rel``, 1 by default)."""
+        return np.all((self.grades == 0) | (self.grades == self.rel), axis=1)
 
     def _relevant(self) -> np.ndarray:
         """R of every query: documents judged with a grade >= rel, retrieved or not."""
@@ -825,7 +849,7 @@ class _Audit:
 
     def bounded(self, probes: Mapping[int, float]) -> pl.DataFrame | None:
         lo, hi = self.options["bounds"]
-        binary = np.all((self.grades == 0) | (self.grades == 1), axis=1)
+        binary = self._binary()
         q = np.nonzero(np.repeat(binary, self.u.copies))[0]
         parts = []
         for depth, v in ((self.k, self.vk), (self.k + 1, self.vk1)):
@@ -945,12 +969,9 @@ class _Audit:
         return self._frame(qa, self.k, self.vk[qa], qb, self.k, self.vk[qb], drop[bad])
 
     def realizable(self) -> pl.DataFrame | None:
-        binary = np.all((self.grades == 0) | (self.grades == 1), axis=1)
+        binary = self._binary()
         q = np.nonzero(np.repeat(binary, self.u.copies))[0]
-        seed_r = np.repeat((self.grades == 1).sum(axis=1), self.u.copies) + np.tile(
-            np.arange(self.u.copies), len(self.u.codes)
-        )
-        frame = pl.DataFrame({"q": q, "R": seed_r[q], "v": self.vk[q]}).filter(
+        frame = pl.DataFrame({"q": q, "R": self._relevant()[q], "v": self.vk[q]}).filter(
             pl.col("v").is_not_nan()
         )
         if not frame.height:

@@ -289,6 +289,11 @@ def test_grades_are_read_from_the_measure() -> None:
     assert out.frame["convergent"].to_list() == [True, True]
     v = ir.properties("P(rel=2)@4", properties="convergent")
     assert v.frame["convergent"].to_list() == [True]
+    # "relevant" is grade >= rel: P(rel=2)@k is no more realizable than P@k, at any depth
+    for k in (4, 10):
+        got = ir.properties([f"P(rel=2)@{k}", f"P@{k}"], properties="realizable")
+        assert got.frame["realizable"].to_list() == [False, False]
+        assert got.counterexample(f"P(rel=2)@{k}", "realizable")["a_ranking"].count("2") == 1
 
 
 def test_one_evaluate_call_per_depth(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -379,6 +384,7 @@ def test_rprec_cutoff_is_seed_definition() -> None:
         ("P@5", {"bounds": (1.0, 0.0)}, "bounds=(1.0, 0.0) is invalid"),
         ("P@5", {"unretrieved": 0}, "unretrieved=0 is invalid"),
         ("P@40", {}, "depth k=40"),
+        ("P(rel=3)@5", {}, "rel=3 is not among the audit's relevant grades"),
     ],
 )
 def test_bad_input(measures: object, kwargs: dict, message: str) -> None:
