@@ -13,15 +13,17 @@ The universe at depth k
     Rankings of length k + 1 (one document beyond the depth). Each position holds a
     document judged with a grade of ``grades`` (default 0, 1, 2) or an unjudged document
     (``unjudged=True``): every such ranking when there are at most ``max_queries`` of them
-    (with their collections), else every binary ranking and every ranking with one
-    position holding another state. Each ranking is scored in collections with 0 to
+    (with their collections), else every binary ranking (grades 0 and the measure's
+    ``rel``) and, when they fit, the rankings with one position holding another state.
+    Each ranking is scored in collections with 0 to
     ``unretrieved`` (default 2) relevant documents (grade 1) that it does not retrieve, so
     R lies below, at and above k. Every query's qrels also judge one unretrieved document
     non-relevant, so that a query without relevant documents is still judged.
 
 The properties (seed 004, section 4), as decided here
     bounded
-        Every score of a binary ranking (the seed's utilities lie in [0, 1]) lies in
+        Every score of a binary ranking (grades 0 and ``rel``: the seed's utilities lie in
+        [0, 1]) lies in
         ``bounds`` (default [0, 1], the seed's "usually"), at depths k and k + 1 and for
         the ideal ranking at depths 2k, 10k and 100k (at most 1000): DCG and SP grow with
         the depth.
@@ -38,14 +40,17 @@ The properties (seed 004, section 4), as decided here
         Rankings with the same top k (grades and unjudged positions) score the same,
         whatever lies beyond k and whatever R.
     complete
-        A query without relevant documents has a score (see ``no_relevant``).
+        A query without relevant documents has a score: the implementation gives it a
+        finite one, and (``no_relevant="forced"``, below) that score is forced.
     realizable
-        In every binary collection with R >= 1 (R from 1 to k + 1 + ``unretrieved``), some
-        ranking reaches the highest score of all binary rankings at depth k.
+        In every binary collection with R >= 1 (R from 1 to k + 1 + ``unretrieved``; R
+        counts the grades >= ``rel``), some ranking reaches the highest score of all binary
+        rankings at depth k.
 
 "Less relevant" is read from the measure itself: two grades are the same to a measure when
 raising one to the other never changes any of its scores (P@k sees grades 1 and 2 as
-relevant alike, nDCG does not), so a swap of equally relevant documents is no swap.
+relevant alike, nDCG does not), so a swap of equally relevant documents is no swap; grades
+on either side of the measure's ``rel`` (the seed's binary relevance) always differ.
 Unjudged documents are never swapped. Scores are compared with a tolerance of
 :data:`TOLERANCE`.
 
