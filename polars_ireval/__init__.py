@@ -38,6 +38,7 @@ from polars_ireval.measures import *  # noqa: F403
 from polars_ireval.measures import __all__ as _measure_names
 from polars_ireval.parse import known_names, parse_measure, parse_measures
 from polars_ireval.pooling import pool, read_pool, write_pool
+from polars_ireval.properties import Properties, properties
 from polars_ireval.registry import REGISTRY, Measure, MeasureDef, definitions
 from polars_ireval.reporting import Report, report
 from polars_ireval.significance import adjust_p_values, compare, compare_bounds, topic_set_size
@@ -84,6 +85,8 @@ __all__ = [
     "parse_measure",
     "parse_measures",
     "pool",
+    "properties",
+    "Properties",
     "pr_curve",
     "pool_depths",
     "read_pool",

@@ -1250,20 +1250,24 @@ FROM (
 LEFT JOIN running AS x
     ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1;
 
--- R-precision: relevant documents in the top R over R.
-CREATE OR REPLACE MACRO ireval_rprec(eval_table, rel := 1) AS TABLE
+-- R-precision: relevant documents in the top R over R; with k (seed 004's RPrec@k), in the top
+-- min(k, R) over min(k, R). 0 when R = 0.
+CREATE OR REPLACE MACRO ireval_rprec(eval_table, k := NULL, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_rprec: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
     WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
         THEN 'ireval_rprec: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
-    CASE WHEN num_rel > 0 THEN CAST(hits AS DOUBLE) / CAST(num_rel AS DOUBLE)
+    CASE WHEN num_rel > 0 THEN CAST(hits AS DOUBLE) / CAST(
+        CASE WHEN TRY_CAST(k AS HUGEINT) IS NOT NULL AND TRY_CAST(k AS HUGEINT) < num_rel THEN TRY_CAST(k AS HUGEINT) ELSE num_rel END AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM (
     SELECT run_id, query_id,
         SUM(is_rel) AS num_rel,
-        SUM(CASE WHEN rank IS NOT NULL AND is_rel = 1 AND rank <= num_rel_all THEN 1 ELSE 0 END)
-            AS hits
+        SUM(CASE WHEN rank IS NOT NULL AND is_rel = 1 AND rank <= num_rel_all
+            AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT)) THEN 1 ELSE 0 END) AS hits
     FROM (
         SELECT f.*, SUM(is_rel) OVER (PARTITION BY run_id, query_id) AS num_rel_all
         FROM (

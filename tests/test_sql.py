@@ -55,6 +55,8 @@ MEASURES = [
     "AP(rel=2)",
     "gm_map",
     "Rprec",
+    "RPrec@5",
+    "Rprec@1000",
     "Bpref",
     "gm_bpref",
     "infAP",
