@@ -708,8 +708,15 @@ def simulate_sessions(
     weights = (1.0 - p) * p ** np.arange(depth)
 
     kept_grades, kept_lists, kept_pref = [], [], []
-    have = 0
+    have, rounds = 0, 0
     while have < n:  # batches of sessions; alike ones are redrawn
+        rounds += 1
+        if rounds > 100:
+            raise ParameterError(
+                f"simulate_sessions: after 100 batches only {have} of {n} sessions have lists "
+                f"whose utilities differ by min_difference={min_difference!r} or more; lower "
+                "it, or give grades= more than one grade of different gains"
+            )
         m = max(2 * (n - have), 16)
         g = rng.choice(top + 1, size=(m, pool), p=probs)
         order = np.argsort(rng.random((m, 2, pool)), axis=-1)[..., :depth]
@@ -752,5 +759,11 @@ def simulate_sessions(
         prefs = prefs.with_columns(
             pl.Series("group", np.array(labels)[rng.integers(0, len(labels), size=n)])
         )
-    spelled = ",".join(f"{k}:{v:g}" for k, v in sorted(gain_of.items()) if v)
-    return Sessions(lists, qrels, prefs, f"RBP(p={p!r},gains={{{spelled}}})")
+    spelled = ",".join(f"{k}:{_number(v)}" for k, v in sorted(gain_of.items()) if v)
+    return Sessions(lists, qrels, prefs, f"RBP(p={_number(p)},gains={{{spelled}}})")
+
+
+def _number(v: float) -> str:
+    """``v`` as a measure string writes it, exactly: ``1`` for 1.0, else its repr."""
+    v = float(v)
+    return str(int(v)) if v.is_integer() else repr(v)

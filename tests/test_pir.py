@@ -203,6 +203,25 @@ def test_simulator_noise_reproducibility_and_groups() -> None:
     assert abs(value - 0.5) < 0.05  # 4.5 standard deviations of a fair coin over 2000
 
 
+def test_simulator_gains_are_spelled_exactly_and_bad_options_refused() -> None:
+    sim = ir.simulate_sessions(3, seed=0, gains={1: 0.123456789, 2: 1.0}, p=0.7)
+    assert sim.measure == "RBP(p=0.7,gains={1:0.123456789,2:1})"
+    cases = [
+        ({"grades": (1.0,)}, "probability of each grade"),
+        ({"grades": (0.5, 0.4)}, "summing to 1"),
+        ({"grades": (1.0, 0.0)}, r"after 100 batches only 0 of 3"),
+        ({"min_difference": 2.0}, r"lower it"),
+        ({"p": 1.0}, r"p=1.0"),
+        ({"noise": -1.0}, r"noise=-1.0"),
+        ({"depth": 30}, r"depth <= pool"),
+        ({"gains": {1: 2.0}}, r"in \[0, 1\]"),
+        ({"seed": -1}, r"seed=-1"),
+    ]
+    for options, message in cases:
+        with pytest.raises(ir.ParameterError, match=message):
+            ir.simulate_sessions(3, **{"seed": 0, **options})
+
+
 def test_groups_and_sessions_sharing_a_query() -> None:
     sim = ir.simulate_sessions(24, seed=2, noise=0.1, groups=["info", "nav", "tx"])
     out = ir.pir(sim.lists, sim.qrels, sim.preferences, ["nDCG"], cutoffs=[3, 10],
