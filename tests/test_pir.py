@@ -365,6 +365,15 @@ def test_cli_prints_the_frame_of_ir_pir(tmp_path, capsys) -> None:
     assert printed["threshold"].to_list() == want["threshold"].to_list()
 
 
+def test_cli_writes_a_file_in_the_format_of_its_extension(tmp_path) -> None:
+    sim = ir.simulate_sessions(6, seed=3)
+    lists, qrels, prefs = write_files(tmp_path, sim)
+    target = tmp_path / "pir.csv"
+    assert main(["pir", lists, qrels, prefs, "--cutoffs", "2,5", "-o", str(target)]) == 0
+    want = ir.pir(sim.lists, sim.qrels, sim.preferences, ["nDCG"], cutoffs=[2, 5])
+    assert pl.read_csv(target)["pir"].to_list() == want["pir"].to_list()
+
+
 def test_cli_errors_are_one_line(tmp_path, capsys) -> None:
     sim = ir.simulate_sessions(1, seed=8)
     lists, qrels, prefs = write_files(tmp_path, sim)
@@ -428,6 +437,19 @@ def test_graded_precision_ranks_lists_as_dcg_does() -> None:
     out = ir.pir(sim.lists, sim.qrels, sim.preferences, ms, cutoffs=range(1, 11))
     a, b = (out.filter(measure=m).drop("measure") for m in ms)
     assert a.equals(b) and a["pir"].n_unique() > 1
+
+
+def test_figure_script_draws_the_pages_measures() -> None:
+    from tests.tools import make_pir_figure as script
+
+    page = (ROOT / "docs" / "pir.md").read_text()
+    assert f"CLICK = {script.CLICK!r}".replace("'", '"') in page
+    for name, text in script.DISCOUNTS.items():  # the page writes the click weights as {CLICK}
+        assert f'"{name}": ' in page and text.replace(script.CLICK, "{CLICK}") in page
+    frame = script.discount_pir()
+    assert frame.height == 70 and frame["measure"].unique(maintain_order=True).to_list() == list(
+        script.DISCOUNTS
+    )
 
 
 def test_fractions_are_exact() -> None:
