@@ -16,6 +16,8 @@ function               draws                                                  fr
 :func:`significance`   the matrix of significant differences between runs     ``ir.compare``
 :func:`scatter`        one measure against another, a point per run, with     ``ir.evaluate``
                        Kendall's tau (``ir.agreement``) in the title
+:func:`pir_curves`     PIR against cut-off, a line per measure (and           ``ir.pir``
+                       threshold, group), with the 0.5 baseline (seed 001)
 =====================  =====================================================  ==================
 
 What a figure shows beyond its input frame is a frame too: :func:`per_query_delta_frame`,
@@ -50,6 +52,7 @@ __all__ = [
     "intervals",
     "per_query_delta",
     "per_query_delta_frame",
+    "pir_curves",
     "pr_curve",
     "roc_curve",
     "scatter",
@@ -951,4 +954,66 @@ def scatter(
     p = f", p = {tau.p_value:.3g}" if tau.p_value is not None else ""
     ax.set_title(f"Kendall's τ = {tau.coefficient:.3f} ({tau.n} runs{p})", fontsize="medium")
     ax.grid(True, linewidth=0.3)
+    return fig
+
+
+# --------------------------------------------------------------------------- PIR
+
+
+def pir_curves(frame: Any, *, ax: Any = None, max_lines: int = 32) -> Figure:
+    """PIR against cut-off (seed 001's figures 10.8-10.20): a line per measure, and per
+    threshold (``"best"`` or a fixed value) and group when the frame holds several, with
+    the 0.5 baseline of a measure that ties every session.
+
+    Parameters
+    ----------
+    frame
+        :func:`polars_ireval.pir`'s frame (``[group,] measure, cutoff, rule, threshold,
+        pir, sessions, ...``).
+    ax
+        The Axes to draw on (default: a new figure).
+    max_lines
+        Refuse a frame with more lines than this (default 32: beyond it no line style
+        and marker is left that reads without colour).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    df = _eager(frame, "plot.pir_curves")
+    need = ["measure", "cutoff", "rule", "threshold", "pir", "sessions"]
+    _require(df, need, "plot.pir_curves", "ir.pir")
+    group = [c for c in df.columns if c not in (*need, "agree", "disagree", "tied")]
+    best = pl.col("rule") == "best"
+    setting = pl.when(best).then(pl.lit("best")).otherwise(pl.col("threshold").cast(pl.String))
+    df = df.with_columns(setting.alias("\x00t"))
+    keys = [*group, "measure", "\x00t"]
+    lines = df.select(keys).unique(maintain_order=True)
+    _check_lines(lines.height, max_lines, "plot.pir_curves", ["measure", "threshold", *group])
+    several = df["\x00t"].n_unique() > 1
+    fig, ax = _axes(ax, (7.0, 4.5))
+    for i, key in enumerate(lines.iter_rows()):
+        *where, name, t = key
+        part = df.filter(
+            pl.all_horizontal(pl.col(c) == v for c, v in zip(keys, key, strict=True))
+        ).sort("cutoff")
+        label = " ".join([*map(str, where), str(name)] + ([f"(t={t})"] if several else []))
+        ax.plot(part["cutoff"], part["pir"], label=label, linewidth=1.2, **style(i))
+    cut = df["cutoff"]
+    ax.plot(
+        [cut.min(), cut.max()], [0.5, 0.5], color="0.5", linestyle=":", linewidth=1,
+        label="_baseline 0.5",
+    )  # fmt: skip
+    sizes = df["sessions"].unique().sort().to_list()
+    n = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]}-{sizes[-1]}"
+    ts = df["\x00t"].unique().to_list()
+    rule = "" if several else (", best threshold" if ts == ["best"] else f", threshold {ts[0]}")
+    ax.set_title(f"PIR over {n} sessions{rule}", fontsize="medium")
+    ax.set_xlabel("cut-off")
+    ax.set_ylabel("PIR")
+    ax.set_xticks(sorted(set(cut.to_list())))
+    low = df["pir"].min()
+    ax.set_ylim(min(0.45, float(low) - 0.02 if isinstance(low, float) else 0.45), 1.02)
+    ax.grid(True, linewidth=0.3)
+    ax.legend(fontsize="small", loc="lower right")
     return fig
