@@ -279,7 +279,7 @@ def test_bad_sessions_are_refused_naming_them(hand, change, error, message) -> N
     ("options", "message"),
     [
         ({"measures": ["nDCG@10"]}, r"already has a cutoff.*'nDCG'"),
-        ({"measures": ["Rprec"]}, r"one measure with a cutoff parameter"),
+        ({"measures": ["Bpref"]}, r"one measure with a cutoff parameter"),
         ({"measures": []}, r"measures is empty"),
         ({"cutoffs": [0, 1]}, r"cutoffs=\[0, 1\]"),
         ({"threshold": -0.1}, r"threshold=-0.1"),
