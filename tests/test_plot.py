@@ -366,6 +366,25 @@ def test_depth_curves_refuse_bad_input(example: Campaign) -> None:
     assert len(data_lines(fig.axes[0])) == 3
 
 
+def test_the_stability_page_figure_script_draws_ten_runs_per_panel(covid: Campaign) -> None:
+    from tests.tools import make_stability_figures as page
+
+    def curve(condensed: bool) -> pl.DataFrame:
+        return ir.depth_curve(covid.runs, covid.qrels, page.MEASURES, depths=[1, 7, 1000],
+                              condensed=condensed)  # fmt: skip
+
+    fig = page.figure(curve(False), curve(True))
+    assert len(fig.axes) == 10
+    assert [ax.get_ylabel() for ax in fig.axes] == [m for m in page.MEASURES for _ in "lr"]
+    labels = {tuple(line.get_label() for line in data_lines(ax)) for ax in fig.axes}
+    (shown,) = labels
+    assert len(shown) == 10
+    for ax in fig.axes:
+        (pool,) = [line for line in ax.lines if line.get_label().startswith("_pool")]
+        assert list(pool.get_xdata()) == [7, 7]
+    assert sum(ax.get_legend() is not None for ax in fig.axes) == 1
+
+
 # --------------------------------------------------------------------------- images
 
 
