@@ -637,7 +637,7 @@ def test_volatility_refuses_other_objects() -> None:
 def test_docs_stability_blocks_run_and_print_what_they_show() -> None:
     need_data()
     results = run_blocks(ROOT / "docs" / "stability.md")
-    assert len(results) == 4
+    assert len(results) == 6
     for code, printed, expected in results:
         assert expected is not None, f"block without its output:\n{code}"
         assert normalise(printed) == normalise(expected), f"block:\n{code}"
