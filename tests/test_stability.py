@@ -566,7 +566,7 @@ def test_bad_depths(example: tuple[pl.DataFrame, pl.DataFrame], depths: Any, mes
         ("P_10", r"already has a cutoff \(k=10\).*'P'"),
         ("ndcg_cut.10", "already has a cutoff"),
         ("ndcg_cut", "names 9 measures"),
-        ("Rprec", "Rprec has no cutoff parameter"),
+        ("infAP", "infAP has no cutoff parameter"),
         ("bpref", "no cutoff parameter"),
     ],
 )
