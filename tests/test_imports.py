@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("evaluate",),
     (
         "namespace", "significance", "reporting", "agreement", "pooling", "judging", "prefs",
-        "judgment_groups", "trec_eval", "curves", "stability", "_docs",
+        "judgment_groups", "trec_eval", "curves", "stability", "ties", "_docs",
     ),
     ("plot",),
     ("cli", "cli.*"),

@@ -32,6 +32,7 @@ from polars_ireval.registry import (
     TrecName,
     check,
     gain_map,
+    grade_ordered,
     integer,
     measure,
     positive,
@@ -74,6 +75,7 @@ def ap_sql(args: dict[str, Any]) -> SqlSpec:
 
 @measure(
     "AP",
+    tie_bounds=grade_ordered,
     sql=ap_sql,
     qrels_stats=True,
     unjudged=False,
@@ -193,6 +195,7 @@ def _ap(k: int | None, rel: int) -> pl.Expr:
 
 @measure(
     "gm_map",
+    tie_bounds=True,
     sql="ireval_ap",
     qrels_stats=True,
     unjudged=False,
@@ -253,6 +256,7 @@ def gm_map(*, k: int | None = None, rel: int = 1) -> pl.Expr:
 
 @measure(
     "Rprec",
+    tie_bounds=True,
     sql="ireval_rprec",
     qrels_stats=True,
     unjudged=False,
@@ -310,6 +314,7 @@ def rprec(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SP",
+    tie_bounds=True,
     sql="ireval_sp",
     qrels_stats=True,
     unjudged=False,

@@ -13,6 +13,7 @@ from polars_ireval.registry import SqlCall, SqlSpec, TrecName, integer, measure
 
 @measure(
     "NumQ",
+    tie_bounds=True,
     sql="ireval_num_q",
     qrels_stats=True,
     unjudged=False,
@@ -74,6 +75,7 @@ def num_ret_sql(args: dict[str, Any]) -> SqlSpec:
 
 @measure(
     "NumRet",
+    tie_bounds=True,
     sql=num_ret_sql,
     qrels_stats=True,
     unjudged=_counts_every_document,
@@ -125,6 +127,7 @@ def num_ret(*, rel: int | None = None) -> pl.Expr:
 
 @measure(
     "NumRel",
+    tie_bounds=True,
     sql="ireval_num_rel",
     qrels_stats=True,
     unjudged=False,
@@ -178,6 +181,7 @@ def num_relevant(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "NumRelRet",
+    tie_bounds=True,
     sql="ireval_num_rel_ret",
     qrels_stats=True,
     unjudged=False,
@@ -227,6 +231,7 @@ def num_rel_ret(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "num_nonrel_judged_ret",
+    tie_bounds=False,
     sql="ireval_num_nonrel_judged_ret",
     qrels_stats=True,
     unjudged=False,

@@ -34,7 +34,15 @@ from polars_ireval.measures._expr import (
     ratio,
     retrieved,
 )
-from polars_ireval.registry import check, finite, gain_map, measure, positive, positive_int
+from polars_ireval.registry import (
+    check,
+    finite,
+    gain_map,
+    grade_ordered,
+    measure,
+    positive,
+    positive_int,
+)
 
 GAINS = ("linear", "exp")
 DISCOUNTS = ("log2", "log", "jk", "none", "root", "rank", "square", "click", "custom")
@@ -201,8 +209,15 @@ _CHECKS = {
 }
 
 
+def _dcg_tie_bounds(params: Mapping[str, Any]) -> bool:
+    """The self-normalised DCG's ideal is the best order of the top k it is given, which a
+    tie cut by k changes: its extremes over tie orders need not lie at the ordered ties."""
+    return grade_ordered(params) and params.get("norm") != "self"
+
+
 @measure(
     "DCG",
+    tie_bounds=_dcg_tie_bounds,
     sql="ireval_dcg",
     qrels_stats=True,
     unjudged=False,
@@ -329,6 +344,7 @@ def _sdcg_residual(
 
 @measure(
     "SDCG",
+    tie_bounds=grade_ordered,
     sql="ireval_sdcg",
     sql_residual="residual",
     qrels_stats=True,

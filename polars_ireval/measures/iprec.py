@@ -92,6 +92,7 @@ def _interpolated(points: Sequence[float], rel: int, rounding: str) -> pl.Expr:
 
 @measure(
     "IPrec",
+    tie_bounds=True,
     sql="ireval_iprec",
     qrels_stats=True,
     unjudged=False,
@@ -182,6 +183,7 @@ def eleven_point_sql(args: dict[str, Any]) -> SqlSpec:
 
 @measure(
     "11pt_avg",
+    tie_bounds=True,
     sql=eleven_point_sql,
     qrels_stats=True,
     unjudged=False,
@@ -251,6 +253,7 @@ def eleven_point_average(
 
 @measure(
     "Rprec_mult",
+    tie_bounds=True,
     sql="ireval_rprec_mult",
     qrels_stats=True,
     unjudged=False,
@@ -334,6 +337,7 @@ def utility_sql(args: dict[str, Any]) -> SqlSpec:
 
 @measure(
     "utility",
+    tie_bounds=True,
     sql=utility_sql,
     cite="Robertson, Introduction to the special issue: overview of the TREC routing and "
     "filtering tasks, Information Retrieval 5, 2002; trec_eval 9.0 (NIST), utility",

@@ -42,6 +42,7 @@ from polars_ireval.registry import (
     TrecName,
     check,
     gain_map,
+    grade_ordered,
     integer,
     measure,
     positive,
@@ -162,6 +163,7 @@ def ndcg_sql(args: dict[str, Any]) -> SqlSpec:
 
 @measure(
     "nDCG",
+    tie_bounds=grade_ordered,
     sql=ndcg_sql,
     qrels_stats=True,
     unjudged=False,
@@ -237,6 +239,7 @@ def ndcg(
 
 @measure(
     "ndcg_rel",
+    tie_bounds=grade_ordered,
     sql="ireval_ndcg_rel",
     unjudged=False,
     cite="Järvelin and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS "
@@ -308,6 +311,7 @@ def ndcg_rel(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
 
 @measure(
     "Rndcg",
+    tie_bounds=grade_ordered,
     sql="ireval_rndcg",
     cite="Järvelin and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS "
     "2002 (nDCG); trec_eval 9.0 (NIST), experimental measure Rndcg",
@@ -385,6 +389,7 @@ def rndcg(*, dcg: str = "log2", gains: Gains = None, rel: int = 1) -> pl.Expr:
 
 @measure(
     "G",
+    tie_bounds=grade_ordered,
     sql="ireval_g",
     unjudged=False,
     cite="trec_eval 9.0 (NIST), experimental measure G (2008), after AP and nDCG (Järvelin "
@@ -453,6 +458,7 @@ def g_measure(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
 
 @measure(
     "binG",
+    tie_bounds=True,
     sql="ireval_bing",
     qrels_stats=True,
     unjudged=False,

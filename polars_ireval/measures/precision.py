@@ -22,6 +22,7 @@ _CHECKS = {"k": positive_int, "rel": integer}
 
 @measure(
     "P",
+    tie_bounds=True,
     sql="ireval_p",
     qrels_stats=True,
     unjudged=False,
@@ -82,6 +83,7 @@ def precision(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "R",
+    tie_bounds=True,
     sql="ireval_recall",
     qrels_stats=True,
     unjudged=False,
@@ -138,6 +140,7 @@ def recall(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "Success",
+    tie_bounds=True,
     sql="ireval_success",
     qrels_stats=True,
     unjudged=False,
@@ -190,6 +193,7 @@ def success(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "relative_P",
+    tie_bounds=True,
     sql="ireval_relative_p",
     qrels_stats=True,
     unjudged=False,
@@ -243,6 +247,7 @@ def relative_precision(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "Judged",
+    tie_bounds=True,
     sql="ireval_judged",
     cite="MacAvaney, Macdonald and Ounis, Streamlining evaluation with ir-measures, ECIR 2022",
     checks={"k": positive_int},
@@ -290,6 +295,7 @@ def judged_at(*, k: int | None = None) -> pl.Expr:
 
 @measure(
     "Unjudged",
+    tie_bounds=True,
     sql="ireval_unjudged",
     cite="Soboroff, trec_eval 10.0 (NIST), measure unj, 2023",
     trec=[TrecName("unj", "k", (5, 10, 20), "list")],

@@ -40,6 +40,7 @@ from polars_ireval.registry import (
     SqlCall,
     SqlSpec,
     check,
+    grade_ordered,
     integer,
     measure,
     open_unit_interval,
@@ -123,6 +124,7 @@ def _averages_ties(params: Mapping[str, Any]) -> bool:
 
 @measure(
     "RBP",
+    tie_bounds=grade_ordered,
     sql="ireval_rbp",
     sql_residual=rbp_residual_sql,
     qrels_stats=True,
@@ -201,6 +203,7 @@ def rbp(
 
 @measure(
     "RBP_resid",
+    tie_bounds=True,
     sql="ireval_rbp_resid",
     aliases=["RBPResidual"],
     cite=_CITE,

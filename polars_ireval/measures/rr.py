@@ -10,6 +10,7 @@ from polars_ireval.registry import TrecName, integer, measure, positive_int
 
 @measure(
     "RR",
+    tie_bounds=True,
     sql="ireval_rr",
     qrels_stats=True,
     unjudged=False,

@@ -29,6 +29,7 @@ def set_p_sql(args: dict[str, Any]) -> SqlSpec:
 
 @measure(
     "SetP",
+    tie_bounds=True,
     sql=set_p_sql,
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7",
     trec=[TrecName("set_P")],
@@ -83,6 +84,7 @@ def set_precision(*, rel: int = 1, relative: bool = False) -> pl.Expr:
 
 @measure(
     "SetR",
+    tie_bounds=True,
     sql="ireval_set_r",
     qrels_stats=True,
     unjudged=False,
@@ -133,6 +135,7 @@ def set_recall(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "set_relative_P",
+    tie_bounds=True,
     sql="ireval_set_relative_p",
     aliases=["SetRelP"],
     cite="trec_eval 9.0 (NIST), measure set_relative_P (earlier exact_relative_prec)",
@@ -183,6 +186,7 @@ def set_relative_precision(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SetAP",
+    tie_bounds=True,
     sql="ireval_set_ap",
     cite="trec_eval 9.0 (NIST), measure set_map (earlier exact_unranked_avg_prec)",
     trec=[TrecName("set_map")],
@@ -232,6 +236,7 @@ def set_map(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SetF",
+    tie_bounds=True,
     sql="ireval_set_f",
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7 (E and "
     "F measures)",

@@ -14,7 +14,7 @@ from typing import Any
 import polars as pl
 
 from polars_ireval.measures._expr import RANK, REL, exact_div, ordered_sum, retrieved
-from polars_ireval.registry import check, integer, measure, positive_int
+from polars_ireval.registry import check, grade_ordered, integer, measure, positive_int
 
 Utilities = Mapping[int, float] | None
 
@@ -41,7 +41,15 @@ def unit_utility(max_rel: int = 1, gains: Utilities = None) -> pl.Expr:
 _CHECKS = {"k": positive_int, "max_rel": positive_int, "gains": utility_map}
 
 
-@measure("HIT", sql="ireval_hit", qrels_stats=True, unjudged=False, cite=_CITE, checks=_CHECKS)
+@measure(
+    "HIT",
+    tie_bounds=grade_ordered,
+    sql="ireval_hit",
+    qrels_stats=True,
+    unjudged=False,
+    cite=_CITE,
+    checks=_CHECKS,
+)
 def hit(*, k: int | None = None, max_rel: int = 1, gains: Utilities = None) -> pl.Expr:
     """HIT@k: the best utility in the top ``k``, max_{i <= k} r_i (0 for none).
 
@@ -88,6 +96,7 @@ def _inv_sq_residual(*, k: int | None = None, max_rel: int = 1, gains: Utilities
 
 @measure(
     "InvSq",
+    tie_bounds=grade_ordered,
     sql="ireval_invsq",
     sql_residual="residual",
     qrels_stats=True,
