@@ -179,6 +179,12 @@ class MeasureDef:
     #: function of the parameter values (False for a gain mapping that does not increase
     #: with the grade, say). ``tests/test_ties.py`` checks the declaration by enumeration.
     tie_bounds: bool | Callable[[Mapping[str, Any]], bool] = False
+    #: Builds the expected value over every order of the documents with equal scores
+    #: (``evaluate(..., ties="average")``): the measure's parameters and ``depth`` (the
+    #: evaluation's ``max_depth``, applied by the builder), over an evaluation table that
+    #: also holds each retrieved row's tie span (:data:`polars_ireval.measures._expr.TIE_START`,
+    #: ``TIE_SIZE``). None: the measure refuses ``ties="average"``.
+    average: Callable[..., pl.Expr] | None = None
 
     @property
     def summary(self) -> str:
@@ -341,6 +347,19 @@ class Measure:
             return pl.lit(None, dtype=pl.Float64)
         return self.defn.residual(**self._kwargs(relevance_level)).cast(pl.Float64)
 
+    def average_expr(self, relevance_level: int = 1, depth: int | None = None) -> pl.Expr:
+        """The expected value over every order of the tied documents (aliased to
+        :attr:`label`), with the evaluation's ``max_depth`` as ``depth``; see
+        :attr:`MeasureDef.average`. :class:`ParameterError` for a measure without it."""
+        if self.defn.average is None:
+            names = ", ".join(d.name for d in definitions() if d.average is not None)
+            raise ParameterError(
+                f"{self.label}: ties='average' (the expected value over every order of "
+                f"tied documents) is computed for {names} only; use "
+                "polars_ireval.tie_sensitivity for the range of this measure over tie orders"
+            )
+        return self.defn.average(depth=depth, **self._kwargs(relevance_level)).alias(self.label)
+
     @property
     def tie_bounded(self) -> bool:
         """Whether the value's extremes over the orders of tied documents lie at the
@@ -479,6 +498,7 @@ def measure(
     sql_residual: SqlBuilder | Literal["residual"] | None = None,
     nested: Sequence[str] = (),
     tie_bounds: bool | Callable[[Mapping[str, Any]], bool] = False,
+    average: Callable[..., pl.Expr] | None = None,
 ) -> Callable[[Callable[..., pl.Expr]], Callable[..., pl.Expr]]:
     """Declare a measure. The decorated function builds its per-query expression.
 
@@ -540,6 +560,14 @@ def measure(
         maximum over the orders of documents with equal scores are reached by ordering
         each tie by grade, one way or the other (:func:`polars_ireval.tie_sensitivity`
         then bounds it); ``tests/test_ties.py`` checks it by enumerating every tie order.
+    average
+        Builds the measure's expected value over every order of the tied documents, for
+        ``evaluate(..., ties="average")``: a function of the measure's parameters and
+        ``depth`` (the evaluation's ``max_depth``, or None), returning an aggregation over
+        the evaluation table with the tie spans (see :mod:`polars_ireval.measures._expr`,
+        ``tie_share`` and ``tie_mean_weight``). It may raise :class:`ParameterError` for
+        parameter values it does not handle. ``tests/test_ties.py`` checks it against the
+        mean over every enumerated tie order.
     """
 
     def deco(fn: Callable[..., pl.Expr]) -> Callable[..., pl.Expr]:
@@ -565,6 +593,7 @@ def measure(
             sql_residual=sql_residual,
             nested=tuple(nested),
             tie_bounds=tie_bounds,
+            average=average,
         )
         _register(defn)
 

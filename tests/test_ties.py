@@ -291,3 +291,73 @@ def test_user_measure_is_refused_until_declared() -> None:
     with pytest.raises(ParameterError, match="infAP") as info:
         ir.tie_sensitivity(RUN, QRELS, ["infAP"])
     assert "nDCG" in str(info.value)
+
+
+# --------------------------------------------------------------------------- ties="average"
+
+
+def averages(measure: str) -> bool:
+    """Whether ``evaluate(..., ties="average")`` computes ``measure``."""
+    try:
+        ir.parse_measure(measure).average_expr()
+    except ParameterError:
+        return False
+    return True
+
+
+AVERAGED = [m for m in every_measure(3) + VARIANTS if averages(m)]
+
+
+def enumerated_mean(
+    run: pl.DataFrame, qrels: pl.DataFrame, measures: Sequence[str], **options: Any
+) -> pl.DataFrame:
+    """query_id, measure, the mean of ``evaluate`` over every tie order (each equally
+    likely), added with math.fsum."""
+    options = {k: v for k, v in options.items() if k not in ("missing", "ties")}
+    values = ir.evaluate(every_order(run), qrels, measures, per_query=True, ties="rank", **options)
+    rows = [
+        (q, m, math.fsum(v) / len(v) if None not in v else None)
+        for (q, m), v in (
+            (key, group["value"].to_list())
+            for key, group in values.group_by("query_id", "measure")
+        )
+    ]
+    return pl.DataFrame(rows, schema=["query_id", "measure", "mean"], orient="row")
+
+
+def check_average(
+    run: pl.DataFrame, qrels: pl.DataFrame, measures: Sequence[str], **options: Any
+) -> None:
+    got = ir.evaluate(run, qrels, measures, per_query=True, ties="average", **options)
+    want = enumerated_mean(run, qrels, measures, **options)
+    plain = ir.evaluate(run, qrels, measures, per_query=True, **options)
+    assert got.select("query_id", "measure").equals(plain.select("query_id", "measure"))
+    joined = got.join(want, on=["query_id", "measure"], how="left").join(
+        plain.rename({"value": "plain"}), on=["query_id", "measure"]
+    )
+    ranked = set(run["query_id"])
+    for row in joined.iter_rows(named=True):
+        where = f"{row['measure']} on query {row['query_id']} ({options})"
+        if row["query_id"] not in ranked:  # missing="zero": the value of an absent query
+            assert row["value"] == row["plain"], where
+        elif row["mean"] is None:
+            assert row["value"] is None, where
+        else:
+            assert row["value"] is not None, where
+            assert math.isclose(row["value"], row["mean"], rel_tol=0, abs_tol=1e-12), where
+
+
+AVERAGE_OPTIONS = [o for o in OPTIONS] + [{"max_depth": 2, "missing": "zero"}]
+
+
+@pytest.mark.parametrize(
+    "options", AVERAGE_OPTIONS, ids=lambda o: ",".join(map(str, o.items())) or "-"
+)
+@ENUMERATION
+@given(frames=SMALL)
+def test_average_is_the_mean_over_every_tie_order(
+    options: dict[str, Any], frames: tuple[pl.DataFrame, pl.DataFrame]
+) -> None:
+    run, qrels = frames
+    measures = [m for m in AVERAGED if not (options.get("max_depth") and "judged_only" in m)]
+    check_average(run, qrels, measures, **options)
