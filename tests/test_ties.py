@@ -40,6 +40,7 @@ VARIANTS = [
     "Bpref(rel=2)", "SetF(beta=2)", "Q(beta=0.5)", "utility(weights=(-1,2,-3,1))", "SP@3",
     "IPrec(recall=0.2)", "Rprec_mult(mult=0.5)", "RBP(p=0.5)@2", "RBP(ties='average')",
     "RBP_resid(p=0.5)@2", "HIT@2", "InvSq@2", "P(judged_only=True)@2", "AP(judged_only=True)",
+    "AP", "RR", "RR(rel=2)", "Success(rel=2)@2", "SP", "nDCG", "DCG", "RBP(p=0.5)", "InvSq",
 ]  # fmt: skip
 MEASURES = [m for m in every_measure(3) + VARIANTS if ir.parse_measure(m).tie_bounded]
 
@@ -318,8 +319,7 @@ def enumerated_mean(
     rows = [
         (q, m, math.fsum(v) / len(v) if None not in v else None)
         for (q, m), v in (
-            (key, group["value"].to_list())
-            for key, group in values.group_by("query_id", "measure")
+            (key, group["value"].to_list()) for key, group in values.group_by("query_id", "measure")
         )
     ]
     return pl.DataFrame(rows, schema=["query_id", "measure", "mean"], orient="row")
