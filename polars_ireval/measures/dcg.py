@@ -28,11 +28,13 @@ from polars_ireval.errors import ParameterError
 from polars_ireval.measures._expr import (
     RANK,
     REL,
+    cut,
     exact_div,
     ordered_sum,
     query_stat,
     ratio,
     retrieved,
+    tie_mean_weight,
 )
 from polars_ireval.registry import (
     check,
@@ -153,6 +155,17 @@ def ranked_dcg(g: pl.Expr, k: int | None, discount: str, b: float, weights: Weig
     return ordered_sum(discounted(g, RANK, discount, b, weights).filter(keep), RANK.filter(keep))
 
 
+def expected_dcg(g: pl.Expr, k: int | None, discount: str, b: float, weights: Weights) -> pl.Expr:
+    """E[DCG@k] over tie orders: each retrieved document's gain times the mean weight of
+    the ranks its tie spans (0 past ``k``), since DCG is linear in the rank weights."""
+    keep = retrieved() & (g != 0.0).fill_null(False)
+
+    def weight(position: pl.Expr) -> pl.Expr:
+        return discounted(pl.lit(1.0), position, discount, b, weights)
+
+    return (g.filter(keep) * tie_mean_weight(weight, keep, k)).sum()
+
+
 def sorted_dcg(g: pl.Expr, k: int | None, discount: str, b: float, weights: Weights) -> pl.Expr:
     """DCG@k of the positive values of ``g`` sorted descending (an ideal ranking).
 
@@ -174,13 +187,28 @@ def normalised_dcg(
     b: float,
     weights: Weights,
     scale: float = 1.0,
+    average: bool = False,
+    depth: int | None = None,
 ) -> pl.Expr:
     """DCG@k of gains ``g`` under normalisation ``norm`` (see the module docstring).
 
     ``scale`` is the largest gain one document can have (``norm="scaled"`` only).
+    ``average``: the expected value over tie orders (``evaluate(..., ties="average")``)
+    of the ranking cut at ``depth`` (its ``max_depth``); not for ``norm="self"``.
     """
     check_discount(discount, b, weights)
-    dcg = ranked_dcg(g, k, discount, b, weights)
+    if average:
+        if norm == "self":
+            raise ParameterError(
+                "DCG(norm='self'): ties='average' is not computed for the self-normalised "
+                "DCG (its ideal is the best order of the top k a tie order gives); see "
+                "polars_ireval.tie_sensitivity"
+            )
+        top = cut(k, depth)
+        assert not isinstance(top, pl.Expr)
+        dcg = expected_dcg(g, top, discount, b, weights)
+    else:
+        dcg = ranked_dcg(g, k, discount, b, weights)
     if norm == "none":
         return dcg
     if norm == "ideal":
@@ -209,6 +237,48 @@ _CHECKS = {
 }
 
 
+def _dcg_average(
+    *,
+    k: int | None = None,
+    norm: str = "none",
+    gain: str = "linear",
+    gains: Gains = None,
+    discount: str = "log2",
+    b: float = 2.0,
+    weights: Weights = None,
+    max_rel: int = 1,
+    depth: int | None = None,
+) -> pl.Expr:
+    g, scale = grade_gain(gain, gains), 1.0
+    if norm == "scaled":
+        g, scale = _clipped_gain(gain, gains, max_rel)
+    return normalised_dcg(
+        g, k=k, norm=norm, discount=discount, b=b, weights=weights, scale=scale,
+        average=True, depth=depth,
+    )  # fmt: skip
+
+
+def _sdcg_average(
+    *,
+    k: int,
+    max_rel: int = 1,
+    min_rel: int = 0,
+    gain: str = "linear",
+    gains: Gains = None,
+    discount: str = "log2",
+    b: float = 2.0,
+    weights: Weights = None,
+    depth: int | None = None,
+) -> pl.Expr:
+    if min_rel >= max_rel:
+        raise ParameterError(f"SDCG: min_rel={min_rel} must be below max_rel={max_rel}")
+    g, scale = _clipped_gain(gain, gains, max_rel, min_rel)
+    return normalised_dcg(
+        g, k=k, norm="scaled", discount=discount, b=b, weights=weights, scale=scale,
+        average=True, depth=depth,
+    )  # fmt: skip
+
+
 def _dcg_tie_bounds(params: Mapping[str, Any]) -> bool:
     """The self-normalised DCG's ideal is the best order of the top k it is given, which a
     tie cut by k changes: its extremes over tie orders need not lie at the ordered ties."""
@@ -218,6 +288,7 @@ def _dcg_tie_bounds(params: Mapping[str, Any]) -> bool:
 @measure(
     "DCG",
     tie_bounds=_dcg_tie_bounds,
+    average=_dcg_average,
     sql="ireval_dcg",
     qrels_stats=True,
     unjudged=False,
@@ -345,6 +416,7 @@ def _sdcg_residual(
 @measure(
     "SDCG",
     tie_bounds=grade_ordered,
+    average=_sdcg_average,
     sql="ireval_sdcg",
     sql_residual="residual",
     qrels_stats=True,

@@ -161,9 +161,27 @@ def ndcg_sql(args: dict[str, Any]) -> SqlSpec:
     return SqlCall("ireval_dcg", {**family, SQL_NAMES["gain"]: gain, "norm": "ideal"})
 
 
+def _ndcg_average(
+    *,
+    k: int | None = None,
+    dcg: str = "log2",
+    gains: Gains = None,
+    gain: str = "linear",
+    discount: str = "log2",
+    b: float = 2.0,
+    weights: Weights = None,
+    depth: int | None = None,
+) -> pl.Expr:
+    g = grade_gain("exp" if dcg == "exp-log2" else gain, gains)
+    return normalised_dcg(
+        g, k=k, norm="ideal", discount=discount, b=b, weights=weights, average=True, depth=depth
+    )
+
+
 @measure(
     "nDCG",
     tie_bounds=grade_ordered,
+    average=_ndcg_average,
     sql=ndcg_sql,
     qrels_stats=True,
     unjudged=False,

@@ -20,13 +20,14 @@ does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 import polars as pl
 
 from polars_ireval import schema as S
-from polars_ireval.measures._expr import RANK, Cutoff, ordered_sum, retrieved
+from polars_ireval.errors import ParameterError
+from polars_ireval.measures._expr import RANK, Cutoff, cut, ordered_sum, retrieved, tie_mean_weight
 from polars_ireval.measures.usermodel import (
     MODELS,
     Gains,
@@ -122,9 +123,61 @@ def _averages_ties(params: Mapping[str, Any]) -> bool:
     return bool(params.get("ties") == "average")
 
 
+def _rbp_weight(p: float) -> Callable[[pl.Expr], pl.Expr]:
+    def weight(i: pl.Expr) -> pl.Expr:
+        return (1.0 - p) * pl.lit(float(p)).pow(i.cast(pl.Float64) - 1.0)
+
+    return weight
+
+
+def _refuse_cut_average(name: str, depth: int | None) -> None:
+    if depth is not None:
+        raise ParameterError(
+            f"{name}(ties='average') with max_depth under evaluate(ties='average'): the "
+            "measure's own tie weights over a tie that max_depth cuts are not averaged; "
+            f"use {name}(ties='rank') (its expected value is exact) or drop max_depth"
+        )
+
+
+def _rbp_average(
+    *,
+    k: int | None = None,
+    p: float = 0.8,
+    rel: int = 1,
+    gains: Gains = None,
+    ties: RbpTies = "rank",
+    depth: int | None = None,
+) -> pl.Expr:
+    """E[RBP] over tie orders: each gain times the mean weight of its tie's ranks (exact
+    when ``k`` cuts a tie, where rbp_eval's weights count the tie's mean weight times the
+    fraction inside). ``ties="average"`` is that measure, the same under every order."""
+    if ties == "average":
+        _refuse_cut_average("RBP", depth)
+        return rbp(k=k, p=p, rel=rel, gains=gains, ties=ties)
+    gain = unit_gain(rel, gains).fill_null(0.0)
+    keep = retrieved() & (gain != 0.0)
+    top = cut(k, depth)
+    assert not isinstance(top, pl.Expr)
+    return (gain.filter(keep) * tie_mean_weight(_rbp_weight(p), keep, top)).sum()
+
+
+def _rbp_resid_average(
+    *, k: int | None = None, p: float = 0.8, ties: RbpTies = "rank", depth: int | None = None
+) -> pl.Expr:
+    if ties == "average":
+        _refuse_cut_average("RBP_resid", depth)
+        return rbp_resid(k=k, p=p, ties=ties)
+    keep = retrieved() & pl.col(S.RELEVANCE).is_null()
+    top = cut(k, depth)
+    assert not isinstance(top, pl.Expr)
+    unjudged = tie_mean_weight(_rbp_weight(p), keep, top).sum()
+    return unjudged + pl.lit(float(p)).pow(rbp_depth(top).cast(pl.Float64))
+
+
 @measure(
     "RBP",
     tie_bounds=grade_ordered,
+    average=_rbp_average,
     sql="ireval_rbp",
     sql_residual=rbp_residual_sql,
     qrels_stats=True,
@@ -204,6 +257,7 @@ def rbp(
 @measure(
     "RBP_resid",
     tie_bounds=True,
+    average=_rbp_resid_average,
     sql="ireval_rbp_resid",
     aliases=["RBPResidual"],
     cite=_CITE,

@@ -13,7 +13,15 @@ from typing import Any
 
 import polars as pl
 
-from polars_ireval.measures._expr import RANK, REL, exact_div, ordered_sum, retrieved
+from polars_ireval.measures._expr import (
+    RANK,
+    REL,
+    cut,
+    exact_div,
+    ordered_sum,
+    retrieved,
+    tie_mean_weight,
+)
 from polars_ireval.registry import check, grade_ordered, integer, measure, positive_int
 
 Utilities = Mapping[int, float] | None
@@ -94,9 +102,27 @@ def _inv_sq_residual(*, k: int | None = None, max_rel: int = 1, gains: Utilities
     return unjudged + tail
 
 
+def _inv_sq_average(
+    *, k: int | None = None, max_rel: int = 1, gains: Utilities = None, depth: int | None = None
+) -> pl.Expr:
+    """E[InvSq] over tie orders: each utility times the mean of 1 / (i (i + 1)) over its
+    tie's ranks."""
+    u = unit_utility(max_rel, gains)
+    keep = retrieved() & (u != 0.0)
+    top = cut(k, depth)
+    assert not isinstance(top, pl.Expr)
+
+    def weight(i: pl.Expr) -> pl.Expr:
+        i = i.cast(pl.Float64)
+        return 1.0 / (i * (i + 1.0))
+
+    return (u.filter(keep) * tie_mean_weight(weight, keep, top)).sum()
+
+
 @measure(
     "InvSq",
     tie_bounds=grade_ordered,
+    average=_inv_sq_average,
     sql="ireval_invsq",
     sql_residual="residual",
     qrels_stats=True,
