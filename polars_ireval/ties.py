@@ -29,8 +29,8 @@ from polars_ireval.evaluate import evaluate
 from polars_ireval.io import Scores, check_scores, float32_scores
 from polars_ireval.judge import (
     INPUT_RANK,
+    EvalTies,
     Missing,
-    Ties,
     as_inputs,
     check_flag,
     check_options,
@@ -40,8 +40,9 @@ from polars_ireval.parse import MeasureLike, parse_measures
 from polars_ireval.registry import Measure, definitions
 from polars_ireval.results import MEASURE, VALUE
 
-#: The tie policies whose order is by score first (``"rank"`` orders by the run's ranks).
-SCORE_TIES = ("trec_eval", "doc_id_asc", "input_order")
+#: The tie policies whose order is by score first (``"rank"`` orders by the run's ranks),
+#: and ``"average"``, the expected value over the tie orders.
+SCORE_TIES = ("trec_eval", "doc_id_asc", "input_order", "average")
 #: Output columns beside the keys, the measure and its value.
 MIN, MAX, HINGES = "min", "max", "hinges_on_ties"
 _BEST, _WORST = "+", "-"  # the orders, as the first character of an internal run id
@@ -107,7 +108,7 @@ def tie_sensitivity(
     missing: Missing = "skip",
     max_depth: int | None = None,
     judged_only: bool = False,
-    ties: Ties = "trec_eval",
+    ties: EvalTies = "trec_eval",
     scores: Scores = "float64",
     validate: bool = True,
 ) -> Any:
@@ -129,7 +130,8 @@ def tie_sensitivity(
     ties
         The tie policy of the ``value`` column (default ``"trec_eval"``: doc id
         descending); one of the policies that order by score: ``"trec_eval"``,
-        ``"doc_id_asc"``, ``"input_order"``.
+        ``"doc_id_asc"``, ``"input_order"``, or ``"average"`` (the expected value over
+        every tie order, for the measures that have it; see :func:`polars_ireval.evaluate`).
 
     Returns
     -------
@@ -162,7 +164,9 @@ def tie_sensitivity(
     """
     check_relevance_level(relevance_level)
     check_flag("validate", validate)
-    check_options(max_depth=max_depth, ties=ties, missing=missing, judged_only=judged_only)
+    check_options(
+        max_depth=max_depth, ties=ties, missing=missing, judged_only=judged_only, average=True
+    )
     if ties not in SCORE_TIES:
         raise ParameterError(
             f"ties={ties!r}: tie_sensitivity bounds a measure over the orders of documents "
@@ -173,7 +177,7 @@ def tie_sensitivity(
     parsed = parse_measures(measures)
     _check_measures(parsed)
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
-    run_in, qrels_in = as_inputs(run, qrels, ties=ties, validate=validate)
+    run_in, qrels_in = as_inputs(run, qrels, validate=validate)
     run_in = float32_scores(run_in, scores)
     options: dict[str, Any] = {
         "per_query": True,

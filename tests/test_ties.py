@@ -24,7 +24,7 @@ import polars_ireval as ir
 from polars_ireval.errors import ParameterError, ScoreError, UnknownMeasureError
 from polars_ireval.registry import REGISTRY
 from polars_ireval.ties import tie_orders
-from tests.strategies import frame_collections, several_runs, tied_scores
+from tests.strategies import distinct_scores, frame_collections, several_runs, tied_scores
 from tests.support import every_measure, generated
 
 #: Every registered measure (cutoff 3), and parameter values that change how it reads grades
@@ -269,7 +269,7 @@ def test_nan_score_is_an_error(lazy: bool) -> None:
     ("options", "match"),
     [
         ({"ties": "rank"}, "ties='rank'.*trec_eval, doc_id_asc, input_order"),
-        ({"ties": "average"}, "ties='average'"),
+        ({"ties": "bogus"}, "ties='bogus'.*average"),
         ({"max_depth": 0}, "max_depth=0"),
         ({"missing": "drop"}, "missing='drop'"),
         ({"relevance_level": 1.5}, "relevance_level=1.5"),
@@ -362,3 +362,98 @@ def test_average_is_the_mean_over_every_tie_order(
     depth = options.get("max_depth")
     measures = [m for m in AVERAGED if averages(m, depth) and not (depth and "judged_only" in m)]
     check_average(run, qrels, measures, **options)
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(frames=frame_collections(queries=(1, 3), pool=(1, 12), scores=distinct_scores(0, 50)))
+def test_average_without_ties_is_the_value(frames: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+    run, qrels = frames
+    got = ir.evaluate(run, qrels, AVERAGED, per_query=True, ties="average")
+    want = ir.evaluate(run, qrels, AVERAGED, per_query=True)
+    assert got.select("query_id", "measure").equals(want.select("query_id", "measure"))
+    diff = (got["value"] - want["value"]).abs()
+    assert (diff.fill_null(0.0) <= 1e-12).all()
+    assert got["value"].is_null().equals(want["value"].is_null())
+
+
+def test_average_by_hand() -> None:
+    """a (relevant), b, c tied at the top, then d (relevant): a sits at rank 1, 2 or 3."""
+    run = pl.DataFrame(
+        {"query_id": "q", "doc_id": ["a", "b", "c", "d"], "score": [1.0, 1.0, 1.0, 0.0]}
+    )
+    qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "d"], "relevance": [1, 1]})
+    measures = ["RR", "AP", "P@1", "P@2", "Success@2", "R@2", "NumRelRet", "SetP"]
+    got = dict(ir.evaluate(run, qrels, measures, ties="average").iter_rows())
+    rr = (1 + 1 / 2 + 1 / 3) / 3
+    want = {
+        "RR": rr,
+        "AP": (rr + 2 / 4) / 2,  # d is the 2nd relevant at rank 4
+        "P@1": 1 / 3,
+        "P@2": (2 / 3) / 2,
+        "Success@2": 2 / 3,
+        "R@2": (2 / 3) / 2,
+        "NumRelRet": 2.0,
+        "SetP": 2 / 4,
+    }
+    for name, value in want.items():
+        assert math.isclose(got[name], value, rel_tol=0, abs_tol=1e-15), name
+    # max_depth=2 keeps two of a, b, c: a with probability 2/3
+    cut = dict(ir.evaluate(run, qrels, ["NumRelRet", "SetP", "AP"], ties="average", max_depth=2)
+               .iter_rows())  # fmt: skip
+    assert math.isclose(cut["NumRelRet"], 2 / 3, abs_tol=1e-15)
+    assert math.isclose(cut["SetP"], (2 / 3) / 2, abs_tol=1e-15)
+    assert math.isclose(cut["AP"], (1 + 1 / 2) / 3 / 2, abs_tol=1e-15)
+
+
+def test_rbp_average_is_rbp_evals_weights_without_a_cut() -> None:
+    """Without a cutoff, rbp_eval's tie weights (RBP(ties='average')) are the expectation;
+    with one that cuts a tie they are not, and ties='average' gives the exact one."""
+    runs, qrels = generated(seed=5)
+    got = ir.evaluate(
+        runs, qrels, ["RBP", "RBP(ties='average')", "RBP@3", "RBP(ties='average')@3"],
+        per_query=True, ties="average",
+    )  # fmt: skip
+    wide = got.pivot("measure", index=["run_id", "query_id"], values="value")
+    assert ((wide["RBP"] - wide["RBP(ties='average')"]).abs() <= 1e-12).all()
+    assert ((wide["RBP@3"] - wide["RBP(ties='average')@3"]).abs() > 1e-6).any()
+
+
+def test_tie_sensitivity_reports_the_average() -> None:
+    runs, qrels = generated(seed=7)
+    measures = ["nDCG@5", "AP", "RR", "P@3"]
+    got = ir.tie_sensitivity(runs, qrels, measures, ties="average")
+    want = ir.evaluate(runs, qrels, measures, per_query=True, ties="average")
+    assert got.select("run_id", "query_id", "measure", "value").equals(want)
+    assert (got["min"] - 1e-12 <= got["value"]).all()
+    assert (got["value"] <= got["max"] + 1e-12).all()
+    assert (
+        got.filter(~pl.col("hinges_on_ties"))
+        .select((pl.col("value") - pl.col("min")).abs().max())
+        .item()
+        <= 1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    ("measures", "options", "match"),
+    [
+        (["ERR"], {}, r"ERR: ties='average'.*computed for .*nDCG.*tie_sensitivity"),
+        (["infAP"], {}, "infAP: ties='average'"),
+        (["AP(norm='self')"], {}, "AP: ties='average' is computed for binary relevance"),
+        (["DCG(norm='self')@5"], {}, "self-normalised"),
+        (["RBP(ties='average')"], {"max_depth": 5}, r"use RBP\(ties='rank'\)"),
+        (["AP"], {"residuals": True}, "residuals=False"),
+        (["AP"], {"judged_only": True, "max_depth": 5}, "drop max_depth or judged_only"),
+        (["AP(judged_only=True)"], {"max_depth": 5}, "drop max_depth or judged_only"),
+        (["AP"], {"engine": "duckdb"}, "Polars engine only.*engine='duckdb'"),
+        (["AP"], {"engine": "spark"}, "Polars engine only.*engine='spark'"),
+    ],
+)
+def test_average_refusals_say_why(measures: list[str], options: dict[str, Any], match: str) -> None:
+    with pytest.raises(ParameterError, match=match):
+        ir.evaluate(RUN, QRELS, measures, ties="average", **options)
+
+
+def test_judge_has_no_average_order() -> None:
+    with pytest.raises(ParameterError, match="ties='average': must be one of trec_eval"):
+        ir.judge(RUN, QRELS, ties="average")
