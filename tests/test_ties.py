@@ -24,6 +24,8 @@ import polars_ireval as ir
 from polars_ireval.errors import ParameterError, ScoreError, UnknownMeasureError
 from polars_ireval.registry import REGISTRY
 from polars_ireval.ties import tie_orders
+from tests.conftest import ROOT, need_data
+from tests.docblocks import normalise, run_blocks
 from tests.strategies import distinct_scores, frame_collections, several_runs, tied_scores
 from tests.support import every_measure, generated
 
@@ -457,3 +459,15 @@ def test_average_refusals_say_why(measures: list[str], options: dict[str, Any], 
 def test_judge_has_no_average_order() -> None:
     with pytest.raises(ParameterError, match="ties='average': must be one of trec_eval"):
         ir.judge(RUN, QRELS, ties="average")
+
+
+# --------------------------------------------------------------------------- docs
+
+
+def test_docs_ties_blocks_run_and_print_what_they_show() -> None:
+    need_data()
+    results = run_blocks(ROOT / "docs" / "ties.md")
+    assert len(results) == 3
+    for code, printed, expected in results:
+        assert expected is not None, f"block without its output:\n{code}"
+        assert normalise(printed) == normalise(expected), f"block:\n{code}"
