@@ -8,7 +8,7 @@ expression aggregated per ranking (:func:`per_query_columns`), and the result is
 from __future__ import annotations
 
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import polars as pl
 
@@ -20,6 +20,7 @@ from polars_ireval.judge import (
     RANKING,
     EvalTies,
     Missing,
+    Ties,
     as_inputs,
     as_qrels,
     condense,
@@ -85,7 +86,8 @@ def per_query_frame(
         else "stats" if m.by_qrels_stats else "judged"
         for m in measures
     ]  # fmt: skip
-    ranked_by = "trec_eval" if average else ties  # any order of the ties, then averaged
+    # any order of the ties, then averaged
+    ranked_by = cast(Ties, "trec_eval" if average else ties)
     run, qrels = as_inputs(run, qrels, ties=ranked_by, validate=validate)
     table, present, numbering, judged, retrieved = judge_and_rankings(
         run,

@@ -255,6 +255,12 @@ def cut(k: Cutoff, depth: int | None) -> Cutoff:
     return min(k, depth)
 
 
+def top_rank(k: int | None, depth: int | None) -> int | None:
+    """:func:`cut` of an integer cutoff: the smaller of ``k`` and ``depth`` (None for none)."""
+    given = [v for v in (k, depth) if v is not None]
+    return min(given) if given else None
+
+
 def tie_share(k: Cutoff = None) -> pl.Expr:
     """Per row: the probability that a random order of its tie puts it at or above rank
     ``k`` (all retrieved rows when None); 0 for a row not retrieved."""

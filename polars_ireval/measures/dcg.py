@@ -28,13 +28,13 @@ from polars_ireval.errors import ParameterError
 from polars_ireval.measures._expr import (
     RANK,
     REL,
-    cut,
     exact_div,
     ordered_sum,
     query_stat,
     ratio,
     retrieved,
     tie_mean_weight,
+    top_rank,
 )
 from polars_ireval.registry import (
     check,
@@ -204,8 +204,7 @@ def normalised_dcg(
                 "DCG (its ideal is the best order of the top k a tie order gives); see "
                 "polars_ireval.tie_sensitivity"
             )
-        top = cut(k, depth)
-        assert not isinstance(top, pl.Expr)
+        top = top_rank(k, depth)
         dcg = expected_dcg(g, top, discount, b, weights)
     else:
         dcg = ranked_dcg(g, k, discount, b, weights)

@@ -17,6 +17,7 @@ from polars_ireval.measures._expr import (
     rel_ret,
     relevant,
     retrieved,
+    top_rank,
 )
 from polars_ireval.registry import TrecName, integer, measure, positive_int
 
@@ -46,8 +47,8 @@ def _success_average(*, k: int, rel: int = 1, depth: int | None = None) -> pl.Ex
     """1 if a relevant document's tie lies wholly in the top k; else 1 - the probability
     that the j places of the tie cut by k hold none of its r relevant documents among its
     m: C(m - r, j) / C(m, j) = Π_{i < j} (m - r - i) / (m - i) (hypergeometric)."""
-    top = cut(k, depth)
-    assert isinstance(top, int)
+    top = top_rank(k, depth)
+    assert top is not None
     start, size = pl.col(TIE_START), pl.col(TIE_SIZE)
     last = start + size - 1.0
     is_rel = relevant(rel)

@@ -27,7 +27,14 @@ import polars as pl
 
 from polars_ireval import schema as S
 from polars_ireval.errors import ParameterError
-from polars_ireval.measures._expr import RANK, Cutoff, cut, ordered_sum, retrieved, tie_mean_weight
+from polars_ireval.measures._expr import (
+    RANK,
+    Cutoff,
+    ordered_sum,
+    retrieved,
+    tie_mean_weight,
+    top_rank,
+)
 from polars_ireval.measures.usermodel import (
     MODELS,
     Gains,
@@ -156,8 +163,7 @@ def _rbp_average(
         return rbp(k=k, p=p, rel=rel, gains=gains, ties=ties)
     gain = unit_gain(rel, gains).fill_null(0.0)
     keep = retrieved() & (gain != 0.0)
-    top = cut(k, depth)
-    assert not isinstance(top, pl.Expr)
+    top = top_rank(k, depth)
     return (gain.filter(keep) * tie_mean_weight(_rbp_weight(p), keep, top)).sum()
 
 
@@ -168,8 +174,7 @@ def _rbp_resid_average(
         _refuse_cut_average("RBP_resid", depth)
         return rbp_resid(k=k, p=p, ties=ties)
     keep = retrieved() & pl.col(S.RELEVANCE).is_null()
-    top = cut(k, depth)
-    assert not isinstance(top, pl.Expr)
+    top = top_rank(k, depth)
     unjudged = tie_mean_weight(_rbp_weight(p), keep, top).sum()
     return unjudged + pl.lit(float(p)).pow(rbp_depth(top).cast(pl.Float64))
 

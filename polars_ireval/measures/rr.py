@@ -8,10 +8,10 @@ from polars_ireval.measures._expr import (
     TIE_SIZE,
     TIE_START,
     Cutoff,
-    cut,
     relevant,
     relevant_ranks,
     retrieved,
+    top_rank,
 )
 from polars_ireval.registry import TrecName, integer, measure, positive_int
 
@@ -42,8 +42,7 @@ def first_relevant_average(rel: int, k: Cutoff = None) -> pl.Expr:
 
 
 def _rr_average(*, k: int | None = None, rel: int = 1, depth: int | None = None) -> pl.Expr:
-    top = cut(k, depth)
-    assert not isinstance(top, pl.Expr)
+    top = top_rank(k, depth)
     return first_relevant_average(rel, top)
 
 

@@ -16,11 +16,11 @@ import polars as pl
 from polars_ireval.measures._expr import (
     RANK,
     REL,
-    cut,
     exact_div,
     ordered_sum,
     retrieved,
     tie_mean_weight,
+    top_rank,
 )
 from polars_ireval.registry import check, grade_ordered, integer, measure, positive_int
 
@@ -109,8 +109,7 @@ def _inv_sq_average(
     tie's ranks."""
     u = unit_utility(max_rel, gains)
     keep = retrieved() & (u != 0.0)
-    top = cut(k, depth)
-    assert not isinstance(top, pl.Expr)
+    top = top_rank(k, depth)
 
     def weight(i: pl.Expr) -> pl.Expr:
         i = i.cast(pl.Float64)
