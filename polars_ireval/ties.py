@@ -75,17 +75,18 @@ def tie_orders(run: Any, qrels: Any) -> Any:
     interchangeable for every measure and follow doc id descending.
     """
     keys = [S.RUN_ID, S.QUERY_ID] if S.RUN_ID in run.collect_schema() else [S.QUERY_ID]
-    grade = pl.col(S.RELEVANCE).cast(pl.Float64).fill_null(float("-inf"))
     graded = run.lazy().join(
-        qrels.lazy().select(S.QUERY_ID, S.DOC_ID, grade.alias(S.RELEVANCE)),
+        qrels.lazy().select(S.QUERY_ID, S.DOC_ID, S.RELEVANCE),
         on=[S.QUERY_ID, S.DOC_ID],
         how="left",
     )
+    # unjudged below every grade: last in the best order, first in the worst
+    grade = pl.col(S.RELEVANCE).cast(pl.Float64).fill_null(float("-inf"))
     score, doc = pl.col(S.SCORE), pl.col(S.DOC_ID)
     run_id = pl.col(S.RUN_ID) if S.RUN_ID in keys else pl.lit("")
     out = []
     for tag, sign in ((_BEST, 1.0), (_WORST, -1.0)):
-        key = pl.struct(score, sign * pl.col(S.RELEVANCE).fill_null(float("-inf")), doc)
+        key = pl.struct(score, sign * grade, doc)
         rank = key.rank("ordinal", descending=True).over(keys).cast(pl.UInt32)
         out.append(
             graded.select(

@@ -420,6 +420,21 @@ def test_rbp_average_is_rbp_evals_weights_without_a_cut() -> None:
     assert ((wide["RBP@3"] - wide["RBP(ties='average')@3"]).abs() > 1e-6).any()
 
 
+@pytest.mark.parametrize("seed", [1, 3, 11])
+def test_average_is_the_same_float_lazy_or_shuffled(seed: int) -> None:
+    """The expected values are added in rank order: neither a lazy query nor another order
+    of the input rows (which groups the rows otherwise) changes a bit."""
+    runs, qrels = generated(seed=seed)
+    options: dict[str, Any] = {"ties": "average", "per_query": True, "missing": "zero"}
+    eager = ir.evaluate(runs, qrels, AVERAGED, **options)
+    lazy = ir.evaluate(runs.lazy(), qrels.lazy(), AVERAGED, **options)
+    assert isinstance(lazy, pl.LazyFrame)
+    assert lazy.collect().equals(eager)
+    rows = runs.sample(fraction=1.0, shuffle=True, seed=seed)
+    judgments = qrels.sample(fraction=1.0, shuffle=True, seed=seed + 1)
+    assert ir.evaluate(rows, judgments, AVERAGED, **options).equals(eager)
+
+
 def test_tie_sensitivity_reports_the_average() -> None:
     runs, qrels = generated(seed=7)
     measures = ["nDCG@5", "AP", "RR", "P@3"]

@@ -273,7 +273,20 @@ def tie_share(k: Cutoff = None) -> pl.Expr:
 
 def expected_count(mask: pl.Expr, k: Cutoff = None) -> pl.Expr:
     """The expected number of rows ``mask`` at or above rank ``k`` over tie orders."""
-    return (tie_share(k) * mask.cast(_F)).filter(mask.fill_null(False)).sum()
+    keep = mask.fill_null(False) & retrieved()
+    return ordered_sum(tie_share(k).filter(keep), RANK.filter(keep))
+
+
+def tie_span_end(keep: pl.Expr, k: int | None) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """For each row ``keep``: its tie's first rank s, its last rank within the top ``k``
+    (s - 1 when none is), and the tie's size, as floats: for the weights whose sum over
+    ranks s .. e has a closed form (a geometric or telescoping series)."""
+    start = pl.col(TIE_START).filter(keep)
+    size = pl.col(TIE_SIZE).filter(keep)
+    last = start + size - 1.0
+    if k is not None:
+        last = pl.max_horizontal(start - 1.0, pl.min_horizontal(last, pl.lit(float(k))))
+    return start, last, size
 
 
 def tie_mean_weight(weight: Callable[[pl.Expr], pl.Expr], keep: pl.Expr, k: int | None) -> pl.Expr:
@@ -282,12 +295,18 @@ def tie_mean_weight(weight: Callable[[pl.Expr], pl.Expr], keep: pl.Expr, k: int 
 
     ``weight`` maps an Int64 rank expression to a float one with parameters given as
     literals (it is evaluated inside ``list.eval``). One list of the tie's ranks per row:
-    filter ``keep`` to the rows that can have a non-zero gain.
+    filter ``keep`` to the rows that can have a non-zero gain. Sum the products in rank
+    order (:func:`ordered_sum` with ``RANK.filter(keep)``), so that the float does not
+    depend on the order of the table's rows.
     """
     start = pl.col(TIE_START).filter(keep).cast(pl.Int64)
     size = pl.col(TIE_SIZE).filter(keep)
     end = start + size.cast(pl.Int64)
     if k is not None:
         end = pl.max_horizontal(start, pl.min_horizontal(end, pl.lit(k + 1, dtype=pl.Int64)))
-    total = pl.int_ranges(start, end).list.eval(weight(pl.element()).cast(_F)).list.sum()
+    # the weights of each list added one after the other, in rank order (a constant
+    # weight, such as DCG's discount "none", broadcast to the list's ranks first)
+    rank = pl.element()
+    added = (weight(rank).cast(_F) + rank.cast(_F) * 0.0).cum_sum().last()
+    total = pl.int_ranges(start, end).list.eval(added).list.first().fill_null(0.0)
     return total / size

@@ -17,6 +17,7 @@ from polars_ireval.measures._expr import (
     cut,
     expected_count,
     num_rel,
+    ordered_sum,
     query_stat,
     ratio,
     rel_ret,
@@ -99,11 +100,15 @@ def expected_precisions(rel: int, k: Cutoff = None) -> pl.Expr:
     tied = starts.search_sorted(start, side="right").cast(pl.Float64) - above  # r
     slope = pl.when(size > 1.0).then((tied - 1.0) / (size - 1.0)).otherwise(0.0)
     places = size if k is None else (k - start + 1.0).clip(0.0, size)
-    # one element per (relevant document, place x): its rows repeated, x counted
-    n = places.cast(pl.Int64)
+    # one element per (relevant document, place x): its rows repeated, x counted (rows
+    # with no place above k left out: an empty list would explode to a null)
+    some = places > 0.0
+    n = places.filter(some).cast(pl.Int64)
     x = pl.int_ranges(0, n).explode().cast(pl.Float64)
-    c, s, b, m = (e.repeat_by(n).explode() for e in (above, start, slope, size))
-    return ((c + 1.0 + x * b) / (s + x) / m).sum()
+    c, s, b, m = (e.filter(some).repeat_by(n).explode() for e in (above, start, slope, size))
+    # in rank order (s + x): the terms of one place are equal, so the sum is the same float
+    # whatever the order of the table's rows
+    return ordered_sum((c + 1.0 + x * b) / (s + x) / m, s + x)
 
 
 def _ap_average(

@@ -163,7 +163,7 @@ def expected_dcg(g: pl.Expr, k: int | None, discount: str, b: float, weights: We
     def weight(position: pl.Expr) -> pl.Expr:
         return discounted(pl.lit(1.0), position, discount, b, weights)
 
-    return (g.filter(keep) * tie_mean_weight(weight, keep, k)).sum()
+    return ordered_sum(g.filter(keep) * tie_mean_weight(weight, keep, k), RANK.filter(keep))
 
 
 def sorted_dcg(g: pl.Expr, k: int | None, discount: str, b: float, weights: Weights) -> pl.Expr:

@@ -58,7 +58,8 @@ def _success_average(*, k: int, rel: int = 1, depth: int | None = None) -> pl.Ex
     m = size.filter(split).first().fill_null(1.0)
     j = (top + 1.0 - start).filter(split).first().fill_null(0.0)
     i = pl.int_range(0, j.cast(pl.Int64), dtype=pl.Int64).cast(pl.Float64)
-    none = ((m - r - i).clip(lower_bound=0.0) / (m - i)).product()
+    # multiplied one after the other (i ascending), 1 for no factor
+    none = ((m - r - i).clip(lower_bound=0.0) / (m - i)).cum_prod().last().fill_null(1.0)
     return pl.when((whole & is_rel).any()).then(1.0).otherwise(1.0 - none)
 
 

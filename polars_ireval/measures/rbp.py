@@ -20,7 +20,8 @@ does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import math
+from collections.abc import Mapping
 from typing import Any, Literal
 
 import polars as pl
@@ -32,7 +33,7 @@ from polars_ireval.measures._expr import (
     Cutoff,
     ordered_sum,
     retrieved,
-    tie_mean_weight,
+    tie_span_end,
     top_rank,
 )
 from polars_ireval.measures.usermodel import (
@@ -130,11 +131,14 @@ def _averages_ties(params: Mapping[str, Any]) -> bool:
     return bool(params.get("ties") == "average")
 
 
-def _rbp_weight(p: float) -> Callable[[pl.Expr], pl.Expr]:
-    def weight(i: pl.Expr) -> pl.Expr:
-        return (1.0 - p) * pl.lit(float(p)).pow(i.cast(pl.Float64) - 1.0)
-
-    return weight
+def _rbp_tie_weight(p: float, keep: pl.Expr, k: int | None) -> pl.Expr:
+    """For each row ``keep``: the mean RBP weight of the ranks its tie spans within the top
+    ``k``, over the tie's size: Σ_{i=s}^{e} (1 - p) p^(i-1) / m = (p^(s-1) - p^e) / m."""
+    start, last, size = tie_span_end(keep, k)
+    # p^x as exp(x ln p): Polars' pow of a literal gives another last bit for a group of
+    # one row than for longer ones, and the value must not depend on how rows are grouped
+    log_p = math.log(p)
+    return (((start - 1.0) * log_p).exp() - (last * log_p).exp()) / size
 
 
 def _refuse_cut_average(name: str, depth: int | None) -> None:
@@ -164,7 +168,8 @@ def _rbp_average(
     gain = unit_gain(rel, gains).fill_null(0.0)
     keep = retrieved() & (gain != 0.0)
     top = top_rank(k, depth)
-    return (gain.filter(keep) * tie_mean_weight(_rbp_weight(p), keep, top)).sum()
+    terms = gain.filter(keep) * _rbp_tie_weight(p, keep, top)
+    return ordered_sum(terms, RANK.filter(keep))
 
 
 def _rbp_resid_average(
@@ -175,8 +180,9 @@ def _rbp_resid_average(
         return rbp_resid(k=k, p=p, ties=ties)
     keep = retrieved() & pl.col(S.RELEVANCE).is_null()
     top = top_rank(k, depth)
-    unjudged = tie_mean_weight(_rbp_weight(p), keep, top).sum()
-    return unjudged + pl.lit(float(p)).pow(rbp_depth(top).cast(pl.Float64))
+    unjudged = ordered_sum(_rbp_tie_weight(p, keep, top), RANK.filter(keep))
+    tail = (rbp_depth(top).cast(pl.Float64) * math.log(p)).exp()  # p^d (see _rbp_tie_weight)
+    return unjudged + tail
 
 
 @measure(

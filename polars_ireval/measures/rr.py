@@ -38,7 +38,8 @@ def first_relevant_average(rel: int, k: Cutoff = None) -> pl.Expr:
     term = reach * r / (m - x) / position
     if k is not None:
         term = term.filter(position <= k)
-    return term.sum()
+    # added one after the other (x ascending): the same float however the groups are formed
+    return term.cum_sum().last().fill_null(0.0)
 
 
 def _rr_average(*, k: int | None = None, rel: int = 1, depth: int | None = None) -> pl.Expr:

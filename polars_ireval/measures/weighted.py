@@ -19,7 +19,7 @@ from polars_ireval.measures._expr import (
     exact_div,
     ordered_sum,
     retrieved,
-    tie_mean_weight,
+    tie_span_end,
     top_rank,
 )
 from polars_ireval.registry import check, grade_ordered, integer, measure, positive_int
@@ -111,11 +111,10 @@ def _inv_sq_average(
     keep = retrieved() & (u != 0.0)
     top = top_rank(k, depth)
 
-    def weight(i: pl.Expr) -> pl.Expr:
-        i = i.cast(pl.Float64)
-        return 1.0 / (i * (i + 1.0))
-
-    return (u.filter(keep) * tie_mean_weight(weight, keep, top)).sum()
+    # Σ_{i=s}^{e} 1 / (i (i + 1)) = 1/s - 1/(e + 1), over the tie's size
+    start, last, size = tie_span_end(keep, top)
+    weight = (1.0 / start - 1.0 / (last + 1.0)) / size
+    return ordered_sum(u.filter(keep) * weight, RANK.filter(keep))
 
 
 @measure(
