@@ -18,6 +18,7 @@ from polars_ireval.errors import (
     MeasureSyntaxError,
     MissingQueryError,
     ParameterError,
+    PreferenceError,
     RelevanceError,
     SchemaError,
     ScoreError,
@@ -37,7 +38,9 @@ from polars_ireval.judging import (
 from polars_ireval.measures import *  # noqa: F403
 from polars_ireval.measures import __all__ as _measure_names
 from polars_ireval.parse import known_names, parse_measure, parse_measures
+from polars_ireval.pir import Sessions, pir, read_preferences, simulate_sessions
 from polars_ireval.pooling import pool, read_pool, write_pool
+from polars_ireval.properties import Properties, properties
 from polars_ireval.registry import REGISTRY, Measure, MeasureDef, definitions
 from polars_ireval.reporting import Report, report
 from polars_ireval.significance import adjust_p_values, compare, compare_bounds, topic_set_size
@@ -58,10 +61,12 @@ __all__ = [
     "MeasureSyntaxError",
     "MissingQueryError",
     "ParameterError",
+    "PreferenceError",
     "RelevanceError",
     "Report",
     "SchemaError",
     "ScoreError",
+    "Sessions",
     "UnknownMeasureError",
     "Volatility",
     "Agreement",
@@ -84,16 +89,21 @@ __all__ = [
     "known_names",
     "parse_measure",
     "parse_measures",
+    "pir",
     "pool",
+    "properties",
+    "Properties",
     "pr_curve",
     "pool_depths",
     "read_pool",
+    "read_preferences",
     "read_qrels",
     "rbo",
     "read_run",
     "report",
     "roc_curve",
     "run_tag",
+    "simulate_sessions",
     "simulate_judging",
     "tie_sensitivity",
     "topic_set_size",

@@ -64,3 +64,9 @@ class ParameterError(IrevalError):
 
 class MissingQueryError(IrevalError):
     """A query judged in the qrels has no ranking in the run (with ``missing="error"``)."""
+
+
+class PreferenceError(IrevalError):
+    """Preference sessions that do not fit together (:func:`polars_ireval.pir`): a session
+    with other than two lists, a preference naming a list the session lacks, a session
+    without a preference or without judgments."""

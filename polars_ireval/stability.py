@@ -657,7 +657,7 @@ def depth_curve(
         ``"nDCG"``, ``"Q(beta=1)"``, ``"RBP(p=0.8)"``, ``"ERR"``, ``"P"``, ``"R"``,
         ``"RR"``, ``"P(rel=2)"``, trec_eval's ``"map"``...; ``"AP''"`` (or ``"APpp"``) is
         seed 000's AP'' (see :func:`ap_pooled`). A string with a cutoff (``"nDCG@10"``,
-        ``"P_10"``) or a measure without one (``"Rprec"``, ``"bpref"``) raises
+        ``"P_10"``) or a measure without one (``"infAP"``, ``"bpref"``) raises
         :class:`ParameterError`.
     depths
         The evaluation depths k, positive integers in increasing order (e.g.

@@ -179,16 +179,18 @@ FROM {@stats(k := NULL)} AS s
 LEFT JOIN running AS x
     ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1
 
--- macro: ireval_rprec(rel: integer := 1)
--- R-precision: relevant documents in the top R over R.
+-- macro: ireval_rprec(k: positive_int | NULL := NULL, rel: integer := 1)
+-- R-precision: relevant documents in the top R over R; with k (seed 004's RPrec@k), in the
+-- top min(k, R) over min(k, R). 0 when R = 0.
 SELECT run_id, query_id,
-    CASE WHEN num_rel > 0 THEN CAST(hits AS DOUBLE) / CAST(num_rel AS DOUBLE)
+    CASE WHEN num_rel > 0 THEN CAST(hits AS DOUBLE) / CAST(
+        CASE WHEN {k} IS NOT NULL AND {k} < num_rel THEN {k} ELSE num_rel END AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM (
     SELECT run_id, query_id,
         SUM(is_rel) AS num_rel,
-        SUM(CASE WHEN rank IS NOT NULL AND is_rel = 1 AND rank <= num_rel_all THEN 1 ELSE 0 END)
-            AS hits
+        SUM(CASE WHEN rank IS NOT NULL AND is_rel = 1 AND rank <= num_rel_all
+            AND ({k} IS NULL OR rank <= {k}) THEN 1 ELSE 0 END) AS hits
     FROM (
         SELECT f.*, SUM(is_rel) OVER (PARTITION BY run_id, query_id) AS num_rel_all
         FROM (

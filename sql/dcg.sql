@@ -157,3 +157,31 @@ resid AS (
 SELECT run_id, query_id, value,
     CASE WHEN raw < CAST(0 AS DOUBLE) THEN CAST(0 AS DOUBLE) ELSE raw END AS residual
 FROM resid
+
+-- macro: ireval_graded_p(k: positive_int, gains: gain_map := '',
+--     gain_type: gain_type := 'linear', discount: discount := 'none', b: positive := 2.0,
+--     weights: weight_vector := '')
+--     where discount_weights
+-- GradedP@k: graded, discounted precision, the sum over the top k ranks of gain x weight
+-- (rank order) divided by k, as polars_ireval.measures.dcg.graded_precision. Gains as
+-- dcg_gain (the grade or its mapped gain, 2^g - 1 with gain_type 'exp'; unjudged documents
+-- and negative grades 0); discount and b as the `discounted` fragment, weights
+-- ',1=w1,2=w2,...,'. Missing ranks before k count as gain 0.
+WITH g AS (
+    SELECT * FROM {@dcg_gain} AS g0
+),
+ranked AS (
+    SELECT run_id, query_id,
+        SUM({@discounted(g := gain, i := rank)}) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM g
+    WHERE rank IS NOT NULL AND rank <= {k}
+)
+SELECT pa.run_id, pa.query_id,
+    COALESCE(d.total, CAST(0 AS DOUBLE)) / CAST({k} AS DOUBLE) AS value
+FROM (SELECT DISTINCT run_id, query_id FROM g) AS pa
+LEFT JOIN ranked AS d
+    ON d.run_id = pa.run_id AND d.query_id = pa.query_id AND d.from_end = 1

@@ -1250,20 +1250,24 @@ FROM (
 LEFT JOIN running AS x
     ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1;
 
--- R-precision: relevant documents in the top R over R.
-CREATE OR REPLACE MACRO ireval_rprec(eval_table, rel := 1) AS TABLE
+-- R-precision: relevant documents in the top R over R; with k (seed 004's RPrec@k), in the top
+-- min(k, R) over min(k, R). 0 when R = 0.
+CREATE OR REPLACE MACRO ireval_rprec(eval_table, k := NULL, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_rprec: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
     WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
         THEN 'ireval_rprec: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
-    CASE WHEN num_rel > 0 THEN CAST(hits AS DOUBLE) / CAST(num_rel AS DOUBLE)
+    CASE WHEN num_rel > 0 THEN CAST(hits AS DOUBLE) / CAST(
+        CASE WHEN TRY_CAST(k AS HUGEINT) IS NOT NULL AND TRY_CAST(k AS HUGEINT) < num_rel THEN TRY_CAST(k AS HUGEINT) ELSE num_rel END AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM (
     SELECT run_id, query_id,
         SUM(is_rel) AS num_rel,
-        SUM(CASE WHEN rank IS NOT NULL AND is_rel = 1 AND rank <= num_rel_all THEN 1 ELSE 0 END)
-            AS hits
+        SUM(CASE WHEN rank IS NOT NULL AND is_rel = 1 AND rank <= num_rel_all
+            AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT)) THEN 1 ELSE 0 END) AS hits
     FROM (
         SELECT f.*, SUM(is_rel) OVER (PARTITION BY run_id, query_id) AS num_rel_all
         FROM (
@@ -2316,6 +2320,101 @@ resid AS (
 SELECT run_id, query_id, value,
     CASE WHEN raw < CAST(0 AS DOUBLE) THEN CAST(0 AS DOUBLE) ELSE raw END AS residual
 FROM resid;
+
+-- GradedP@k: graded, discounted precision, the sum over the top k ranks of gain x weight (rank
+-- order) divided by k, as polars_ireval.measures.dcg.graded_precision. Gains as dcg_gain (the
+-- grade or its mapped gain, 2^g - 1 with gain_type 'exp'; unjudged documents and negative grades
+-- 0); discount and b as the `discounted` fragment, weights ',1=w1,2=w2,...,'. Missing ranks
+-- before k count as gain 0.
+CREATE OR REPLACE MACRO ireval_graded_p(eval_table, k, gains := '', gain_type := 'linear', discount := 'none', b := 2.0, weights := '') AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE))
+        THEN 'ireval_graded_p: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
+    WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE))))), FALSE))
+        THEN 'ireval_graded_p: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades to finite gains, e.g. '',1=1,2=3,'''
+    WHEN NOT (gain_type IS NOT NULL AND regexp_full_match(typeof(gain_type), 'VARCHAR') AND TRY_CAST(gain_type AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(gain_type AS VARCHAR)) IN (encode('linear'), encode('exp')), FALSE))
+        THEN 'ireval_graded_p: gain_type := ' || CASE typeof(gain_type) WHEN 'VARCHAR' THEN '''' || replace(CAST(gain_type AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gain_type AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''linear'', ''exp'''
+    WHEN NOT (discount IS NOT NULL AND regexp_full_match(typeof(discount), 'VARCHAR') AND TRY_CAST(discount AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(discount AS VARCHAR)) IN (encode('log2'), encode('log'), encode('jk'), encode('none'), encode('root'), encode('rank'), encode('square'), encode('click'), encode('custom')), FALSE))
+        THEN 'ireval_graded_p: discount := ' || CASE typeof(discount) WHEN 'VARCHAR' THEN '''' || replace(CAST(discount AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(discount AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''log2'', ''log'', ''jk'', ''none'', ''root'', ''rank'', ''square'', ''click'', ''custom'''
+    WHEN NOT (b IS NOT NULL AND regexp_full_match(typeof(b), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(b AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(b AS DOUBLE)) AND TRY_CAST(b AS DOUBLE) > 0, FALSE))
+        THEN 'ireval_graded_p: b := ' || CASE typeof(b) WHEN 'VARCHAR' THEN '''' || replace(CAST(b AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(b AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
+    WHEN NOT (weights IS NOT NULL AND regexp_full_match(typeof(weights), 'VARCHAR') AND TRY_CAST(weights AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(weights AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(weights AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND list_bool_and(list_transform(string_split(trim(TRY_CAST(weights AS VARCHAR), ','), ','), lambda ireval_e, ireval_i: split_part(ireval_e, '=', 1) = CAST(ireval_i AS VARCHAR) AND isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE)) AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0))), FALSE))
+        THEN 'ireval_graded_p: weights := ' || CASE typeof(weights) WHEN 'VARCHAR' THEN '''' || replace(CAST(weights AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(weights AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a weight vector '',1=w1,2=w2,...,'' of finite non-negative weights of ranks 1, 2, ... in order, e.g. '',1=1,2=0.6,3=0.3,'''
+    WHEN COALESCE(TRY_CAST(discount AS VARCHAR) IN ('click', 'custom') AND TRY_CAST(weights AS VARCHAR) = '', FALSE)
+        THEN 'ireval_graded_p: ' || 'discount := ' || '''' || TRY_CAST(discount AS VARCHAR) || '''' || ' needs weights := '',1=w1,2=w2,...,'', the weight of each rank'
+    WHEN COALESCE(NOT (TRY_CAST(discount AS VARCHAR) IN ('click', 'custom')) AND TRY_CAST(weights AS VARCHAR) <> '', FALSE)
+        THEN 'ireval_graded_p: ' || 'weights is only used with discount := ''click'' or ''custom'', not ' || '''' || TRY_CAST(discount AS VARCHAR) || ''''
+    WHEN COALESCE(TRY_CAST(discount AS VARCHAR) IN ('log', 'jk') AND NOT TRY_CAST(b AS DOUBLE) > 1, FALSE)
+        THEN 'ireval_graded_p: ' || 'discount := ' || '''' || TRY_CAST(discount AS VARCHAR) || '''' || ' needs a log base b > 1, got b := ' || CAST(TRY_CAST(b AS DOUBLE) AS VARCHAR)
+END), eval_table::VARCHAR))),
+g AS (
+    SELECT * FROM (
+    SELECT ex.run_id, ex.query_id, ex.rank, ex.relevance,
+        CASE WHEN 'none' = 'scaled' THEN CASE WHEN sc.low <> CAST(0 AS DOUBLE)
+                THEN ex.eg - sc.low ELSE ex.eg END
+            ELSE COALESCE(ex.eg, CAST(0 AS DOUBLE)) END AS gain,
+        sc.top - sc.low AS scale
+    FROM (
+        SELECT run_id, query_id, rank, relevance,
+            CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(CAST(2 AS DOUBLE), mg) - CAST(1 AS DOUBLE)
+                ELSE mg END AS eg
+        FROM (
+            SELECT run_id, query_id, rank, relevance,
+                COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(grade AS DOUBLE)) AS mg
+            FROM (
+                SELECT run_id, query_id, rank, relevance,
+                    CASE WHEN 'none' = 'scaled' THEN
+                        CASE WHEN COALESCE(relevance, 0) < 0 THEN 0
+                            WHEN COALESCE(relevance, 0) > 1 THEN 1
+                            ELSE COALESCE(relevance, 0) END
+                    WHEN relevance >= 0 THEN relevance END AS grade
+                FROM ireval_eval_table
+            ) AS cl
+        ) AS mp
+    ) AS ex
+    CROSS JOIN (
+        SELECT
+            CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(CAST(2 AS DOUBLE), lo) - CAST(1 AS DOUBLE)
+                ELSE lo END AS low,
+            CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(CAST(2 AS DOUBLE), hi) - CAST(1 AS DOUBLE)
+                ELSE hi END AS top
+        FROM (
+            SELECT COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(lo_grade AS DOUBLE)) AS lo,
+                COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=([^,]*),', 1), '')
+    AS DOUBLE), CAST(hi_grade AS DOUBLE)) AS hi
+            FROM (SELECT 0 AS lo_grade, 1 AS hi_grade) AS e0
+        ) AS ends
+    ) AS sc
+) AS g0
+),
+ranked AS (
+    SELECT run_id, query_id,
+        SUM(CASE TRY_CAST(discount AS VARCHAR)
+    WHEN 'log2' THEN gain / log2(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE))
+    WHEN 'log' THEN gain / (ln(CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE)))
+    WHEN 'jk' THEN CASE WHEN CAST(rank AS DOUBLE) < CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE) THEN gain
+        ELSE gain / (ln(CAST(rank AS DOUBLE)) / ln(CAST(TRY_CAST(b AS DOUBLE) AS DOUBLE))) END
+    WHEN 'none' THEN gain
+    WHEN 'root' THEN gain / sqrt(CAST(rank AS DOUBLE))
+    WHEN 'rank' THEN gain / CAST(rank AS DOUBLE)
+    WHEN 'square' THEN gain / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
+    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
+    '') AS DOUBLE), CAST(0 AS DOUBLE))
+END) OVER (
+            PARTITION BY run_id, query_id ORDER BY rank
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS total,
+        row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
+    FROM g
+    WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
+)
+SELECT pa.run_id, pa.query_id,
+    COALESCE(d.total, CAST(0 AS DOUBLE)) / CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) AS value
+FROM (SELECT DISTINCT run_id, query_id FROM g) AS pa
+LEFT JOIN ranked AS d
+    ON d.run_id = pa.run_id AND d.query_id = pa.query_id AND d.from_end = 1;
 
 -- ---- bpref.sql
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -54,9 +55,27 @@ def spark() -> Iterator[Any]:
     session.stop()
 
 
+@pytest.fixture(autouse=True)
+def _spark_cache_cleared() -> Iterator[None]:
+    """After each test, drop what Spark cached (polars_ireval.spark.evaluate caches its
+    evaluation tables and leaves freeing them to the caller): one JVM serves every Spark
+    test, and each query is matched against every cached plan."""
+    yield
+    if "pyspark.sql" in sys.modules:
+        active = sys.modules["pyspark.sql"].SparkSession.getActiveSession()
+        if active is not None:
+            active.catalog.clearCache()
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests on Spark share one worker under pytest-xdist (``--dist loadgroup``): one JVM
-    for the suite, while the other worker runs the rest."""
+    for the suite, while the other worker runs the rest.
+
+    ``tryfirst``: xdist's worker reads the ``xdist_group`` marks in its own hook, which runs
+    before this one otherwise (this conftest is loaded early, as an initial conftest of
+    ``testpaths``); without it the marks came too late and the Spark tests were spread over
+    both workers, each starting a JVM."""
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
         on_spark = "spark" in fixtures or "spark" in item.name.split("[")[-1]

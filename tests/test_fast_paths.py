@@ -274,6 +274,7 @@ UNJUDGED_CASES = [
     "AP(norm='min',discount='log2')@5",
     "gm_map",
     "Rprec",
+    "RPrec@5",
     "SP@5",
     "Bpref",
     "gm_bpref",

@@ -32,7 +32,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("evaluate",),
     (
         "namespace", "significance", "reporting", "agreement", "pooling", "judging", "prefs",
-        "judgment_groups", "trec_eval", "curves", "stability", "ties", "_docs",
+        "judgment_groups", "trec_eval", "curves", "stability", "properties", "pir",
+        "ties", "_docs",
     ),
     ("plot",),
     ("cli", "cli.*"),

@@ -272,6 +272,119 @@ def test_every_figure_draws_on_a_given_axes(example: Campaign) -> None:
     assert plot.per_query_delta(example.per_q, baseline="bm25", measure="AP", ax=list(two)) is fig
 
 
+def test_depth_curves_draw_a_line_per_run_and_the_pool_depth(campaign: Campaign) -> None:
+    depths = [1, 2, 5, 10, 20, 50, 100]
+    shown = sorted(campaign.runs["run_id"].unique())[:3]
+    runs = campaign.runs.filter(pl.col("run_id").is_in(shown))
+    curve = ir.depth_curve(runs, campaign.qrels, ["AP", "RBP(p=0.8)"], depths=depths,
+                           residuals=True, pool_depth=5)  # fmt: skip
+    fig = plot.depth_curves(curve)
+    assert [ax.get_ylabel() for ax in fig.axes] == ["AP", "RBP(p=0.8)"]
+    # the oracle: ir.evaluate at each depth, on the qrels cut to the depth-5 pool
+    pool = ir.depth_qrels(runs, campaign.qrels, depth=5)
+    at = {k: ir.evaluate(runs, pool, [f"AP@{k}", f"RBP(p=0.8)@{k}"], residuals=True)
+          for k in depths}  # fmt: skip
+    deepest = at[100].filter(measure="AP@100").sort(["value", "run_id"], descending=[True, False])
+    order = deepest["run_id"].to_list()
+    for ax, name in zip(fig.axes, ["AP", "RBP(p=0.8)"], strict=True):
+        lines = data_lines(ax)
+        assert [line.get_label() for line in lines] == order == legend_texts(ax)
+        assert distinct_without_colour(lines)
+        for line in lines:
+            want = [at[k].filter(run_id=line.get_label(), measure=f"{name}@{k}")["value"].item()
+                    for k in depths]  # fmt: skip
+            assert list(line.get_xdata()) == depths
+            assert list(line.get_ydata()) == pytest.approx(want, abs=1e-12)
+        (pool_line,) = [line for line in ax.lines if line.get_label().startswith("_pool")]
+        assert list(pool_line.get_xdata()) == [5, 5] and ax.get_xscale() == "log"
+        # a residual band per run for RBP; AP has no residual
+        assert len(ax.collections) == (3 if name == "RBP(p=0.8)" else 0)
+    # one measure, chosen runs in the order given, a linear axis, another pool depth marked
+    fig = plot.depth_curves(curve, measure="AP", runs=shown[::-1], log_depth=False,
+                            pool_depth=20, band=False)  # fmt: skip
+    (ax,) = fig.axes
+    assert [line.get_label() for line in data_lines(ax)] == shown[::-1]
+    assert ax.get_xscale() == "linear" and not ax.collections
+    assert [line.get_xdata()[0] for line in ax.lines if line.get_label() == "_pool depth 20"]
+
+
+def test_depth_curves_draw_the_top_runs_of_a_large_campaign(covid: Campaign) -> None:
+    measures = ["AP", "nDCG", "Q(beta=1)", "RBP(p=0.8)", "ERR"]
+    curve = ir.depth_curve(covid.runs, covid.qrels, measures, depths=[1, 7, 100, 1000])
+    Figure = plot._matplotlib()
+    fig = Figure()
+    grid = fig.subplots(5, 2)
+    assert plot.depth_curves(curve, ax=grid[:, 0], pool_depth=7) is fig
+    top = (
+        ir.evaluate(covid.runs, covid.qrels, "AP@1000")
+        .sort(["value", "run_id"], descending=[True, False])["run_id"]
+        .head(10)
+        .to_list()
+    )
+    for ax, name in zip(grid[:, 0], measures, strict=True):
+        lines = data_lines(ax)
+        assert len(lines) == 10 and distinct_without_colour(lines)
+        assert [line.get_label() for line in lines] == top and ax.get_ylabel() == name
+        assert [line.get_xdata()[0] for line in ax.lines if line.get_label() == "_pool depth 7"]
+        assert not ax.collections
+    assert not any(ax.has_data() for ax in grid[:, 1])
+    fig = plot.depth_curves(curve, measure=["ERR", "AP"], top=25)
+    assert [ax.get_ylabel() for ax in fig.axes] == ["ERR", "AP"]
+    errs = (
+        ir.evaluate(covid.runs, covid.qrels, "ERR@1000")
+        .sort(["value", "run_id"], descending=[True, False])["run_id"]
+        .head(25)
+        .to_list()
+    )
+    assert all([ln.get_label() for ln in data_lines(ax)] == errs for ax in fig.axes)
+    with pytest.raises(ir.ParameterError, match=r"143 curves .*max_lines=32"):
+        plot.depth_curves(curve, measure="AP", top=200)
+
+
+def test_depth_curves_refuse_bad_input(example: Campaign) -> None:
+    curve = ir.depth_curve(example.runs, example.qrels, ["AP", "ERR"], depths=[1, 10, 100])
+    per_q = ir.depth_curve(example.runs, example.qrels, ["AP"], depths=[1, 10], per_query=True)
+    Figure = plot._matplotlib()
+    cases = [
+        (lambda: plot.depth_curves(curve.drop("depth")), ir.SchemaError, r"\['depth'\]"),
+        (lambda: plot.depth_curves(per_q), ir.ParameterError, r"per query .* 25 queries"),
+        (lambda: plot.depth_curves(curve, measure="nDCG"), ir.ParameterError,
+         r"\['nDCG'\] not in the curve"),
+        (lambda: plot.depth_curves(curve, runs=["bm25", "bm26"]), ir.ParameterError,
+         r"unknown \['bm26'\]"),
+        (lambda: plot.depth_curves(curve, runs="bm25"), ir.ParameterError, r"sequence"),
+        (lambda: plot.depth_curves(curve, top=0), ir.ParameterError, r"top=0"),
+        (lambda: plot.depth_curves(curve, pool_depth=0), ir.ParameterError, r"pool_depth=0"),
+        (lambda: plot.depth_curves(curve, ax=Figure().subplots()), ir.ParameterError,
+         r"2 measures to draw .* 1 Axes given"),
+    ]  # fmt: skip
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+    # a per-query curve cut to one query draws
+    fig = plot.depth_curves(per_q.filter(query_id="101"))
+    assert len(data_lines(fig.axes[0])) == 3
+
+
+def test_the_stability_page_figure_script_draws_ten_runs_per_panel(covid: Campaign) -> None:
+    from tests.tools import make_stability_figures as page
+
+    def curve(condensed: bool) -> pl.DataFrame:
+        return ir.depth_curve(covid.runs, covid.qrels, page.MEASURES, depths=[1, 7, 1000],
+                              condensed=condensed)  # fmt: skip
+
+    fig = page.figure(curve(False), curve(True))
+    assert len(fig.axes) == 10
+    assert [ax.get_ylabel() for ax in fig.axes] == [m for m in page.MEASURES for _ in "lr"]
+    labels = {tuple(line.get_label() for line in data_lines(ax)) for ax in fig.axes}
+    (shown,) = labels
+    assert len(shown) == 10
+    for ax in fig.axes:
+        (pool,) = [line for line in ax.lines if line.get_label().startswith("_pool")]
+        assert list(pool.get_xdata()) == [7, 7]
+    assert sum(ax.get_legend() is not None for ax in fig.axes) == 1
+
+
 # --------------------------------------------------------------------------- images
 
 

@@ -55,6 +55,8 @@ MEASURES = [
     "AP(rel=2)",
     "gm_map",
     "Rprec",
+    "RPrec@5",
+    "Rprec@1000",
     "Bpref",
     "gm_bpref",
     "infAP",
@@ -69,6 +71,7 @@ MEASURES = [
     "nDCG(dcg='exp-log2')@10",
     "nDCG(gains={0:0,1:1,2:3})@10",
     "nDCG(gain='exp')@5",
+    "GradedP(gains={1:0.5,2:1},discount='log2')@10",
     "ndcg.1=3,2=9",
     "ndcg_rel",
     "ndcg_rel(gains={1:3,2:9})",
@@ -166,6 +169,15 @@ PARAMETER_CASES = [
     "nDCG(discount='jk',b=3.0)@10",
     "nDCG(discount='custom',weights=(1.0,0.5,0.25))",
     "nDCG(gains={1:1,2:4},discount='square')@20",
+    # graded, discounted precision (seed 001)
+    "GradedP@10",
+    "GradedP(gain='exp',discount='jk',b=5.0)@5",
+    "GradedP(discount='log',b=5.0)@20",
+    "GradedP(gains={1:0.2,2:0.6,3:1},discount='root')@10",
+    "GradedP(discount='rank')@7",
+    "GradedP(discount='square')@20",
+    "GradedP(discount='click',weights=(0.5,0.3,0.2))@5",
+    "GradedP(discount='custom',weights=(1.0,0.5))@3",
     # AP's variants and SP
     "AP(norm='min')",
     "AP(norm='self')@10",
@@ -254,6 +266,8 @@ CHOICES: dict[tuple[str, str], tuple[object, ...]] = {
     ("DCG", "norm"): NORMS,
     ("DCG", "gain"): GAINS,
     ("DCG", "discount"): DISCOUNTS,
+    ("GradedP", "discount"): DISCOUNTS,
+    ("GradedP", "gain"): GAINS,
     ("AP", "norm"): AP_NORMS,
     ("nDCG", "dcg"): DCG_KINDS,
     ("nDCG", "gain"): GAINS,
@@ -282,6 +296,7 @@ SPARK_MEASURES = [
     "num_nonrel_judged_ret",
     "nDCG@10",
     "nDCG(dcg='exp-log2')@10",
+    "GradedP(gains={1:0.5,2:1},discount='root')@10",
     "ndcg.1=3,2=9",
     "ndcg_rel",
     "Rndcg",
@@ -841,9 +856,13 @@ def test_quoted_table_names() -> None:
     want = ir.evaluate(run.drop("run_id"), qrels, "nDCG@10", per_query=True)
     assert got["query_id"].to_list() == want["query_id"].to_list()
     assert ((got["value"] - want["value"]).abs() <= 1e-12).all()
-    # the SQL evaluate uses awkward names of its own; a connection reused keeps working
+    # the SQL evaluate uses awkward names of its own; a connection reused keeps working,
+    # and keeps its own settings (the engine switches slow optimizers off for its query)
+    con.execute("SET disabled_optimizers = 'join_order'")
     assert duckdb_evaluate(run, qrels, "P@5", con=con).height == 1
     assert duckdb_evaluate(run, qrels, "P@5", con=con).height == 1
+    setting = con.execute("SELECT current_setting('disabled_optimizers')").fetchall()
+    assert setting == [("join_order",)]
 
 
 def _blocks(lang: str) -> list[str]:

@@ -566,7 +566,7 @@ def test_bad_depths(example: tuple[pl.DataFrame, pl.DataFrame], depths: Any, mes
         ("P_10", r"already has a cutoff \(k=10\).*'P'"),
         ("ndcg_cut.10", "already has a cutoff"),
         ("ndcg_cut", "names 9 measures"),
-        ("Rprec", "Rprec has no cutoff parameter"),
+        ("infAP", "infAP has no cutoff parameter"),
         ("bpref", "no cutoff parameter"),
     ],
 )
@@ -637,7 +637,7 @@ def test_volatility_refuses_other_objects() -> None:
 def test_docs_stability_blocks_run_and_print_what_they_show() -> None:
     need_data()
     results = run_blocks(ROOT / "docs" / "stability.md")
-    assert len(results) == 4
+    assert len(results) == 6
     for code, printed, expected in results:
         assert expected is not None, f"block without its output:\n{code}"
         assert normalise(printed) == normalise(expected), f"block:\n{code}"

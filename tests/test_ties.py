@@ -43,6 +43,7 @@ VARIANTS = [
     "IPrec(recall=0.2)", "Rprec_mult(mult=0.5)", "RBP(p=0.5)@2", "RBP(ties='average')",
     "RBP_resid(p=0.5)@2", "HIT@2", "InvSq@2", "P(judged_only=True)@2", "AP(judged_only=True)",
     "AP", "RR", "RR(rel=2)", "Success(rel=2)@2", "SP", "nDCG", "DCG", "RBP(p=0.5)", "InvSq",
+    "Rprec", "GradedP(gain='exp',discount='rank')@3",
 ]  # fmt: skip
 MEASURES = [m for m in every_measure(3) + VARIANTS if ir.parse_measure(m).tie_bounded]
 

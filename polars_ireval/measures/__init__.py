@@ -10,7 +10,7 @@ from polars_ireval.measures.counts import (
     num_ret,
 )
 from polars_ireval.measures.cwl import bpm, insq, inst, nerr8, nerr9, nerr10, nerr11, tbg, u_measure
-from polars_ireval.measures.dcg import dcg, sdcg
+from polars_ireval.measures.dcg import dcg, graded_precision, sdcg
 from polars_ireval.measures.err import err
 from polars_ireval.measures.iprec import eleven_point_average, iprec, rprec_mult, utility
 from polars_ireval.measures.ndcg import bin_g, g_measure, ndcg, ndcg_rel, rndcg
@@ -47,6 +47,7 @@ __all__ = [
     "g_measure",
     "gm_bpref",
     "gm_map",
+    "graded_precision",
     "hit",
     "inf_ap",
     "insq",

@@ -135,9 +135,10 @@ def _ap_average(
     return ratio(total, n)
 
 
-def _rprec_average(*, rel: int = 1, depth: int | None = None) -> pl.Expr:
-    r = num_rel(rel)
-    return ratio(expected_count(relevant(rel), cut(r, depth)), r)
+def _rprec_average(*, k: int | None = None, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    r = num_rel(rel).cast(pl.Int64)
+    at = r if k is None else pl.min_horizontal(r, pl.lit(k, dtype=pl.Int64))
+    return ratio(expected_count(relevant(rel), cut(at, depth)), at)
 
 
 def _sp_average(*, k: int | None = None, rel: int = 1, depth: int | None = None) -> pl.Expr:
@@ -342,9 +343,9 @@ def gm_map(*, k: int | None = None, rel: int = 1) -> pl.Expr:
     cite="Buckley and Voorhees, Retrieval System Evaluation, ch. 3 of TREC: Experiment and "
     "Evaluation in Information Retrieval (Voorhees and Harman, eds.), MIT Press, 2005",
     trec=[TrecName("Rprec")],
-    checks={"rel": integer},
+    checks=_CHECKS,
 )
-def rprec(*, rel: int = 1) -> pl.Expr:
+def rprec(*, k: int | None = None, rel: int = 1) -> pl.Expr:
     """R-precision: precision at rank R, where R is the number of relevant documents.
 
     Rprec = (1/R) Σ_{i <= R} b_i = P@R = R@R: at rank R precision equals recall, so
@@ -360,8 +361,15 @@ def rprec(*, rel: int = 1) -> pl.Expr:
     trec_eval ranks them (doc id descending), which decides which of them fall inside
     rank R. trec_eval, ir_measures and ranx (``r-precision``) agree.
 
+    With a cutoff, ``RPrec@k`` is seed 004's R-precision at depth k: P@k while k <= R and
+    P@R once k >= R, that is the relevant documents in the top min(k, R) over min(k, R).
+    It reads only the top ``k`` ranks, yet it needs R (not localized); a perfect ranking
+    scores 1 whatever R (realizable). 0 when R = 0, as without a cutoff.
+
     Parameters
     ----------
+    k
+        Depth (default: none, trec_eval's R-precision; ``RPrec@k`` caps the rank R at k).
     rel
         Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
         1 unless set; trec_eval ``-l``).
@@ -369,7 +377,8 @@ def rprec(*, rel: int = 1) -> pl.Expr:
     See Also
     --------
     trec_eval ``Rprec``; ir_measures ``Rprec``; ranx ``r-precision``; SQL ``ireval_rprec``;
-    Rprec_mult (precision at multiples of R), P, R.
+    Rprec_mult (precision at multiples of R), P, R, relative_P (min(k, R) as the
+    denominator, but counting the whole top k).
 
     Examples
     --------
@@ -385,9 +394,15 @@ def rprec(*, rel: int = 1) -> pl.Expr:
     ...                       "relevance": [1, 1, 1, 1, 1, 1, 0, 0, 1, 1]})
     >>> ir.evaluate(run, qrels, ["Rprec", "R@8", "P@20"])["value"].to_list()
     [0.75, 0.75, 0.4]
+
+    At depth 5 (< R = 8) it is P@5; at depth 10 (>= R) it is Rprec:
+
+    >>> ir.evaluate(run, qrels, ["RPrec@5", "P@5", "RPrec@10"])["value"].to_list()
+    [1.0, 1.0, 0.75]
     """
-    r = num_rel(rel)
-    return ratio(rel_ret(rel, r), r)
+    r = num_rel(rel).cast(pl.Int64)
+    depth = r if k is None else pl.min_horizontal(r, pl.lit(k, dtype=pl.Int64))
+    return ratio(rel_ret(rel, depth), depth)
 
 
 @measure(

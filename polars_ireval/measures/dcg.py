@@ -477,3 +477,104 @@ def sdcg(
     return normalised_dcg(
         g, k=k, norm="scaled", discount=discount, b=b, weights=weights, scale=scale
     )
+
+
+def _graded_precision_average(
+    *,
+    k: int,
+    gains: Gains = None,
+    gain: str = "linear",
+    discount: str = "none",
+    b: float = 2.0,
+    weights: Weights = None,
+    depth: int | None = None,
+) -> pl.Expr:
+    """E[GradedP@k] over tie orders: DCG@k's expectation (linear in the rank weights) / k."""
+    g = grade_gain(gain, gains)
+    return exact_div(expected_dcg(g, top_rank(k, depth), discount, b, weights), k)
+
+
+@measure(
+    "GradedP",
+    tie_bounds=grade_ordered,
+    average=_graded_precision_average,
+    sql="ireval_graded_p",
+    qrels_stats=True,
+    unjudged=False,
+    cite="Sirotkin, On search engine evaluation metrics, PhD thesis, Düsseldorf 2012, "
+    "section 10.2 (precision with graded relevance and a rank discount)",
+    checks={
+        "k": positive_int,
+        "gain": gain_kind,
+        "gains": gain_map,
+        "discount": discount_kind,
+        "b": positive,
+        "weights": weight_vector,
+    },
+)
+def graded_precision(
+    *,
+    k: int,
+    gains: Gains = None,
+    gain: str = "linear",
+    discount: str = "none",
+    b: float = 2.0,
+    weights: Weights = None,
+) -> pl.Expr:
+    """GradedP@k: graded, discounted precision, Σ_{i <= k} gain(d_i) w_i / k.
+
+    Precision whose documents count by their gain instead of 0 or 1, and whose ranks
+    count by a discount w_i (seed 001, section 10.2): the sum of DCG@k divided by the
+    number of ranks ``k``, not by an ideal ranking. With the default ``discount="none"``
+    and 0/1 grades it is P@k; with ``gains`` mapping the grades into [0, 1] (the seed's
+    six-point scale: 1, 0.8, ..., 0) it is the mean gain of the top ``k``. The
+    denominator stays ``k`` under every discount, so a steeper discount shrinks the
+    range of the scores (the seed's observation that discounted precision "hits the
+    baseline" at large thresholds); a ranking shorter than ``k`` counts its missing
+    ranks as gain 0, as P@k does.
+
+    Gains are those of :func:`dcg`: the grade (or ``gains[grade]``; grades not listed
+    keep their grade), 2^g - 1 with ``gain="exp"``; unjudged documents and negative
+    grades gain 0. Documents with equal scores are ranked as trec_eval ranks them (doc
+    id descending). Not in trec_eval, ir_measures or ranx.
+
+    Parameters
+    ----------
+    k
+        Cutoff rank, a positive integer (required: the denominator).
+    gains
+        Gain per grade, e.g. ``{0: 0, 1: 0.5, 2: 1}``; grades not listed gain their grade.
+    gain
+        ``"linear"`` (default: the grade or its mapped gain) or ``"exp"`` (2^gain - 1).
+    discount
+        The weight w_i of rank i, one of :func:`dcg`'s: ``"none"`` (default, precision),
+        ``"log2"``, ``"log"``, ``"jk"``, ``"root"``, ``"rank"``, ``"square"``,
+        ``"click"``/``"custom"``.
+    b
+        Log base of ``"log"`` and ``"jk"`` (default 2).
+    weights
+        The weight of each rank for ``"click"``/``"custom"``.
+
+    See Also
+    --------
+    SQL ``ireval_graded_p``; P (its binary, undiscounted case), ``DCG@k`` (its numerator),
+    SDCG (the same sum over the best score any query could get).
+
+    Examples
+    --------
+    Grades 2, 0, 1 in the top 3, gains {1: 0.5, 2: 1}: (1 + 0 + 0.5)/3 = 0.5 without
+    discount; with the rank discount (1 + 0/2 + 0.5/3)/3 = 0.3889; binary grades give P@3.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c"],
+    ...                     "score": [3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c"],
+    ...                       "relevance": [2, 0, 1]})
+    >>> out = ir.evaluate(run, qrels, ["GradedP(gains={1:0.5,2:1})@3",
+    ...                                "GradedP(gains={1:0.5,2:1},discount='rank')@3",
+    ...                                "GradedP(gains={2:1})@3", "P@3"])
+    >>> [round(v, 4) for v in out["value"]]
+    [0.5, 0.3889, 0.6667, 0.6667]
+    """
+    check_discount(discount, b, weights)
+    return exact_div(ranked_dcg(grade_gain(gain, gains), k, discount, b, weights), k)

@@ -31,42 +31,59 @@ _POSITIONS = ("positions", "positions_from_2")
 def _typed(label: str, call: SqlCall) -> SqlCall:
     """``call`` with each argument as the macro's header types it; raises
     NotImplementedError for a depth beyond :data:`MAX_POSITIONS`."""
+    _check_depth(label, call)
     template = library()[call.macro]
     params = {p.name: p for p in template.scalars}
     args: dict[str, Any] = {}
     for name, value in call.args.items():
-        param = params.get(name)
-        if param is None:
-            raise TypeError(f"{label}: macro {call.macro} has no parameter {name!r}")
-        kind = param.kind
+        kind = params[name].kind
         if kind in _MAPS:
             value = _MAPS[kind](value)
         elif kind == "weight_vector":
             value = T.weight_map(value)
         elif kind is not None and KINDS[kind].sql_type == "DOUBLE" and value is not None:
             value = float(value)
-        scaled = "scaled_cutoff" in template.rules and call.args.get("norm") == "scaled"
-        positional = kind in _POSITIONS or (name == "k" and scaled)
+        args[name] = value
+    return replace(call, args=args)
+
+
+def _check_depth(label: str, call: SqlCall) -> None:
+    """TypeError for an argument the macro does not take; NotImplementedError for a depth
+    beyond the :data:`MAX_POSITIONS` positions the macro generates."""
+    template = library()[call.macro]
+    params = {p.name: p for p in template.scalars}
+    scaled = "scaled_cutoff" in template.rules and call.args.get("norm") == "scaled"
+    for name, value in call.args.items():
+        param = params.get(name)
+        if param is None:
+            raise TypeError(f"{label}: macro {call.macro} has no parameter {name!r}")
+        positional = param.kind in _POSITIONS or (name == "k" and scaled)
         if positional and isinstance(value, int) and value > MAX_POSITIONS:
             raise NotImplementedError(
                 f"{label}: k={value} is deeper than the {MAX_POSITIONS} positions the SQL generates"
             )
-        args[name] = value
-    return replace(call, args=args)
 
 
 def spec(m: Measure, relevance_level: int = 1) -> SqlSpec:
     """The macro call(s) computing measure ``m``, from its declaration.
 
-    The parameters are first checked by building the Polars expression, so that a value
-    the Polars engine refuses raises the same :class:`ParameterError` here.
+    The parameters are also checked by building the Polars expression, so that a value
+    the Polars engine refuses raises the same :class:`ParameterError` here; a depth the
+    SQL cannot reach is refused first (the Polars expression of ``SDCG@k`` sums k weights).
     """
     if m.defn.sql is None:
         raise NotImplementedError(f"{m.name} has no SQL yet")
+    try:
+        built = m.defn.sql(m.arguments(relevance_level))
+    except Exception:
+        m.expr(relevance_level)  # the Polars engine's error for the same parameters
+        raise
+    calls = built.calls if isinstance(built, SqlMean) else (built,)
+    for c in calls:
+        _check_depth(m.label, c)
     m.expr(relevance_level)
-    built = m.defn.sql(m.arguments(relevance_level))
     if isinstance(built, SqlMean):
-        return SqlMean(tuple(_typed(m.label, c) for c in built.calls))
+        return SqlMean(tuple(_typed(m.label, c) for c in calls))
     return _typed(m.label, built)
 
 

@@ -1,0 +1,461 @@
+"""ir.pir, ir.read_preferences, ir.simulate_sessions, `ireval pir` and plot.pir_curves.
+
+Oracles: PIR values worked out by hand below (each session's difference written in a
+comment), a brute-force PIR over every threshold in exact fractions, and the simulator's
+user model recomputed here from its lists and qrels.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import polars as pl
+import pytest
+
+import polars_ireval as ir
+from polars_ireval.cli import main
+from tests.docblocks import normalise, run_blocks
+from tests.paths import ROOT
+
+
+def lists_of(sessions: dict[str, dict[str, str]]) -> pl.DataFrame:
+    """A run from {session: {list: "rn..."}}: each letter a document, r relevant (grade 1),
+    n not (grade 0), ranked in the order written; document ids say their list and rank."""
+    rows = []
+    for s, pair in sessions.items():
+        for name, docs in pair.items():
+            for i, g in enumerate(docs):
+                rows.append((name, s, f"{name}{i}{g}", float(len(docs) - i)))
+    return pl.DataFrame(rows, schema=["run_id", "query_id", "doc_id", "score"], orient="row")
+
+
+def qrels_of(lists: pl.DataFrame) -> pl.DataFrame:
+    return lists.select(
+        "query_id", "doc_id", pl.col("doc_id").str.ends_with("r").cast(pl.Int64).alias("relevance")
+    )
+
+
+def prefs_of(preferred: dict[str, str]) -> pl.DataFrame:
+    return pl.DataFrame({"session": list(preferred), "preferred": list(preferred.values())})
+
+
+# Four sessions, the preferred list first. P@2 differences (preferred - other):
+#   a: rr vs nn  -> 1 - 0     = +1      P@1: 1 - 0 = +1
+#   b: rr vs nn  -> +1                  P@1: +1
+#   c: rn vs rr  -> 0.5 - 1   = -0.5    P@1: 1 - 1 = 0
+#   d: rn vs nr  -> 0.5 - 0.5 = 0       P@1: 1 - 0 = +1
+SESSIONS = {
+    "a": {"A1": "rr", "B1": "nn"},
+    "b": {"A2": "rr", "B2": "nn"},
+    "c": {"A3": "rn", "B3": "rr"},
+    "d": {"A4": "rn", "B4": "nr"},
+}
+PREFERRED = {"a": "A1", "b": "A2", "c": "A3", "d": "A4"}
+
+
+@pytest.fixture
+def hand() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    lists = lists_of(SESSIONS)
+    return lists, qrels_of(lists), prefs_of(PREFERRED)
+
+
+def test_hand_worked_pir_with_threshold_ties(hand) -> None:
+    out = ir.pir(*hand, ["P"], cutoffs=[1, 2], threshold=[0, 0.25, 0.5, 1, "best"])
+    got = {
+        (k, rule, t): (p, a, d, tie)
+        for k, rule, t, p, a, d, tie in out.select(
+            "cutoff", "rule", "threshold", "pir", "agree", "disagree", "tied"
+        ).iter_rows()
+    }
+    assert set(out["sessions"]) == {4}
+    # P@2, d = +1, +1, -0.5, 0
+    assert got[(2, "fixed", 0.0)] == (2.5 / 4, 2, 1, 1)  # (2 + 1/2) / 4
+    assert got[(2, "fixed", 0.25)] == (2.5 / 4, 2, 1, 1)  # nothing new within 0.25
+    assert got[(2, "fixed", 0.5)] == (3 / 4, 2, 0, 2)  # |-0.5| <= 0.5: a tie, not wrong
+    assert got[(2, "fixed", 1.0)] == (0.5, 0, 0, 4)  # every session tied: the baseline
+    assert got[(2, "best", 0.5)] == (3 / 4, 2, 0, 2)  # the best, at 0.5
+    # P@1, d = +1, +1, 0, +1: the best is the smallest threshold of the highest PIR, 0
+    assert got[(1, "fixed", 0.0)] == (3.5 / 4, 3, 0, 1)
+    assert got[(1, "best", 0.0)] == (3.5 / 4, 3, 0, 1)
+    assert got[(1, "fixed", 0.5)] == (3.5 / 4, 3, 0, 1)
+    assert got[(1, "fixed", 1.0)] == (0.5, 0, 0, 4)
+    # rows: measure, cut-off, then the thresholds in the order given
+    assert out["cutoff"].to_list() == [1] * 5 + [2] * 5
+    assert out["rule"].to_list()[:5] == ["fixed"] * 4 + ["best"]
+
+
+def test_hand_worked_ndcg_and_measure_strings(hand) -> None:
+    # nDCG@2 of a 2-document list, R of the session's qrels: a: rr vs nn -> 1 - 0;
+    # b the same; c: rn vs rr (R = 3: r's of both lists) -> (1)/(1 + 1/log2 3) -
+    # (1 + 1/log2 3)/(1 + 1/log2 3) < 0; d: rn vs nr -> 1/x - (1/log2 3)/x > 0, x = IDCG@2.
+    out = ir.pir(*hand, ["nDCG", "nDCG(discount='rank')"], cutoffs=[2])
+    assert out["measure"].to_list() == ["nDCG", "nDCG(discount='rank')"]
+    assert out["agree"].to_list() == [3, 3] and out["disagree"].to_list() == [1, 1]
+    assert out["pir"].to_list() == [0.75, 0.75]
+
+
+def brute_pir(d: list[float], t: float) -> Fraction:
+    agree = sum(x > t for x in d)
+    tied = sum(abs(x) <= t for x in d)
+    return Fraction(2 * agree + tied, 2 * len(d))
+
+
+def diffs(lists, qrels, prefs, measure: str) -> list[float]:
+    scores = ir.evaluate(lists, qrels, measure, per_query=True)
+    value = {(r, q): v for r, q, _, v in scores.iter_rows()}
+    pairs = lists.select("query_id", "run_id").unique()
+    out = []
+    for s, p in prefs.select("session", "preferred").iter_rows():
+        (other,) = [r for q, r in pairs.iter_rows() if q == s and r != p]
+        out.append(value[(p, s)] - value[(other, s)])
+    return out
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_best_threshold_equals_a_brute_force_search(seed: int) -> None:
+    sim = ir.simulate_sessions(40, seed=seed, noise=0.1, depth=6, pool=12)
+    measures = ["nDCG(discount='log2')", "P", "RBP(p=0.5)"]
+    out = ir.pir(sim.lists, sim.qrels, sim.preferences, measures, cutoffs=[1, 3, 6],
+                 threshold=["best", 0, 0.1])  # fmt: skip
+    for m in measures:
+        for k in (1, 3, 6):
+            d = diffs(sim.lists, sim.qrels, sim.preferences, f"{m}@{k}")
+            grid = sorted({0.0, *(abs(x) for x in d), *np.linspace(0, 1, 201)})
+            values = {t: brute_pir(d, t) for t in grid}
+            best = max(values.values())
+            first = min(t for t, v in values.items() if v == best)
+            rows = out.filter(measure=m, cutoff=k)
+            got = {r: (t, p) for r, t, p in rows.select("rule", "threshold", "pir").iter_rows()}
+            assert got["best"] == (first, float(best))
+            fixed = rows.filter(rule="fixed")
+            for t, p in fixed.select("threshold", "pir").iter_rows():
+                assert p == float(brute_pir(d, t))
+
+
+def test_seed_observations_hold_by_construction() -> None:
+    """A multiple of 1/(2N); the best threshold never below 0.5 nor below t = 0;
+    reversing every preference gives 1 - PIR at a fixed threshold."""
+    sim = ir.simulate_sessions(37, seed=5, noise=0.2)
+    args = (["nDCG", "GradedP(discount='root')", "ERR"],)
+    out = ir.pir(sim.lists, sim.qrels, sim.preferences, *args, threshold=[0, "best", 0.05])
+    n = 37
+    assert set(out["sessions"]) == {n}
+    twice = out["pir"] * (2 * n)
+    assert (twice - twice.round()).abs().max() < 1e-9
+    assert (out["agree"] + out["disagree"] + out["tied"] == n).all()
+    wide = out.pivot("rule", index=["measure", "cutoff"], values="pir", aggregate_function="max")
+    assert (wide["best"] >= 0.5).all() and (wide["best"] >= wide["fixed"]).all()
+    other = pl.when(pl.col("preferred") == "A").then(pl.lit("B")).otherwise(pl.lit("A"))
+    flipped = sim.preferences.with_columns(other.alias("preferred"))
+    back = ir.pir(sim.lists, sim.qrels, flipped, *args, threshold=[0, 0.05])
+    mine = out.filter(rule="fixed")
+    assert back["agree"].to_list() == mine["disagree"].to_list()
+    assert ((back["pir"] + mine["pir"] - 1).abs() < 1e-12).all()
+
+
+# --------------------------------------------------------------------------- simulator
+
+
+def utility(lists: pl.DataFrame, qrels: pl.DataFrame, p: float, gains: dict) -> dict:
+    """The stated user's expected gain per (session, list), recomputed here."""
+    grade = {(q, d): g for q, d, g in qrels.iter_rows()}
+    out: dict = {}
+    for (run, session), part in lists.group_by("run_id", "query_id"):
+        docs = part.sort("score", descending=True)["doc_id"].to_list()
+        u = sum(gains.get(grade[(session, d)], 0.0) * (1 - p) * p**i for i, d in enumerate(docs))
+        out[(session, run)] = u
+    return out
+
+
+@pytest.mark.parametrize(
+    ("seed", "p", "gains", "grades"),
+    [
+        (0, 0.8, None, (0.5, 0.3, 0.2)),
+        (1, 0.5, {1: 0.25, 2: 0.5, 3: 1.0}, (0.4, 0.3, 0.2, 0.1)),
+        (2, 0.95, {1: 1.0}, (0.7, 0.3)),
+    ],
+)
+def test_noiseless_rbp_user_is_identified_in_every_session(seed, p, gains, grades) -> None:
+    sim = ir.simulate_sessions(60, seed=seed, p=p, gains=gains, grades=grades)
+    top = len(grades) - 1
+    stated = gains if gains is not None else {g: g / top for g in range(1, top + 1)}
+    u = utility(sim.lists, sim.qrels, p, stated)
+    for s, pref in sim.preferences.iter_rows():
+        other = "B" if pref == "A" else "A"
+        assert u[(s, pref)] - u[(s, other)] >= 1e-6  # the preferred list is the better one
+    # hence the user's own measure names the preferred list everywhere: PIR 1 at full depth
+    out = ir.pir(sim.lists, sim.qrels, sim.preferences, [sim.measure], cutoffs=[10, 20],
+                 threshold=[0, "best"])  # fmt: skip
+    assert out["pir"].to_list() == [1.0] * 4 and set(out["disagree"]) == {0}
+
+
+def test_simulator_noise_reproducibility_and_groups() -> None:
+    a = ir.simulate_sessions(30, seed=9, noise=0.3, groups=["info", "nav"])
+    b = ir.simulate_sessions(30, seed=np.random.default_rng(9), noise=0.3, groups=["info", "nav"])
+    assert all(x.equals(y) for x, y in zip(a[:3], b[:3], strict=True))
+    assert set(a.preferences["group"]) == {"info", "nav"}
+    assert a.lists.group_by("run_id", "query_id").len()["len"].to_list() == [10] * 60
+    # noise far above any utility difference (at most 1): preferences are near coin flips
+    sim = ir.simulate_sessions(2000, seed=4, noise=100.0)
+    (value,) = ir.pir(sim.lists, sim.qrels, sim.preferences, [sim.measure], cutoffs=10)["pir"]
+    assert abs(value - 0.5) < 0.05  # 4.5 standard deviations of a fair coin over 2000
+
+
+def test_simulator_gains_are_spelled_exactly_and_bad_options_refused() -> None:
+    sim = ir.simulate_sessions(3, seed=0, gains={1: 0.123456789, 2: 1.0}, p=0.7)
+    assert sim.measure == "RBP(p=0.7,gains={1:0.123456789,2:1})"
+    cases = [
+        ({"grades": (1.0,)}, "probability of each grade"),
+        ({"grades": (0.5, 0.4)}, "summing to 1"),
+        ({"grades": (1.0, 0.0)}, r"after 100 batches only 0 of 3"),
+        ({"min_difference": 2.0}, r"lower it"),
+        ({"p": 1.0}, r"p=1.0"),
+        ({"noise": -1.0}, r"noise=-1.0"),
+        ({"depth": 30}, r"depth <= pool"),
+        ({"gains": {1: 2.0}}, r"in \[0, 1\]"),
+        ({"seed": -1}, r"seed=-1"),
+    ]
+    for options, message in cases:
+        with pytest.raises(ir.ParameterError, match=message):
+            ir.simulate_sessions(3, **{"seed": 0, **options})
+
+
+def test_groups_and_sessions_sharing_a_query() -> None:
+    sim = ir.simulate_sessions(24, seed=2, noise=0.1, groups=["info", "nav", "tx"])
+    out = ir.pir(sim.lists, sim.qrels, sim.preferences, ["nDCG"], cutoffs=[3, 10],
+                 threshold=["best", 0], group_by="group")  # fmt: skip
+    assert out.columns[0] == "group"
+    for g in ("info", "nav", "tx"):
+        keep = sim.preferences.filter(group=g)
+        part = sim.lists.filter(pl.col("query_id").is_in(keep["session"].implode()))
+        alone = ir.pir(part, sim.qrels, keep.drop("group"), ["nDCG"], cutoffs=[3, 10],
+                       threshold=["best", 0])  # fmt: skip
+        assert out.filter(group=g).drop("group").equals(alone)
+    # one file with a session column: two sessions of one query q, judged once for both
+    pairs = pl.DataFrame({"session": ["s1", "s2"], "query_id": ["q", "q"]})
+    lists = lists_of({"s1": {"A": "rn", "B": "nr"}, "s2": {"C": "rn", "D": "nr"}})
+    lists = lists.with_columns(pl.col("doc_id").str.slice(1)).rename({"query_id": "session"})
+    lists = lists.join(pairs, on="session")
+    qrels = pl.DataFrame({"query_id": "q", "doc_id": ["0r", "1r", "0n", "1n"],
+                          "relevance": [1, 1, 0, 0]})  # fmt: skip
+    prefs = prefs_of({"s1": "A", "s2": "D"})
+    out = ir.pir(lists, qrels, prefs, ["P"], cutoffs=[1])
+    assert out.select("agree", "disagree", "sessions").row(0) == (1, 1, 2)
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("change", "error", "message"),
+    [
+        (lambda r, q, p: (r.filter(pl.col("run_id") != "B3"), q, p), ir.PreferenceError,
+         r"other than two lists \('c' has 1\)"),
+        (lambda r, q, p: (pl.concat([r, r.filter(run_id="A1").with_columns(
+            run_id=pl.lit("X"))]), q, p), ir.PreferenceError, r"'a' has 3"),
+        (lambda r, q, p: (r, q, p.with_columns(preferred=pl.lit("A1"))), ir.PreferenceError,
+         r"session 'b' prefers 'A1', its lists are \['A2', 'B2'\]"),
+        (lambda r, q, p: (r, q, p.filter(pl.col("session") != "d")), ir.PreferenceError,
+         r"1 session\(s\) without a preference: 'd'"),
+        (lambda r, q, p: (r, q, pl.concat([p, prefs_of({"zz": "A1"})])), ir.PreferenceError,
+         r"session\(s\) with no lists: 'zz'"),
+        (lambda r, q, p: (r, q, pl.concat([p, p.head(1)])), ir.DuplicateError,
+         r"'a' have more than one preference"),
+        (lambda r, q, p: (r, q.filter(pl.col("query_id") != "c"), p), ir.PreferenceError,
+         r"no judged document: 'c'"),
+        (lambda r, q, p: (r, q, p.rename({"preferred": "pref"})), ir.SchemaError,
+         r"lack the column\(s\) \['preferred'\]"),
+        (lambda r, q, p: (r.drop("run_id"), q, p), ir.SchemaError, r"\['run_id'\]"),
+    ],
+)  # fmt: skip
+def test_bad_sessions_are_refused_naming_them(hand, change, error, message) -> None:
+    with pytest.raises(error, match=message):
+        ir.pir(*change(*hand), ["P"], cutoffs=[1])
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"measures": ["nDCG@10"]}, r"already has a cutoff.*'nDCG'"),
+        ({"measures": ["Bpref"]}, r"one measure with a cutoff parameter"),
+        ({"measures": []}, r"measures is empty"),
+        ({"cutoffs": [0, 1]}, r"cutoffs=\[0, 1\]"),
+        ({"threshold": -0.1}, r"threshold=-0.1"),
+        ({"threshold": "worst"}, r"threshold='worst'"),
+        ({"group_by": "type"}, r"group_by names a column"),
+    ],
+)
+def test_bad_options_are_refused(hand, options, message) -> None:
+    args = {"measures": ["P"], **options}
+    with pytest.raises((ir.ParameterError, ir.SchemaError), match=message):
+        ir.pir(*hand, args.pop("measures"), **args)
+
+
+def test_a_session_spanning_two_queries_is_refused() -> None:
+    lists = lists_of({"s": {"A": "r", "B": "n"}}).rename({"query_id": "session"})
+    lists = lists.with_columns(query_id=pl.when(pl.col("run_id") == "A").then(pl.lit("q1"))
+                               .otherwise(pl.lit("q2")))  # fmt: skip
+    qrels = pl.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["A0r", "B0n"], "relevance": [1, 0]})
+    with pytest.raises(ir.PreferenceError, match=r"'s' list documents for more than one query"):
+        ir.pir(lists, qrels, prefs_of({"s": "A"}), ["P"], cutoffs=[1])
+
+
+# --------------------------------------------------------------------------- reader
+
+
+def test_read_preferences(tmp_path) -> None:
+    path = tmp_path / "prefs.tsv"
+    path.write_text("# a comment\n\nsession\tpreferred\ttype\ns1\tA\tinfo\n# more\ns2  B nav\n")
+    got = ir.read_preferences(path)
+    assert got.to_dict(as_series=False) == {
+        "session": ["s1", "s2"], "preferred": ["A", "B"], "type": ["info", "nav"],
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "message"),
+    [
+        ("s1\tA\n", ir.FormatError, r"prefs.tsv:1: the header must start with 'session"),
+        ("session\tpreferred\ns1\tA\ns2\n", ir.FormatError, r"prefs.tsv:3: 1 field\(s\)"),
+        ("session preferred\ns1 A x\n", ir.FormatError, r"prefs.tsv:2: 3 field"),
+        ("session preferred\ns1 A\ns1 B\n", ir.DuplicateError, r"'s1' on lines 2 and 3"),
+        ("session preferred session\n", ir.FormatError, r"names a column twice"),
+        ("# nothing\nsession preferred\n", ir.EmptyInputError, r"no session"),
+        ("", ir.EmptyInputError, r"no session"),
+    ],
+)
+def test_reader_errors_name_the_line(tmp_path, text, error, message) -> None:
+    path = tmp_path / "prefs.tsv"
+    path.write_text(text)
+    with pytest.raises(error, match=message):
+        ir.read_preferences(path)
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def write_files(tmp_path, sim) -> tuple[str, str, str]:
+    run = sim.lists.select(
+        "query_id", pl.lit("Q0"), "doc_id", pl.col("score").rank("ordinal", descending=True)
+        .over("run_id", "query_id").cast(pl.Int64).alias("rank"), "score", "run_id",
+    )  # fmt: skip
+    paths = tmp_path / "lists.run", tmp_path / "qrels.txt", tmp_path / "prefs.tsv"
+    run.write_csv(paths[0], separator=" ", include_header=False)
+    sim.qrels.select("query_id", pl.lit(0).alias("it"), "doc_id", "relevance").write_csv(
+        paths[1], separator=" ", include_header=False
+    )
+    sim.preferences.write_csv(paths[2], separator="\t")
+    return tuple(str(p) for p in paths)
+
+
+def test_cli_prints_the_frame_of_ir_pir(tmp_path, capsys) -> None:
+    sim = ir.simulate_sessions(20, seed=8, noise=0.1, groups=["x", "y"])
+    lists, qrels, prefs = write_files(tmp_path, sim)
+    argv = ["pir", lists, qrels, prefs, "-m", "nDCG(discount='rank')", "-m", "P",
+            "--cutoffs", "1-10", "--threshold", "0,best", "--group-by", "group",
+            "--format", "tsv"]  # fmt: skip
+    assert main(argv) == 0
+    printed = pl.read_csv(capsys.readouterr().out.encode(), separator="\t")
+    want = ir.pir(sim.lists, sim.qrels, sim.preferences, ["nDCG(discount='rank')", "P"],
+                  cutoffs=range(1, 11), threshold=[0, "best"], group_by="group")  # fmt: skip
+    assert printed.height == want.height == 2 * 2 * 10 * 2
+    assert printed["pir"].to_list() == want["pir"].to_list()
+    assert printed["threshold"].to_list() == want["threshold"].to_list()
+
+
+def test_cli_writes_a_file_in_the_format_of_its_extension(tmp_path) -> None:
+    sim = ir.simulate_sessions(6, seed=3)
+    lists, qrels, prefs = write_files(tmp_path, sim)
+    target = tmp_path / "pir.csv"
+    assert main(["pir", lists, qrels, prefs, "--cutoffs", "2,5", "-o", str(target)]) == 0
+    want = ir.pir(sim.lists, sim.qrels, sim.preferences, ["nDCG"], cutoffs=[2, 5])
+    assert pl.read_csv(target)["pir"].to_list() == want["pir"].to_list()
+
+
+def test_cli_errors_are_one_line(tmp_path, capsys) -> None:
+    sim = ir.simulate_sessions(1, seed=8)
+    lists, qrels, prefs = write_files(tmp_path, sim)
+    (tmp_path / "bad.tsv").write_text("session\tpreferred\ns0001\tC\n")
+    assert main(["pir", lists, qrels, str(tmp_path / "bad.tsv")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "ireval: error:" in err and "'C'" in err
+    assert main(["pir", lists, qrels, prefs, "--cutoffs", "1-x"]) == 2
+    assert "--cutoffs '1-x'" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- plot
+
+
+def test_pir_curves_draws_a_line_per_measure_and_threshold() -> None:
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    from polars_ireval import plot
+
+    sim = ir.simulate_sessions(30, seed=6, noise=0.1)
+    measures = ["nDCG(discount='log2')", "nDCG(discount='root')", "P"]
+    out = ir.pir(sim.lists, sim.qrels, sim.preferences, measures, cutoffs=range(1, 8),
+                 threshold=["best", 0])  # fmt: skip
+    fig = plot.pir_curves(out)
+    (ax,) = fig.axes
+    lines = [ln for ln in ax.lines if not ln.get_label().startswith("_")]
+    assert len(lines) == 3 * 2 and len(ax.lines) == 7  # and the 0.5 baseline
+    looks = [(ln.get_linestyle(), ln.get_marker()) for ln in lines]
+    assert len(set(looks)) == len(looks)  # grey-scale readable
+    first = out.filter(measure=measures[0], rule="best").sort("cutoff")
+    assert list(lines[0].get_ydata()) == first["pir"].to_list()
+    assert list(lines[0].get_xdata()) == list(range(1, 8))
+    assert lines[0].get_label() == "nDCG(discount='log2') (t=best)"
+    one = out.filter(rule="best")
+    Figure = plot._matplotlib()
+    given = Figure().add_subplot()
+    assert plot.pir_curves(one, ax=given) is given.figure
+    assert [ln.get_label() for ln in given.lines][:3] == measures
+    assert "best threshold" in given.get_title()
+    with pytest.raises(ir.SchemaError, match=r"pass the frame ir\.pir returns"):
+        plot.pir_curves(out.drop("rule"))
+    with pytest.raises(ir.ParameterError, match="6 curves"):
+        plot.pir_curves(out, max_lines=5)
+
+
+# --------------------------------------------------------------------------- docs
+
+
+def test_docs_pir_blocks_run_and_print_what_they_show() -> None:
+    results = run_blocks(ROOT / "docs" / "pir.md")
+    assert len(results) >= 3
+    for code, printed, expected in results:
+        if expected is not None:
+            assert normalise(printed) == normalise(expected), f"block:\n{code}"
+
+
+def test_graded_precision_ranks_lists_as_dcg_does() -> None:
+    """GradedP@k is DCG@k / k: at threshold 0 the two have the same PIR (docs/pir.md)."""
+    sim = ir.simulate_sessions(50, seed=13, noise=0.2)
+    ms = ["GradedP(gains={1:0.5,2:1},discount='root')", "DCG(gains={1:0.5,2:1},discount='root')"]
+    out = ir.pir(sim.lists, sim.qrels, sim.preferences, ms, cutoffs=range(1, 11))
+    a, b = (out.filter(measure=m).drop("measure") for m in ms)
+    assert a.equals(b) and a["pir"].n_unique() > 1
+
+
+def test_figure_script_draws_the_pages_measures() -> None:
+    from tests.tools import make_pir_figure as script
+
+    page = (ROOT / "docs" / "pir.md").read_text()
+    assert f"CLICK = {script.CLICK!r}".replace("'", '"') in page
+    for name, text in script.DISCOUNTS.items():  # the page writes the click weights as {CLICK}
+        assert f'"{name}": ' in page and text.replace(script.CLICK, "{CLICK}") in page
+    frame = script.discount_pir()
+    assert frame.height == 70 and frame["measure"].unique(maintain_order=True).to_list() == list(
+        script.DISCOUNTS
+    )
+
+
+def test_fractions_are_exact() -> None:
+    """The PIR column is (2 agree + tied) / (2 N) rounded once."""
+    sim = ir.simulate_sessions(21, seed=12, noise=0.2)
+    out = ir.pir(sim.lists, sim.qrels, sim.preferences, ["AP"], cutoffs=[5])
+    a, t, n = out.select("agree", "tied", "sessions").row(0)
+    assert out["pir"].item() == float(Fraction(2 * a + t, 2 * n))
+    assert not math.isnan(out["pir"].item())
