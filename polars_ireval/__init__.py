@@ -45,6 +45,7 @@ from polars_ireval.registry import REGISTRY, Measure, MeasureDef, definitions
 from polars_ireval.reporting import Report, report
 from polars_ireval.significance import adjust_p_values, compare, compare_bounds, topic_set_size
 from polars_ireval.stability import Volatility, ap_pooled, depth_curve, volatility
+from polars_ireval.ties import tie_sensitivity
 
 __all__ = [
     "RBO",
@@ -104,6 +105,7 @@ __all__ = [
     "run_tag",
     "simulate_sessions",
     "simulate_judging",
+    "tie_sensitivity",
     "topic_set_size",
     "validate_qrels",
     "validate_run",

@@ -19,8 +19,8 @@ from polars_ireval.engines.polars import per_query_columns
 from polars_ireval.errors import ParameterError
 from polars_ireval.io import Scores, check_scores, float32_scores
 from polars_ireval.judge import (
+    EvalTies,
     Missing,
-    Ties,
     as_run,
     check_flag,
     check_options,
@@ -41,7 +41,7 @@ def evaluate(
     missing: Missing = "skip",
     max_depth: int | None = None,
     judged_only: bool = False,
-    ties: Ties = "trec_eval",
+    ties: EvalTies = "trec_eval",
     engine: Literal["polars", "duckdb", "spark"] = "polars",
     residuals: bool = False,
     validate: bool = True,
@@ -74,7 +74,13 @@ def evaluate(
     judged_only
         Remove unjudged documents before ranking (condensed lists; trec_eval ``-J``).
     ties
-        Order of documents with equal scores; see :func:`judge`.
+        Order of documents with equal scores; see :func:`judge`. ``"average"``: the
+        expected value of each measure over every order of the documents with equal
+        scores (each order equally likely; Polars engine only), for the measures that
+        declare it (P, R, Success, relative_P, Judged, Unjudged, RR, AP, Rprec, the DCG
+        family, RBP...); the others raise :class:`ParameterError` (see
+        :func:`polars_ireval.tie_sensitivity` for their range over tie orders, and
+        ``docs/ties.md``).
     engine
         ``"polars"`` (default): one lazy Polars query. ``"duckdb"``: the SQL macros of
         ``sql/`` in DuckDB (see :mod:`polars_ireval.engines.duckdb`; returns an eager
@@ -147,7 +153,9 @@ def evaluate(
     check_relevance_level(relevance_level)
     for name, flag in (("per_query", per_query), ("residuals", residuals), ("validate", validate)):
         check_flag(name, flag)
-    check_options(max_depth=max_depth, ties=ties, missing=missing, judged_only=judged_only)
+    check_options(
+        max_depth=max_depth, ties=ties, missing=missing, judged_only=judged_only, average=True
+    )
     if engine not in ENGINES:
         raise ParameterError(f"engine={engine!r}: must be 'polars', 'duckdb' or 'spark'")
     if con is not None and engine == "polars":

@@ -33,10 +33,14 @@ from polars_ireval import validation as V
 from polars_ireval.errors import MissingQueryError, ParameterError
 
 Ties = Literal["trec_eval", "doc_id_asc", "input_order", "rank"]
+#: The tie policies of :func:`polars_ireval.evaluate`: the judge's, and ``"average"`` (the
+#: expected value over every order of the tied documents; the Polars engine only).
+EvalTies = Literal["trec_eval", "doc_id_asc", "input_order", "rank", "average"]
 Missing = Literal["skip", "zero", "error"]
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 TIES: tuple[str, ...] = ("trec_eval", "doc_id_asc", "input_order", "rank")
+AVERAGE = "average"
 MISSING: tuple[str, ...] = ("skip", "zero", "error")
 INPUT_RANK = V.INPUT_RANK
 _POS, _TIE, _TIED, _GROUP = "__pos", "__tie", "__tied", "__group"
@@ -699,17 +703,24 @@ def _raise_missing(present: pl.LazyFrame, pairs: pl.LazyFrame, keys: list[str]) 
 
 
 def check_options(
-    *, max_depth: int | None, ties: str, missing: str, judged_only: bool = False
+    *,
+    max_depth: int | None,
+    ties: str,
+    missing: str,
+    judged_only: bool = False,
+    average: bool = False,
 ) -> None:
     """Raise :class:`ParameterError` for an evaluation option out of range: ``max_depth``
-    (a positive integer or None), ``ties``, ``missing``, ``judged_only``."""
+    (a positive integer or None), ``ties`` (one of :data:`TIES`, or ``"average"`` too
+    with ``average=True``), ``missing``, ``judged_only``."""
     if max_depth is not None and (
         not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1
     ):
         raise ParameterError(f"max_depth={max_depth!r}: must be a positive integer (or None)")
     check_flag("judged_only", judged_only)
-    if ties not in TIES:
-        raise ParameterError(f"ties={ties!r}: must be one of {', '.join(TIES)}")
+    allowed = (*TIES, AVERAGE) if average else TIES
+    if ties not in allowed:
+        raise ParameterError(f"ties={ties!r}: must be one of {', '.join(allowed)}")
     if missing not in MISSING:
         raise ParameterError(f"missing={missing!r}: must be one of {', '.join(MISSING)}")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -173,6 +174,17 @@ class MeasureDef:
     #: is parsed once, when the measure is bound, and the declaration receives the
     #: :class:`Measure`.
     nested: tuple[str, ...] = ()
+    #: Whether the extremes of the value over the orders of tied documents (equal scores)
+    #: lie at the grade-ordered tie orders (see :mod:`polars_ireval.ties`): a bool, or a
+    #: function of the parameter values (False for a gain mapping that does not increase
+    #: with the grade, say). ``tests/test_ties.py`` checks the declaration by enumeration.
+    tie_bounds: bool | Callable[[Mapping[str, Any]], bool] = False
+    #: Builds the expected value over every order of the documents with equal scores
+    #: (``evaluate(..., ties="average")``): the measure's parameters and ``depth`` (the
+    #: evaluation's ``max_depth``, applied by the builder), over an evaluation table that
+    #: also holds each retrieved row's tie span (:data:`polars_ireval.measures._expr.TIE_START`,
+    #: ``TIE_SIZE``). None: the measure refuses ``ties="average"``.
+    average: Callable[..., pl.Expr] | None = None
 
     @property
     def summary(self) -> str:
@@ -335,6 +347,30 @@ class Measure:
             return pl.lit(None, dtype=pl.Float64)
         return self.defn.residual(**self._kwargs(relevance_level)).cast(pl.Float64)
 
+    def average_expr(self, relevance_level: int = 1, depth: int | None = None) -> pl.Expr:
+        """The expected value over every order of the tied documents (aliased to
+        :attr:`label`), with the evaluation's ``max_depth`` as ``depth``; see
+        :attr:`MeasureDef.average`. :class:`ParameterError` for a measure without it."""
+        if self.defn.average is None:
+            names = ", ".join(d.name for d in definitions() if d.average is not None)
+            raise ParameterError(
+                f"{self.label}: ties='average' (the expected value over every order of "
+                f"tied documents) is computed for {names} only; use "
+                "polars_ireval.tie_sensitivity for the range of this measure over tie orders"
+            )
+        return self.defn.average(depth=depth, **self._kwargs(relevance_level)).alias(self.label)
+
+    @property
+    def tie_bounded(self) -> bool:
+        """Whether the value's extremes over the orders of tied documents lie at the
+        grade-ordered tie orders (the declaration's ``tie_bounds``; see
+        :func:`polars_ireval.tie_sensitivity`)."""
+        flag = self.defn.tie_bounds
+        if callable(flag):
+            defaults = {p.name: p.default for p in self.defn.params if not p.required}
+            return bool(flag({**defaults, **dict(self.values)}))
+        return bool(flag)
+
     def aggregate(self, column: pl.Expr) -> pl.Expr:
         """Aggregate per-query values across queries as trec_eval does (see
         :func:`aggregate`)."""
@@ -430,6 +466,20 @@ def four_numbers(v: Any) -> bool:
     return isinstance(v, tuple) and len(v) == 4 and all(finite(x) for x in v)
 
 
+def grade_ordered(params: Mapping[str, Any]) -> bool:
+    """``tie_bounds`` of a measure whose gain grows with the grade and whose rank weight
+    does not grow with the rank, unless its parameters say otherwise: True without a
+    custom ``gains`` mapping (a grade it does not list may gain less than a lower one),
+    with no ``weights`` vector that rises somewhere, and with a log base ``b`` above 1
+    for the ``"log"`` and ``"jk"`` discounts."""
+    if params.get("gains"):
+        return False
+    weights = params.get("weights")
+    if weights is not None and any(b > a for a, b in itertools.pairwise(weights)):
+        return False
+    return not (params.get("discount") in ("log", "jk") and params.get("b", 2.0) <= 1)
+
+
 def measure(
     name: str,
     *,
@@ -447,6 +497,8 @@ def measure(
     sql: SqlBuilder | str | None = None,
     sql_residual: SqlBuilder | Literal["residual"] | None = None,
     nested: Sequence[str] = (),
+    tie_bounds: bool | Callable[[Mapping[str, Any]], bool] = False,
+    average: Callable[..., pl.Expr] | None = None,
 ) -> Callable[[Callable[..., pl.Expr]], Callable[..., pl.Expr]]:
     """Declare a measure. The decorated function builds its per-query expression.
 
@@ -503,6 +555,19 @@ def measure(
     nested
         Parameters whose value is a measure string (ED's ``measure``), parsed when the
         measure is bound; the declaring function receives the :class:`Measure`.
+    tie_bounds
+        Declare True (or a function of the parameter values) when the value's minimum and
+        maximum over the orders of documents with equal scores are reached by ordering
+        each tie by grade, one way or the other (:func:`polars_ireval.tie_sensitivity`
+        then bounds it); ``tests/test_ties.py`` checks it by enumerating every tie order.
+    average
+        Builds the measure's expected value over every order of the tied documents, for
+        ``evaluate(..., ties="average")``: a function of the measure's parameters and
+        ``depth`` (the evaluation's ``max_depth``, or None), returning an aggregation over
+        the evaluation table with the tie spans (see :mod:`polars_ireval.measures._expr`,
+        ``tie_share`` and ``tie_mean_weight``). It may raise :class:`ParameterError` for
+        parameter values it does not handle. ``tests/test_ties.py`` checks it against the
+        mean over every enumerated tie order.
     """
 
     def deco(fn: Callable[..., pl.Expr]) -> Callable[..., pl.Expr]:
@@ -527,6 +592,8 @@ def measure(
             sql=sql_call(sql) if isinstance(sql, str) else sql,
             sql_residual=sql_residual,
             nested=tuple(nested),
+            tie_bounds=tie_bounds,
+            average=average,
         )
         _register(defn)
 

@@ -33,7 +33,7 @@ LAYERS: list[tuple[str, ...]] = [
     (
         "namespace", "significance", "reporting", "agreement", "pooling", "judging", "prefs",
         "judgment_groups", "trec_eval", "curves", "stability", "properties", "pir",
-        "_docs",
+        "ties", "_docs",
     ),
     ("plot",),
     ("cli", "cli.*"),

@@ -9,8 +9,8 @@ from typing import Any, Protocol
 import polars as pl
 
 from polars_ireval import schema as S
-from polars_ireval.errors import MissingQueryError
-from polars_ireval.judge import INPUT_RANK, Missing, Ties, as_qrels, as_run, coverage
+from polars_ireval.errors import MissingQueryError, ParameterError
+from polars_ireval.judge import AVERAGE, INPUT_RANK, EvalTies, Missing, as_qrels, as_run, coverage
 from polars_ireval.registry import Measure
 from polars_ireval.sql.compile import rank_by
 
@@ -38,7 +38,7 @@ class Request:
     missing: Missing = "skip"
     max_depth: int | None = None
     judged_only: bool = False
-    ties: Ties = "trec_eval"
+    ties: EvalTies = "trec_eval"
     residuals: bool = False
     validate: bool = True
     lazy: bool = False
@@ -60,6 +60,16 @@ class Engine(Protocol):
     :func:`polars_ireval.results.long_result`."""
 
     def __call__(self, request: Request) -> Any: ...
+
+
+def refuse_average(request: Request, engine: str) -> None:
+    """Raise :class:`ParameterError` for ``ties="average"`` on an engine without it."""
+    if request.ties == AVERAGE:
+        raise ParameterError(
+            f"ties='average' (the expected value over every order of tied documents) is "
+            f"computed by the Polars engine only, not by engine={engine!r}; pass "
+            "engine='polars', or another tie policy"
+        )
 
 
 # --------------------------------------------------------------------------- eager inputs

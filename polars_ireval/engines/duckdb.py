@@ -22,6 +22,7 @@ from polars_ireval.engines.base import (
     check_missing,
     qrels_frame,
     rank_by_of,
+    refuse_average,
     run_frame,
 )
 from polars_ireval.judge import coverage_of
@@ -56,6 +57,7 @@ def evaluate(request: Request) -> pl.DataFrame:
     import duckdb
 
     r = request
+    refuse_average(r, "duckdb")
     parsed = r.parsed
     all_specs = specs(parsed, r.relevance_level, residuals=r.residuals)
     run_df = run_frame(r.run, r.ties, validate=r.validate)

@@ -8,14 +8,17 @@ expression aggregated per ranking (:func:`per_query_columns`), and the result is
 from __future__ import annotations
 
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import polars as pl
 
 from polars_ireval import schema as S
 from polars_ireval.engines.base import USER_FRAME, Request
+from polars_ireval.errors import ParameterError
 from polars_ireval.judge import (
+    AVERAGE,
     RANKING,
+    EvalTies,
     Missing,
     Ties,
     as_inputs,
@@ -25,7 +28,7 @@ from polars_ireval.judge import (
     group_keys,
     judge_and_rankings,
 )
-from polars_ireval.measures._expr import query_stats
+from polars_ireval.measures._expr import query_stats, tie_spans
 from polars_ireval.registry import Measure
 from polars_ireval.results import RESIDUAL_PREFIX, long_result, warn_coverage
 
@@ -53,7 +56,7 @@ def per_query_frame(
     missing: Missing = "skip",
     max_depth: int | None = None,
     judged_only: bool = False,
-    ties: Ties = "trec_eval",
+    ties: EvalTies = "trec_eval",
     residuals: bool = False,
     warn: bool = False,
     validate: bool = True,
@@ -64,23 +67,34 @@ def per_query_frame(
 
     ``warn``: emit :class:`polars_ireval.CoverageWarning` as :func:`polars_ireval.evaluate`
     does (eager inputs only).
+
+    ``ties="average"``: each measure's expected value over every order of the tied
+    documents (:attr:`polars_ireval.registry.MeasureDef.average`), from the full
+    evaluation table in any order consistent with the scores, uncut: ``max_depth`` is
+    applied by the measures, since a tie it cuts keeps a random part of its documents.
     """
+    average = ties == AVERAGE
+    if average:
+        _check_average(measures, residuals, max_depth, judged_only)
     # Most measures need only the judged documents and their ranks: a much smaller table.
     # Those that also need the unjudged ones (all of them with residuals) get the full table.
     # Of the others, those that read the unretrieved judged documents only through query
     # statistics (R, the ideal DCG) get the retrieved judged documents, the statistics
     # computed once per query.
     table_of = [
-        "full" if residuals or m.needs_unjudged else "stats" if m.by_qrels_stats else "judged"
+        "full" if residuals or m.needs_unjudged or average
+        else "stats" if m.by_qrels_stats else "judged"
         for m in measures
-    ]
-    run, qrels = as_inputs(run, qrels, ties=ties, validate=validate)
+    ]  # fmt: skip
+    # any order of the ties, then averaged
+    ranked_by = cast(Ties, "trec_eval" if average else ties)
+    run, qrels = as_inputs(run, qrels, ties=ranked_by, validate=validate)
     table, present, numbering, judged, retrieved = judge_and_rankings(
         run,
         qrels,
-        max_depth=max_depth,
+        max_depth=None if average else max_depth,
         judged_only=judged_only,
-        ties=ties,
+        ties=ranked_by,
         missing=missing,
         unjudged="full" in table_of,
         collect=False,  # one query from the inputs to the result
@@ -103,6 +117,8 @@ def per_query_frame(
                 ranked=present if missing == "zero" else None,
                 numbering=numbering,
                 qrels=as_qrels(qrels).lazy() if kind == "stats" else None,
+                average=average,
+                depth=max_depth,
             )
         )
     if warn:
@@ -123,6 +139,8 @@ def per_query_columns(
     ranked: pl.LazyFrame | None = None,
     numbering: pl.LazyFrame | None = None,
     qrels: pl.LazyFrame | None = None,
+    average: bool = False,
+    depth: int | None = None,
 ) -> FrameT:
     """One row per ranking (``[run_id,] query_id``, in no particular order) and one column
     per measure, named by its label: the measures aggregated over the evaluation table,
@@ -138,6 +156,10 @@ def per_query_columns(
     for measures declared
     ``qrels_stats=True``: their query statistics (:func:`polars_ireval.measures.query_stat`)
     are computed once per query of ``qrels`` and added as one row per ranking.
+
+    With ``average``, each measure's expected value over the orders of the tied documents
+    (:meth:`polars_ireval.registry.Measure.average_expr`, ``depth`` its ``max_depth``),
+    from the tie spans of the (condensed) table.
     """
     keys = group_keys(table)
     parts: list[tuple[bool, list[pl.Expr]]] = []
@@ -149,7 +171,10 @@ def per_query_columns(
             chosen = [m for m in measures if m.judged_only == condensed]
             if not chosen:
                 continue
-            exprs = [m.expr(relevance_level) for m in chosen]
+            if average:
+                exprs = [m.average_expr(relevance_level, depth) for m in chosen]
+            else:
+                exprs = [m.expr(relevance_level) for m in chosen]
             if residuals:
                 exprs += [
                     m.residual_expr(relevance_level).alias(RESIDUAL_PREFIX + m.label)
@@ -162,6 +187,8 @@ def per_query_columns(
     out: FrameT | None = None
     for condensed, exprs in parts:
         source = condense(table) if condensed else table
+        if average:
+            source = tie_spans(source, keys)
         part = source.group_by(keys).agg(exprs)
         out = part if out is None else out.join(part, on=keys, how="full", coalesce=True)
     assert out is not None, "no measure given"
@@ -181,6 +208,25 @@ def per_query_columns(
         )
         out = out.drop(flag)
     return out
+
+
+def _check_average(
+    measures: list[Measure], residuals: bool, max_depth: int | None, judged_only: bool
+) -> None:
+    """Refuse what ``ties="average"`` does not compute."""
+    if residuals:
+        raise ParameterError(
+            "ties='average' gives expected values without residuals; pass residuals=False "
+            "(or another tie policy for residuals)"
+        )
+    if max_depth is not None and (judged_only or any(m.judged_only for m in measures)):
+        raise ParameterError(
+            "ties='average' with max_depth and judged_only: the condensed ranking of a tie "
+            "cut by max_depth depends on which of its unjudged documents the cut keeps, "
+            "which is not averaged; drop max_depth or judged_only"
+        )
+    for m in measures:
+        m.average_expr(1, max_depth)  # raises for a measure or parameters without it
 
 
 def _with_statistics(

@@ -34,6 +34,7 @@ from polars_ireval.engines.base import (
     check_missing,
     qrels_frame,
     rank_by_of,
+    refuse_average,
     run_frame,
 )
 from polars_ireval.errors import (
@@ -178,6 +179,7 @@ def evaluate(request: Request) -> Any:
     readers raise.
     """
     r = request
+    refuse_average(r, "spark")
     parsed = r.parsed
     ties, missing = r.ties, r.missing
     all_specs = specs(parsed, r.relevance_level, residuals=r.residuals)

@@ -9,12 +9,14 @@ import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TypeVar
 
 import polars as pl
 
 from polars_ireval import schema as S
 
 RANK = pl.col(S.RANK)
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 REL = pl.col(S.RELEVANCE)
 
 #: Prefix of the columns that carry query statistics (see :func:`query_stat`).
@@ -217,3 +219,94 @@ def ideal_dcg_at_k(gain: Callable[[pl.Expr], pl.Expr], k: int | None = None) -> 
     if k is not None:
         ideal = ideal.head(k)
     return query_stat((ideal / log2_discount(ideal.cum_count())).cum_sum().last().fill_null(0.0))
+
+
+# --------------------------------------------------------------------------- tie averages
+
+#: Columns of the evaluation table under ``ties="average"``: the first rank of the group
+#: of equal scores a retrieved row belongs to, and the group's size (null when not
+#: retrieved). A uniformly random order of the group puts each of its documents at each
+#: of the ranks ``TIE_START .. TIE_START + TIE_SIZE - 1`` with probability 1 / TIE_SIZE.
+TIE_START = "\x00tie_start"
+TIE_SIZE = "\x00tie_size"
+_F = pl.Float64
+
+
+def tie_spans(table: FrameT, keys: list[str]) -> FrameT:
+    """``table`` (an evaluation table, any consistent tie order) with :data:`TIE_START`
+    and :data:`TIE_SIZE` for each retrieved row: its group is the rows of its ranking
+    with the same score (``-0.0`` and ``0.0`` alike)."""
+    group = [*keys, (pl.col(S.SCORE) + 0.0).alias("\x00score")]
+    ranked = RANK.is_not_null()
+    return table.with_columns(
+        pl.when(ranked).then(RANK.min().over(group)).cast(_F).alias(TIE_START),
+        pl.when(ranked).then(RANK.count().over(group)).cast(_F).alias(TIE_SIZE),
+    )
+
+
+def cut(k: Cutoff, depth: int | None) -> Cutoff:
+    """The deepest rank a measure cut at ``k`` reads in a ranking cut at ``depth``."""
+    if depth is None:
+        return k
+    if k is None:
+        return depth
+    if isinstance(k, pl.Expr):
+        return pl.min_horizontal(k.cast(_F), pl.lit(float(depth)))
+    return min(k, depth)
+
+
+def top_rank(k: int | None, depth: int | None) -> int | None:
+    """:func:`cut` of an integer cutoff: the smaller of ``k`` and ``depth`` (None for none)."""
+    given = [v for v in (k, depth) if v is not None]
+    return min(given) if given else None
+
+
+def tie_share(k: Cutoff = None) -> pl.Expr:
+    """Per row: the probability that a random order of its tie puts it at or above rank
+    ``k`` (all retrieved rows when None); 0 for a row not retrieved."""
+    if k is None:
+        return retrieved().cast(_F)
+    start, size = pl.col(TIE_START), pl.col(TIE_SIZE)
+    k_ = k.cast(_F) if isinstance(k, pl.Expr) else pl.lit(float(k))
+    return ((k_ - start + 1.0).clip(0.0, size) / size).fill_null(0.0)
+
+
+def expected_count(mask: pl.Expr, k: Cutoff = None) -> pl.Expr:
+    """The expected number of rows ``mask`` at or above rank ``k`` over tie orders."""
+    keep = mask.fill_null(False) & retrieved()
+    return ordered_sum(tie_share(k).filter(keep), RANK.filter(keep))
+
+
+def tie_span_end(keep: pl.Expr, k: int | None) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """For each row ``keep``: its tie's first rank s, its last rank within the top ``k``
+    (s - 1 when none is), and the tie's size, as floats: for the weights whose sum over
+    ranks s .. e has a closed form (a geometric or telescoping series)."""
+    start = pl.col(TIE_START).filter(keep)
+    size = pl.col(TIE_SIZE).filter(keep)
+    last = start + size - 1.0
+    if k is not None:
+        last = pl.max_horizontal(start - 1.0, pl.min_horizontal(last, pl.lit(float(k))))
+    return start, last, size
+
+
+def tie_mean_weight(weight: Callable[[pl.Expr], pl.Expr], keep: pl.Expr, k: int | None) -> pl.Expr:
+    """For each row ``keep`` (retrieved rows, in table order): Σ weight(i) over the ranks i
+    of its tie (at or above ``k``) over the tie's size, the expected weight of its rank.
+
+    ``weight`` maps an Int64 rank expression to a float one with parameters given as
+    literals (it is evaluated inside ``list.eval``). One list of the tie's ranks per row:
+    filter ``keep`` to the rows that can have a non-zero gain. Sum the products in rank
+    order (:func:`ordered_sum` with ``RANK.filter(keep)``), so that the float does not
+    depend on the order of the table's rows.
+    """
+    start = pl.col(TIE_START).filter(keep).cast(pl.Int64)
+    size = pl.col(TIE_SIZE).filter(keep)
+    end = start + size.cast(pl.Int64)
+    if k is not None:
+        end = pl.max_horizontal(start, pl.min_horizontal(end, pl.lit(k + 1, dtype=pl.Int64)))
+    # the weights of each list added one after the other, in rank order (a constant
+    # weight, such as DCG's discount "none", broadcast to the list's ranks first)
+    rank = pl.element()
+    added = (weight(rank).cast(_F) + rank.cast(_F) * 0.0).cum_sum().last()
+    total = pl.int_ranges(start, end).list.eval(added).list.first().fill_null(0.0)
+    return total / size

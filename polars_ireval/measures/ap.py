@@ -6,10 +6,18 @@ from typing import Any
 
 import polars as pl
 
+from polars_ireval.errors import ParameterError
 from polars_ireval.measures._expr import (
     RANK,
     REL,
+    TIE_SIZE,
+    TIE_START,
+    Cutoff,
+    count_below,
+    cut,
+    expected_count,
     num_rel,
+    ordered_sum,
     query_stat,
     ratio,
     rel_ret,
@@ -32,6 +40,7 @@ from polars_ireval.registry import (
     TrecName,
     check,
     gain_map,
+    grade_ordered,
     integer,
     measure,
     positive,
@@ -72,8 +81,78 @@ def ap_sql(args: dict[str, Any]) -> SqlSpec:
     return sql_call("ireval_ap_variant")(args)
 
 
+def expected_precisions(rel: int, k: Cutoff = None) -> pl.Expr:
+    """E[Σ precision at each relevant document in the top ``k``] over tie orders.
+
+    A relevant document d of a tie that starts at rank s, holds m documents and r relevant
+    ones, below c relevant documents of earlier ties, sits at rank s + x with probability
+    1/m (x = 0 .. m - 1); given x, the relevant documents of its tie above it number
+    x (r - 1) / (m - 1) on average (x places drawn from the m - 1 others), so its expected
+    precision there is (c + 1 + x (r - 1) / (m - 1)) / (s + x), linear in that number
+    (McSherry and Najork, ECIR 2008, derive AP under ties this way). Summed over the
+    places x with s + x <= k, over m, and over the relevant documents.
+    """
+    is_rel = relevant(rel) & retrieved()
+    start = pl.col(TIE_START).filter(is_rel)
+    size = pl.col(TIE_SIZE).filter(is_rel)
+    starts = start.sort()
+    above = count_below(starts, start).cast(pl.Float64)  # c: relevant in earlier ties
+    tied = starts.search_sorted(start, side="right").cast(pl.Float64) - above  # r
+    slope = pl.when(size > 1.0).then((tied - 1.0) / (size - 1.0)).otherwise(0.0)
+    places = size if k is None else (k - start + 1.0).clip(0.0, size)
+    # one element per (relevant document, place x): its rows repeated, x counted (rows
+    # with no place above k left out: an empty list would explode to a null)
+    some = places > 0.0
+    n = places.filter(some).cast(pl.Int64)
+    x = pl.int_ranges(0, n).explode().cast(pl.Float64)
+    c, s, b, m = (e.filter(some).repeat_by(n).explode() for e in (above, start, slope, size))
+    # in rank order (s + x): the terms of one place are equal, so the sum is the same float
+    # whatever the order of the table's rows
+    return ordered_sum((c + 1.0 + x * b) / (s + x) / m, s + x)
+
+
+def _ap_average(
+    *,
+    k: int | None = None,
+    rel: int = 1,
+    norm: str = "R",
+    gains: Gains = None,
+    discount: str = "rank",
+    b: float = 2.0,
+    weights: Weights = None,
+    depth: int | None = None,
+) -> pl.Expr:
+    if gains is not None or discount != "rank" or weights is not None or norm == "self":
+        raise ParameterError(
+            "AP: ties='average' is computed for binary relevance, the rank discount and "
+            f"norm='R' or 'min' (got norm={norm!r}, gains={gains!r}, discount={discount!r}, "
+            f"weights={weights!r}); see polars_ireval.tie_sensitivity for the others"
+        )
+    total = expected_precisions(rel, cut(k, depth))
+    n = num_rel(rel)
+    if norm == "min" and k is not None:
+        n = pl.min_horizontal(n.cast(pl.Int64), pl.lit(k, dtype=pl.Int64))
+    return ratio(total, n)
+
+
+def _rprec_average(*, k: int | None = None, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    r = num_rel(rel).cast(pl.Int64)
+    at = r if k is None else pl.min_horizontal(r, pl.lit(k, dtype=pl.Int64))
+    return ratio(expected_count(relevant(rel), cut(at, depth)), at)
+
+
+def _sp_average(*, k: int | None = None, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    return expected_precisions(rel, cut(k, depth))
+
+
+def _gm_map_average(*, k: int | None = None, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    return ratio(expected_precisions(rel, cut(k, depth)), num_rel(rel))
+
+
 @measure(
     "AP",
+    tie_bounds=grade_ordered,
+    average=_ap_average,
     sql=ap_sql,
     qrels_stats=True,
     unjudged=False,
@@ -193,6 +272,8 @@ def _ap(k: int | None, rel: int) -> pl.Expr:
 
 @measure(
     "gm_map",
+    tie_bounds=True,
+    average=_gm_map_average,
     sql="ireval_ap",
     qrels_stats=True,
     unjudged=False,
@@ -253,6 +334,8 @@ def gm_map(*, k: int | None = None, rel: int = 1) -> pl.Expr:
 
 @measure(
     "Rprec",
+    tie_bounds=True,
+    average=_rprec_average,
     sql="ireval_rprec",
     qrels_stats=True,
     unjudged=False,
@@ -324,6 +407,8 @@ def rprec(*, k: int | None = None, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SP",
+    tie_bounds=True,
+    average=_sp_average,
     sql="ireval_sp",
     qrels_stats=True,
     unjudged=False,

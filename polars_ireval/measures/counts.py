@@ -7,12 +7,46 @@ from typing import Any
 
 import polars as pl
 
-from polars_ireval.measures._expr import judged_nonrelevant, num_rel, rel_ret, retrieved
+from polars_ireval.measures._expr import (
+    expected_count,
+    judged_nonrelevant,
+    num_rel,
+    rel_ret,
+    relevant,
+    retrieved,
+)
 from polars_ireval.registry import SqlCall, SqlSpec, TrecName, integer, measure
+
+# ties="average": with max_depth, a tie it cuts keeps each of its documents with the
+# probability of landing above the cut; without, the counts do not depend on the order
+
+
+def _num_q_average(*, depth: int | None = None) -> pl.Expr:
+    return num_q()
+
+
+def _num_ret_average(*, rel: int | None = None, depth: int | None = None) -> pl.Expr:
+    if rel is not None:
+        return expected_count(relevant(rel), depth)
+    return retrieved(depth).sum().cast(pl.Float64)
+
+
+def _num_relevant_average(*, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    return num_rel(rel).cast(pl.Int64)
+
+
+def _num_rel_ret_average(*, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    return expected_count(relevant(rel), depth)
+
+
+def _num_nonrel_judged_ret_average(*, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    return expected_count(retrieved() & judged_nonrelevant(rel), depth)
 
 
 @measure(
     "NumQ",
+    tie_bounds=True,
+    average=_num_q_average,
     sql="ireval_num_q",
     qrels_stats=True,
     unjudged=False,
@@ -74,6 +108,8 @@ def num_ret_sql(args: dict[str, Any]) -> SqlSpec:
 
 @measure(
     "NumRet",
+    tie_bounds=True,
+    average=_num_ret_average,
     sql=num_ret_sql,
     qrels_stats=True,
     unjudged=_counts_every_document,
@@ -125,6 +161,8 @@ def num_ret(*, rel: int | None = None) -> pl.Expr:
 
 @measure(
     "NumRel",
+    tie_bounds=True,
+    average=_num_relevant_average,
     sql="ireval_num_rel",
     qrels_stats=True,
     unjudged=False,
@@ -178,6 +216,8 @@ def num_relevant(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "NumRelRet",
+    tie_bounds=True,
+    average=_num_rel_ret_average,
     sql="ireval_num_rel_ret",
     qrels_stats=True,
     unjudged=False,
@@ -227,6 +267,8 @@ def num_rel_ret(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "num_nonrel_judged_ret",
+    tie_bounds=False,
+    average=_num_nonrel_judged_ret_average,
     sql="ireval_num_nonrel_judged_ret",
     qrels_stats=True,
     unjudged=False,

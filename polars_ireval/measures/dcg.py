@@ -33,8 +33,18 @@ from polars_ireval.measures._expr import (
     query_stat,
     ratio,
     retrieved,
+    tie_mean_weight,
+    top_rank,
 )
-from polars_ireval.registry import check, finite, gain_map, measure, positive, positive_int
+from polars_ireval.registry import (
+    check,
+    finite,
+    gain_map,
+    grade_ordered,
+    measure,
+    positive,
+    positive_int,
+)
 
 GAINS = ("linear", "exp")
 DISCOUNTS = ("log2", "log", "jk", "none", "root", "rank", "square", "click", "custom")
@@ -145,6 +155,17 @@ def ranked_dcg(g: pl.Expr, k: int | None, discount: str, b: float, weights: Weig
     return ordered_sum(discounted(g, RANK, discount, b, weights).filter(keep), RANK.filter(keep))
 
 
+def expected_dcg(g: pl.Expr, k: int | None, discount: str, b: float, weights: Weights) -> pl.Expr:
+    """E[DCG@k] over tie orders: each retrieved document's gain times the mean weight of
+    the ranks its tie spans (0 past ``k``), since DCG is linear in the rank weights."""
+    keep = retrieved() & (g != 0.0).fill_null(False)
+
+    def weight(position: pl.Expr) -> pl.Expr:
+        return discounted(pl.lit(1.0), position, discount, b, weights)
+
+    return ordered_sum(g.filter(keep) * tie_mean_weight(weight, keep, k), RANK.filter(keep))
+
+
 def sorted_dcg(g: pl.Expr, k: int | None, discount: str, b: float, weights: Weights) -> pl.Expr:
     """DCG@k of the positive values of ``g`` sorted descending (an ideal ranking).
 
@@ -166,13 +187,27 @@ def normalised_dcg(
     b: float,
     weights: Weights,
     scale: float = 1.0,
+    average: bool = False,
+    depth: int | None = None,
 ) -> pl.Expr:
     """DCG@k of gains ``g`` under normalisation ``norm`` (see the module docstring).
 
     ``scale`` is the largest gain one document can have (``norm="scaled"`` only).
+    ``average``: the expected value over tie orders (``evaluate(..., ties="average")``)
+    of the ranking cut at ``depth`` (its ``max_depth``); not for ``norm="self"``.
     """
     check_discount(discount, b, weights)
-    dcg = ranked_dcg(g, k, discount, b, weights)
+    if average:
+        if norm == "self":
+            raise ParameterError(
+                "DCG(norm='self'): ties='average' is not computed for the self-normalised "
+                "DCG (its ideal is the best order of the top k a tie order gives); see "
+                "polars_ireval.tie_sensitivity"
+            )
+        top = top_rank(k, depth)
+        dcg = expected_dcg(g, top, discount, b, weights)
+    else:
+        dcg = ranked_dcg(g, k, discount, b, weights)
     if norm == "none":
         return dcg
     if norm == "ideal":
@@ -201,8 +236,58 @@ _CHECKS = {
 }
 
 
+def _dcg_average(
+    *,
+    k: int | None = None,
+    norm: str = "none",
+    gain: str = "linear",
+    gains: Gains = None,
+    discount: str = "log2",
+    b: float = 2.0,
+    weights: Weights = None,
+    max_rel: int = 1,
+    depth: int | None = None,
+) -> pl.Expr:
+    g, scale = grade_gain(gain, gains), 1.0
+    if norm == "scaled":
+        g, scale = _clipped_gain(gain, gains, max_rel)
+    return normalised_dcg(
+        g, k=k, norm=norm, discount=discount, b=b, weights=weights, scale=scale,
+        average=True, depth=depth,
+    )  # fmt: skip
+
+
+def _sdcg_average(
+    *,
+    k: int,
+    max_rel: int = 1,
+    min_rel: int = 0,
+    gain: str = "linear",
+    gains: Gains = None,
+    discount: str = "log2",
+    b: float = 2.0,
+    weights: Weights = None,
+    depth: int | None = None,
+) -> pl.Expr:
+    if min_rel >= max_rel:
+        raise ParameterError(f"SDCG: min_rel={min_rel} must be below max_rel={max_rel}")
+    g, scale = _clipped_gain(gain, gains, max_rel, min_rel)
+    return normalised_dcg(
+        g, k=k, norm="scaled", discount=discount, b=b, weights=weights, scale=scale,
+        average=True, depth=depth,
+    )  # fmt: skip
+
+
+def _dcg_tie_bounds(params: Mapping[str, Any]) -> bool:
+    """The self-normalised DCG's ideal is the best order of the top k it is given, which a
+    tie cut by k changes: its extremes over tie orders need not lie at the ordered ties."""
+    return grade_ordered(params) and params.get("norm") != "self"
+
+
 @measure(
     "DCG",
+    tie_bounds=_dcg_tie_bounds,
+    average=_dcg_average,
     sql="ireval_dcg",
     qrels_stats=True,
     unjudged=False,
@@ -329,6 +414,8 @@ def _sdcg_residual(
 
 @measure(
     "SDCG",
+    tie_bounds=grade_ordered,
+    average=_sdcg_average,
     sql="ireval_sdcg",
     sql_residual="residual",
     qrels_stats=True,
@@ -392,8 +479,25 @@ def sdcg(
     )
 
 
+def _graded_precision_average(
+    *,
+    k: int,
+    gains: Gains = None,
+    gain: str = "linear",
+    discount: str = "none",
+    b: float = 2.0,
+    weights: Weights = None,
+    depth: int | None = None,
+) -> pl.Expr:
+    """E[GradedP@k] over tie orders: DCG@k's expectation (linear in the rank weights) / k."""
+    g = grade_gain(gain, gains)
+    return exact_div(expected_dcg(g, top_rank(k, depth), discount, b, weights), k)
+
+
 @measure(
     "GradedP",
+    tie_bounds=grade_ordered,
+    average=_graded_precision_average,
     sql="ireval_graded_p",
     qrels_stats=True,
     unjudged=False,

@@ -16,6 +16,7 @@ from polars_ireval.registry import measure, positive_int
 
 @measure(
     "ERR",
+    tie_bounds=True,
     sql="ireval_err",
     qrels_stats=True,
     unjudged=False,

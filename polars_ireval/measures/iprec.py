@@ -8,9 +8,12 @@ from typing import Any
 import polars as pl
 
 from polars_ireval.measures._expr import (
+    cut,
     exact_div,
+    expected_count,
     num_rel,
     rel_ret,
+    relevant,
     relevant_ranks,
     retrieved,
 )
@@ -92,6 +95,7 @@ def _interpolated(points: Sequence[float], rel: int, rounding: str) -> pl.Expr:
 
 @measure(
     "IPrec",
+    tie_bounds=True,
     sql="ireval_iprec",
     qrels_stats=True,
     unjudged=False,
@@ -182,6 +186,7 @@ def eleven_point_sql(args: dict[str, Any]) -> SqlSpec:
 
 @measure(
     "11pt_avg",
+    tie_bounds=True,
     sql=eleven_point_sql,
     qrels_stats=True,
     unjudged=False,
@@ -249,8 +254,17 @@ def eleven_point_average(
     return _interpolated(points, rel, rounding).struct.field("mean")
 
 
+def _rprec_mult_average(*, mult: float, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    """E[relevant in the top c] / c over tie orders, c = trec_eval's cutoff for ``mult``."""
+    c = needed_relevant(mult, num_rel(rel), "trec_eval9")
+    found = expected_count(relevant(rel), cut(c, depth))
+    return pl.when(c > 0).then(found / c).otherwise(0.0)
+
+
 @measure(
     "Rprec_mult",
+    tie_bounds=True,
+    average=_rprec_mult_average,
     sql="ireval_rprec_mult",
     qrels_stats=True,
     unjudged=False,
@@ -332,8 +346,26 @@ def utility_sql(args: dict[str, Any]) -> SqlSpec:
     )  # fmt: skip
 
 
+def _utility_average(
+    *,
+    weights: tuple[float, float, float, float] = (1.0, -1.0, 0.0, 0.0),
+    num_docs: int = 0,
+    rel: int = 1,
+    depth: int | None = None,
+) -> pl.Expr:
+    """Linear in the relevant documents retrieved, the one count a max_depth cut that
+    splits a tie leaves to the order (each kept with its chance of landing above it)."""
+    a, b, c, d = weights
+    hit = expected_count(relevant(rel), depth)
+    ret = retrieved(depth).sum().cast(pl.Float64)
+    r = num_rel(rel).cast(pl.Float64)
+    return a * hit + b * (ret - hit) + c * (r - hit) + d * (num_docs + hit - ret - r)
+
+
 @measure(
     "utility",
+    tie_bounds=True,
+    average=_utility_average,
     sql=utility_sql,
     cite="Robertson, Introduction to the special issue: overview of the TREC routing and "
     "filtering tasks, Information Retrieval 5, 2002; trec_eval 9.0 (NIST), utility",

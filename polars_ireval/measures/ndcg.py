@@ -42,6 +42,7 @@ from polars_ireval.registry import (
     TrecName,
     check,
     gain_map,
+    grade_ordered,
     integer,
     measure,
     positive,
@@ -160,8 +161,27 @@ def ndcg_sql(args: dict[str, Any]) -> SqlSpec:
     return SqlCall("ireval_dcg", {**family, SQL_NAMES["gain"]: gain, "norm": "ideal"})
 
 
+def _ndcg_average(
+    *,
+    k: int | None = None,
+    dcg: str = "log2",
+    gains: Gains = None,
+    gain: str = "linear",
+    discount: str = "log2",
+    b: float = 2.0,
+    weights: Weights = None,
+    depth: int | None = None,
+) -> pl.Expr:
+    g = grade_gain("exp" if dcg == "exp-log2" else gain, gains)
+    return normalised_dcg(
+        g, k=k, norm="ideal", discount=discount, b=b, weights=weights, average=True, depth=depth
+    )
+
+
 @measure(
     "nDCG",
+    tie_bounds=grade_ordered,
+    average=_ndcg_average,
     sql=ndcg_sql,
     qrels_stats=True,
     unjudged=False,
@@ -237,6 +257,7 @@ def ndcg(
 
 @measure(
     "ndcg_rel",
+    tie_bounds=grade_ordered,
     sql="ireval_ndcg_rel",
     unjudged=False,
     cite="Järvelin and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS "
@@ -308,6 +329,7 @@ def ndcg_rel(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
 
 @measure(
     "Rndcg",
+    tie_bounds=grade_ordered,
     sql="ireval_rndcg",
     cite="Järvelin and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS "
     "2002 (nDCG); trec_eval 9.0 (NIST), experimental measure Rndcg",
@@ -385,6 +407,7 @@ def rndcg(*, dcg: str = "log2", gains: Gains = None, rel: int = 1) -> pl.Expr:
 
 @measure(
     "G",
+    tie_bounds=grade_ordered,
     sql="ireval_g",
     unjudged=False,
     cite="trec_eval 9.0 (NIST), experimental measure G (2008), after AP and nDCG (Järvelin "
@@ -453,6 +476,7 @@ def g_measure(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
 
 @measure(
     "binG",
+    tie_bounds=True,
     sql="ireval_bing",
     qrels_stats=True,
     unjudged=False,

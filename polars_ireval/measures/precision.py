@@ -6,12 +6,18 @@ import polars as pl
 
 from polars_ireval.measures._expr import (
     REL,
+    TIE_SIZE,
+    TIE_START,
+    cut,
     exact_div,
+    expected_count,
     judged,
     num_rel,
     ratio,
     rel_ret,
+    relevant,
     retrieved,
+    top_rank,
 )
 from polars_ireval.registry import TrecName, integer, measure, positive_int
 
@@ -20,8 +26,57 @@ CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _CHECKS = {"k": positive_int, "rel": integer}
 
 
+# ties="average": the expected value over every order of the tied documents (the measures
+# below count documents in the top k, so each counts with the probability of landing there)
+
+
+def _precision_average(*, k: int, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    return exact_div(expected_count(relevant(rel), cut(k, depth)), k)
+
+
+def _recall_average(*, k: int, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    return ratio(expected_count(relevant(rel), cut(k, depth)), num_rel(rel))
+
+
+def _relative_precision_average(*, k: int, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    found = expected_count(relevant(rel), cut(k, depth))
+    return ratio(found, pl.min_horizontal(pl.lit(k), num_rel(rel)))
+
+
+def _success_average(*, k: int, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    """1 if a relevant document's tie lies wholly in the top k; else 1 - the probability
+    that the j places of the tie cut by k hold none of its r relevant documents among its
+    m: C(m - r, j) / C(m, j) = Π_{i < j} (m - r - i) / (m - i) (hypergeometric)."""
+    top = top_rank(k, depth)
+    assert top is not None
+    start, size = pl.col(TIE_START), pl.col(TIE_SIZE)
+    last = start + size - 1.0
+    is_rel = relevant(rel)
+    whole = (retrieved() & (last <= top)).fill_null(False)
+    split = (retrieved() & (start <= top) & (last > top)).fill_null(False)
+    r = (split & is_rel).sum().cast(pl.Float64)
+    m = size.filter(split).first().fill_null(1.0)
+    j = (top + 1.0 - start).filter(split).first().fill_null(0.0)
+    i = pl.int_range(0, j.cast(pl.Int64), dtype=pl.Int64).cast(pl.Float64)
+    # multiplied one after the other (i ascending), 1 for no factor
+    none = ((m - r - i).clip(lower_bound=0.0) / (m - i)).cum_prod().last().fill_null(1.0)
+    return pl.when((whole & is_rel).any()).then(1.0).otherwise(1.0 - none)
+
+
+def _judged_average(*, k: int | None = None, depth: int | None = None) -> pl.Expr:
+    top = cut(k, depth)
+    return ratio(expected_count(retrieved() & judged(), top), retrieved(top).sum())
+
+
+def _unjudged_average(*, k: int, depth: int | None = None) -> pl.Expr:
+    unjudged = retrieved() & ~(REL >= 0).fill_null(False)
+    return exact_div(expected_count(unjudged, cut(k, depth)), k)
+
+
 @measure(
     "P",
+    tie_bounds=True,
+    average=_precision_average,
     sql="ireval_p",
     qrels_stats=True,
     unjudged=False,
@@ -82,6 +137,8 @@ def precision(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "R",
+    tie_bounds=True,
+    average=_recall_average,
     sql="ireval_recall",
     qrels_stats=True,
     unjudged=False,
@@ -138,6 +195,8 @@ def recall(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "Success",
+    tie_bounds=True,
+    average=_success_average,
     sql="ireval_success",
     qrels_stats=True,
     unjudged=False,
@@ -190,6 +249,8 @@ def success(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "relative_P",
+    tie_bounds=True,
+    average=_relative_precision_average,
     sql="ireval_relative_p",
     qrels_stats=True,
     unjudged=False,
@@ -243,6 +304,8 @@ def relative_precision(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "Judged",
+    tie_bounds=True,
+    average=_judged_average,
     sql="ireval_judged",
     cite="MacAvaney, Macdonald and Ounis, Streamlining evaluation with ir-measures, ECIR 2022",
     checks={"k": positive_int},
@@ -290,6 +353,8 @@ def judged_at(*, k: int | None = None) -> pl.Expr:
 
 @measure(
     "Unjudged",
+    tie_bounds=True,
+    average=_unjudged_average,
     sql="ireval_unjudged",
     cite="Soboroff, trec_eval 10.0 (NIST), measure unj, 2023",
     trec=[TrecName("unj", "k", (5, 10, 20), "list")],

@@ -6,11 +6,19 @@ import polars as pl
 
 from polars_ireval.measures._expr import RANK, num_rel, ratio, relevant, retrieved, value_at
 from polars_ireval.measures.dcg import Gains, grade_gain
-from polars_ireval.registry import gain_map, integer, measure, non_negative, positive_int
+from polars_ireval.registry import (
+    gain_map,
+    grade_ordered,
+    integer,
+    measure,
+    non_negative,
+    positive_int,
+)
 
 
 @measure(
     "Q",
+    tie_bounds=grade_ordered,
     sql="ireval_q",
     unjudged=False,
     aliases=["QM"],

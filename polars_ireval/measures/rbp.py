@@ -20,13 +20,22 @@ does.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, Literal
 
 import polars as pl
 
 from polars_ireval import schema as S
-from polars_ireval.measures._expr import RANK, Cutoff, ordered_sum, retrieved
+from polars_ireval.errors import ParameterError
+from polars_ireval.measures._expr import (
+    RANK,
+    Cutoff,
+    ordered_sum,
+    retrieved,
+    tie_span_end,
+    top_rank,
+)
 from polars_ireval.measures.usermodel import (
     MODELS,
     Gains,
@@ -40,6 +49,7 @@ from polars_ireval.registry import (
     SqlCall,
     SqlSpec,
     check,
+    grade_ordered,
     integer,
     measure,
     open_unit_interval,
@@ -121,8 +131,64 @@ def _averages_ties(params: Mapping[str, Any]) -> bool:
     return bool(params.get("ties") == "average")
 
 
+def _rbp_tie_weight(p: float, keep: pl.Expr, k: int | None) -> pl.Expr:
+    """For each row ``keep``: the mean RBP weight of the ranks its tie spans within the top
+    ``k``, over the tie's size: Σ_{i=s}^{e} (1 - p) p^(i-1) / m = (p^(s-1) - p^e) / m."""
+    start, last, size = tie_span_end(keep, k)
+    # p^x as exp(x ln p): Polars' pow of a literal gives another last bit for a group of
+    # one row than for longer ones, and the value must not depend on how rows are grouped
+    log_p = math.log(p)
+    return (((start - 1.0) * log_p).exp() - (last * log_p).exp()) / size
+
+
+def _refuse_cut_average(name: str, depth: int | None) -> None:
+    if depth is not None:
+        raise ParameterError(
+            f"{name}(ties='average') with max_depth under evaluate(ties='average'): the "
+            "measure's own tie weights over a tie that max_depth cuts are not averaged; "
+            f"use {name}(ties='rank') (its expected value is exact) or drop max_depth"
+        )
+
+
+def _rbp_average(
+    *,
+    k: int | None = None,
+    p: float = 0.8,
+    rel: int = 1,
+    gains: Gains = None,
+    ties: RbpTies = "rank",
+    depth: int | None = None,
+) -> pl.Expr:
+    """E[RBP] over tie orders: each gain times the mean weight of its tie's ranks (exact
+    when ``k`` cuts a tie, where rbp_eval's weights count the tie's mean weight times the
+    fraction inside). ``ties="average"`` is that measure, the same under every order."""
+    if ties == "average":
+        _refuse_cut_average("RBP", depth)
+        return rbp(k=k, p=p, rel=rel, gains=gains, ties=ties)
+    gain = unit_gain(rel, gains).fill_null(0.0)
+    keep = retrieved() & (gain != 0.0)
+    top = top_rank(k, depth)
+    terms = gain.filter(keep) * _rbp_tie_weight(p, keep, top)
+    return ordered_sum(terms, RANK.filter(keep))
+
+
+def _rbp_resid_average(
+    *, k: int | None = None, p: float = 0.8, ties: RbpTies = "rank", depth: int | None = None
+) -> pl.Expr:
+    if ties == "average":
+        _refuse_cut_average("RBP_resid", depth)
+        return rbp_resid(k=k, p=p, ties=ties)
+    keep = retrieved() & pl.col(S.RELEVANCE).is_null()
+    top = top_rank(k, depth)
+    unjudged = ordered_sum(_rbp_tie_weight(p, keep, top), RANK.filter(keep))
+    tail = (rbp_depth(top).cast(pl.Float64) * math.log(p)).exp()  # p^d (see _rbp_tie_weight)
+    return unjudged + tail
+
+
 @measure(
     "RBP",
+    tie_bounds=grade_ordered,
+    average=_rbp_average,
     sql="ireval_rbp",
     sql_residual=rbp_residual_sql,
     qrels_stats=True,
@@ -201,6 +267,8 @@ def rbp(
 
 @measure(
     "RBP_resid",
+    tie_bounds=True,
+    average=_rbp_resid_average,
     sql="ireval_rbp_resid",
     aliases=["RBPResidual"],
     cite=_CITE,

@@ -4,12 +4,53 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_ireval.measures._expr import relevant_ranks
+from polars_ireval.measures._expr import (
+    TIE_SIZE,
+    TIE_START,
+    Cutoff,
+    relevant,
+    relevant_ranks,
+    retrieved,
+    top_rank,
+)
 from polars_ireval.registry import TrecName, integer, measure, positive_int
+
+
+def first_relevant_average(rel: int, k: Cutoff = None) -> pl.Expr:
+    """E[1 / rank of the first relevant document (0 past rank ``k``)] over tie orders.
+
+    The first tie holding a relevant document starts at rank s and holds r relevant among
+    its m documents; in a random order of it, the first relevant one sits x places down
+    with probability P(x) = C(m - 1 - x, r - 1) / C(m, r), x = 0 .. m - r: the chance that
+    the first x are non-relevant, Π_{i < x} (m - r - i) / (m - i), times r / (m - x).
+    (McSherry and Najork, ECIR 2008, give the same for reciprocal rank.)
+    """
+    is_rel = relevant(rel) & retrieved()
+    start = pl.col(TIE_START)
+    s = start.filter(is_rel).min()  # null without a relevant document
+    first = is_rel & (start == s).fill_null(False)
+    r = first.sum().cast(pl.Float64)
+    m = pl.col(TIE_SIZE).filter(first).first()
+    places = (m - r + 1.0).fill_null(0.0).cast(pl.Int64)
+    x = pl.int_range(0, places, dtype=pl.Int64).cast(pl.Float64)
+    reach = ((m - r - x) / (m - x)).cum_prod().shift(1, fill_value=1.0)
+    position = s + x
+    term = reach * r / (m - x) / position
+    if k is not None:
+        term = term.filter(position <= k)
+    # added one after the other (x ascending): the same float however the groups are formed
+    return term.cum_sum().last().fill_null(0.0)
+
+
+def _rr_average(*, k: int | None = None, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    top = top_rank(k, depth)
+    return first_relevant_average(rel, top)
 
 
 @measure(
     "RR",
+    tie_bounds=True,
+    average=_rr_average,
     sql="ireval_rr",
     qrels_stats=True,
     unjudged=False,

@@ -6,7 +6,14 @@ from typing import Any
 
 import polars as pl
 
-from polars_ireval.measures._expr import num_rel, ratio, rel_ret, retrieved
+from polars_ireval.measures._expr import (
+    expected_count,
+    num_rel,
+    ratio,
+    rel_ret,
+    relevant,
+    retrieved,
+)
 from polars_ireval.registry import (
     SqlCall,
     SqlSpec,
@@ -27,8 +34,40 @@ def set_p_sql(args: dict[str, Any]) -> SqlSpec:
     return SqlCall(macro, {"rel": args["rel"]})
 
 
+# ties="average": with max_depth, the relevant documents retrieved are a random number
+# (each document of a tie that max_depth cuts is kept with the probability of landing above
+# it); SetP, SetR, set_relative_P and SetF are linear in that number, the rest fixed
+
+
+def _found(rel: int, depth: int | None) -> pl.Expr:
+    return expected_count(relevant(rel), depth)
+
+
+def _set_p_average(*, rel: int = 1, relative: bool = False, depth: int | None = None) -> pl.Expr:
+    if relative:
+        return _set_relative_p_average(rel=rel, depth=depth)
+    return ratio(_found(rel, depth), retrieved(depth).sum())
+
+
+def _set_r_average(*, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    return ratio(_found(rel, depth), num_rel(rel))
+
+
+def _set_relative_p_average(*, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    return ratio(_found(rel, depth), pl.min_horizontal(retrieved(depth).sum(), num_rel(rel)))
+
+
+def _set_f_average(*, beta: float = 1.0, rel: int = 1, depth: int | None = None) -> pl.Expr:
+    """With x relevant retrieved of n retrieved and R relevant, (1 + beta) P R / (beta P + R)
+    = (1 + beta) x / (beta R + n): linear in x (0 when x = 0)."""
+    n = retrieved(depth).sum().cast(pl.Float64)
+    return ratio((1.0 + beta) * _found(rel, depth), beta * num_rel(rel).cast(pl.Float64) + n)
+
+
 @measure(
     "SetP",
+    tie_bounds=True,
+    average=_set_p_average,
     sql=set_p_sql,
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7",
     trec=[TrecName("set_P")],
@@ -83,6 +122,8 @@ def set_precision(*, rel: int = 1, relative: bool = False) -> pl.Expr:
 
 @measure(
     "SetR",
+    tie_bounds=True,
+    average=_set_r_average,
     sql="ireval_set_r",
     qrels_stats=True,
     unjudged=False,
@@ -133,6 +174,8 @@ def set_recall(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "set_relative_P",
+    tie_bounds=True,
+    average=_set_relative_p_average,
     sql="ireval_set_relative_p",
     aliases=["SetRelP"],
     cite="trec_eval 9.0 (NIST), measure set_relative_P (earlier exact_relative_prec)",
@@ -183,6 +226,7 @@ def set_relative_precision(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SetAP",
+    tie_bounds=True,
     sql="ireval_set_ap",
     cite="trec_eval 9.0 (NIST), measure set_map (earlier exact_unranked_avg_prec)",
     trec=[TrecName("set_map")],
@@ -232,6 +276,8 @@ def set_map(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SetF",
+    tie_bounds=True,
+    average=_set_f_average,
     sql="ireval_set_f",
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7 (E and "
     "F measures)",

@@ -36,7 +36,7 @@ import polars as pl
 
 from polars_ireval.errors import ParameterError
 from polars_ireval.measures._expr import RANK, REL, Cutoff, exact_div, ordered_sum, retrieved
-from polars_ireval.registry import Measure, SqlCall, SqlSpec, check, integer, measure
+from polars_ireval.registry import Measure, SqlCall, SqlSpec, check, grade_ordered, integer, measure
 
 Gains = Mapping[int, float] | None
 
@@ -281,6 +281,7 @@ def user_model_measure(
             scored = fn(**params)
             return scored.model.residual(scored.gain)
 
+        declaration.setdefault("tie_bounds", grade_ordered)
         return measure(name, residual=residual, sql_residual="residual", **declaration)(base)
 
     return deco
@@ -319,8 +320,15 @@ _ED_CITE = (
 )
 
 
+def _nested_tie_bounds(params: Mapping[str, Any]) -> bool:
+    """ED is bounded over tie orders where its measure is (checked on adaptive models)."""
+    nested = params.get("measure")
+    return isinstance(nested, Measure) and nested.tie_bounded
+
+
 @measure(
     "ED",
+    tie_bounds=_nested_tie_bounds,
     cutoff=None,
     checks={"measure": is_user_model_measure},
     cite=_ED_CITE,

@@ -13,8 +13,16 @@ from typing import Any
 
 import polars as pl
 
-from polars_ireval.measures._expr import RANK, REL, exact_div, ordered_sum, retrieved
-from polars_ireval.registry import check, integer, measure, positive_int
+from polars_ireval.measures._expr import (
+    RANK,
+    REL,
+    exact_div,
+    ordered_sum,
+    retrieved,
+    tie_span_end,
+    top_rank,
+)
+from polars_ireval.registry import check, grade_ordered, integer, measure, positive_int
 
 Utilities = Mapping[int, float] | None
 
@@ -41,7 +49,15 @@ def unit_utility(max_rel: int = 1, gains: Utilities = None) -> pl.Expr:
 _CHECKS = {"k": positive_int, "max_rel": positive_int, "gains": utility_map}
 
 
-@measure("HIT", sql="ireval_hit", qrels_stats=True, unjudged=False, cite=_CITE, checks=_CHECKS)
+@measure(
+    "HIT",
+    tie_bounds=grade_ordered,
+    sql="ireval_hit",
+    qrels_stats=True,
+    unjudged=False,
+    cite=_CITE,
+    checks=_CHECKS,
+)
 def hit(*, k: int | None = None, max_rel: int = 1, gains: Utilities = None) -> pl.Expr:
     """HIT@k: the best utility in the top ``k``, max_{i <= k} r_i (0 for none).
 
@@ -86,8 +102,25 @@ def _inv_sq_residual(*, k: int | None = None, max_rel: int = 1, gains: Utilities
     return unjudged + tail
 
 
+def _inv_sq_average(
+    *, k: int | None = None, max_rel: int = 1, gains: Utilities = None, depth: int | None = None
+) -> pl.Expr:
+    """E[InvSq] over tie orders: each utility times the mean of 1 / (i (i + 1)) over its
+    tie's ranks."""
+    u = unit_utility(max_rel, gains)
+    keep = retrieved() & (u != 0.0)
+    top = top_rank(k, depth)
+
+    # Σ_{i=s}^{e} 1 / (i (i + 1)) = 1/s - 1/(e + 1), over the tie's size
+    start, last, size = tie_span_end(keep, top)
+    weight = (1.0 / start - 1.0 / (last + 1.0)) / size
+    return ordered_sum(u.filter(keep) * weight, RANK.filter(keep))
+
+
 @measure(
     "InvSq",
+    tie_bounds=grade_ordered,
+    average=_inv_sq_average,
     sql="ireval_invsq",
     sql_residual="residual",
     qrels_stats=True,
