@@ -173,6 +173,11 @@ class MeasureDef:
     #: is parsed once, when the measure is bound, and the declaration receives the
     #: :class:`Measure`.
     nested: tuple[str, ...] = ()
+    #: Whether the value is normalised by R, the number of relevant documents at the
+    #: measure's ``rel`` (AP, R@k, nDCG...), and so undefined (0/0) for a query without any:
+    #: a bool, or a function of the parameter values. ``evaluate``'s ``no_relevant`` policy
+    #: applies to such measures (see :attr:`Measure.by_r`).
+    by_r: bool | Callable[[Mapping[str, Any]], bool] = False
 
     @property
     def summary(self) -> str:
@@ -319,6 +324,22 @@ class Measure:
         return flag
 
     @property
+    def by_r(self) -> bool:
+        """True when the value is normalised by R (declared ``by_r``), so that a query
+        without relevant documents at :meth:`r_level` has no defined value (trec_eval
+        scores it 0; ``evaluate``'s ``no_relevant`` says what to do)."""
+        flag = self.defn.by_r
+        if callable(flag):
+            return bool(flag(self.arguments()))
+        return flag
+
+    def r_level(self, relevance_level: int = 1) -> int:
+        """The grade from which a document counts in this measure's R: its ``rel``
+        parameter, else the evaluation's ``relevance_level``."""
+        rel = self.arguments(relevance_level).get("rel")
+        return relevance_level if rel is None else int(rel)
+
+    @property
     def by_qrels_stats(self) -> bool:
         """True when the measure can be computed from the retrieved judged documents and
         query statistics (declared ``qrels_stats=True``; see :func:`measure`)."""
@@ -447,6 +468,7 @@ def measure(
     sql: SqlBuilder | str | None = None,
     sql_residual: SqlBuilder | Literal["residual"] | None = None,
     nested: Sequence[str] = (),
+    by_r: bool | Callable[[Mapping[str, Any]], bool] = False,
 ) -> Callable[[Callable[..., pl.Expr]], Callable[..., pl.Expr]]:
     """Declare a measure. The decorated function builds its per-query expression.
 
@@ -503,6 +525,14 @@ def measure(
     nested
         Parameters whose value is a measure string (ED's ``measure``), parsed when the
         measure is bound; the declaring function receives the :class:`Measure`.
+    by_r
+        Declare True for a measure normalised by R, the number of relevant documents (at
+        its ``rel``, else the evaluation's relevance level), or by a quantity that is 0
+        exactly when R is (the ideal DCG): its value for a query without relevant documents
+        is a convention (trec_eval's 0), and ``evaluate(..., no_relevant=...)`` chooses
+        another. A function of the parameter values for measures normalised so only for
+        some of them (``DCG(norm='ideal')``). ``tests/test_no_relevant.py`` checks the
+        declarations.
     """
 
     def deco(fn: Callable[..., pl.Expr]) -> Callable[..., pl.Expr]:
@@ -527,6 +557,7 @@ def measure(
             sql=sql_call(sql) if isinstance(sql, str) else sql,
             sql_residual=sql_residual,
             nested=tuple(nested),
+            by_r=by_r,
         )
         _register(defn)
 

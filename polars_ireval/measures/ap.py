@@ -74,6 +74,7 @@ def ap_sql(args: dict[str, Any]) -> SqlSpec:
 
 @measure(
     "AP",
+    by_r=True,
     sql=ap_sql,
     qrels_stats=True,
     unjudged=False,
@@ -193,6 +194,7 @@ def _ap(k: int | None, rel: int) -> pl.Expr:
 
 @measure(
     "gm_map",
+    by_r=True,
     sql="ireval_ap",
     qrels_stats=True,
     unjudged=False,
@@ -253,6 +255,7 @@ def gm_map(*, k: int | None = None, rel: int = 1) -> pl.Expr:
 
 @measure(
     "Rprec",
+    by_r=True,
     sql="ireval_rprec",
     qrels_stats=True,
     unjudged=False,
@@ -324,6 +327,7 @@ def rprec(*, k: int | None = None, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SP",
+    by_r=True,
     sql="ireval_sp",
     qrels_stats=True,
     unjudged=False,

@@ -37,6 +37,7 @@ def _bpref(rel: int) -> pl.Expr:
 
 @measure(
     "Bpref",
+    by_r=True,
     sql="ireval_bpref",
     qrels_stats=True,
     unjudged=False,
@@ -101,6 +102,7 @@ def bpref(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "gm_bpref",
+    by_r=True,
     sql="ireval_bpref",
     qrels_stats=True,
     unjudged=False,
@@ -153,6 +155,7 @@ def gm_bpref(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "infAP",
+    by_r=True,
     sql="ireval_infap",
     qrels_stats=True,
     unjudged=False,

@@ -203,6 +203,7 @@ _CHECKS = {
 
 @measure(
     "DCG",
+    by_r=lambda p: p["norm"] == "ideal",
     sql="ireval_dcg",
     qrels_stats=True,
     unjudged=False,

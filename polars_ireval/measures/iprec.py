@@ -92,6 +92,7 @@ def _interpolated(points: Sequence[float], rel: int, rounding: str) -> pl.Expr:
 
 @measure(
     "IPrec",
+    by_r=True,
     sql="ireval_iprec",
     qrels_stats=True,
     unjudged=False,
@@ -182,6 +183,7 @@ def eleven_point_sql(args: dict[str, Any]) -> SqlSpec:
 
 @measure(
     "11pt_avg",
+    by_r=True,
     sql=eleven_point_sql,
     qrels_stats=True,
     unjudged=False,
@@ -251,6 +253,7 @@ def eleven_point_average(
 
 @measure(
     "Rprec_mult",
+    by_r=True,
     sql="ireval_rprec_mult",
     qrels_stats=True,
     unjudged=False,

@@ -162,6 +162,7 @@ def ndcg_sql(args: dict[str, Any]) -> SqlSpec:
 
 @measure(
     "nDCG",
+    by_r=True,
     sql=ndcg_sql,
     qrels_stats=True,
     unjudged=False,
@@ -237,6 +238,7 @@ def ndcg(
 
 @measure(
     "ndcg_rel",
+    by_r=True,
     sql="ireval_ndcg_rel",
     unjudged=False,
     cite="Järvelin and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS "
@@ -308,6 +310,7 @@ def ndcg_rel(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
 
 @measure(
     "Rndcg",
+    by_r=True,
     sql="ireval_rndcg",
     cite="Järvelin and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS "
     "2002 (nDCG); trec_eval 9.0 (NIST), experimental measure Rndcg",
@@ -385,6 +388,7 @@ def rndcg(*, dcg: str = "log2", gains: Gains = None, rel: int = 1) -> pl.Expr:
 
 @measure(
     "G",
+    by_r=True,
     sql="ireval_g",
     unjudged=False,
     cite="trec_eval 9.0 (NIST), experimental measure G (2008), after AP and nDCG (Järvelin "
@@ -453,6 +457,7 @@ def g_measure(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
 
 @measure(
     "binG",
+    by_r=True,
     sql="ireval_bing",
     qrels_stats=True,
     unjudged=False,

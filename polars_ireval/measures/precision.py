@@ -82,6 +82,7 @@ def precision(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "R",
+    by_r=True,
     sql="ireval_recall",
     qrels_stats=True,
     unjudged=False,
@@ -190,6 +191,7 @@ def success(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "relative_P",
+    by_r=True,
     sql="ireval_relative_p",
     qrels_stats=True,
     unjudged=False,

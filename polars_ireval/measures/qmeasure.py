@@ -11,6 +11,7 @@ from polars_ireval.registry import gain_map, integer, measure, non_negative, pos
 
 @measure(
     "Q",
+    by_r=True,
     sql="ireval_q",
     unjudged=False,
     aliases=["QM"],

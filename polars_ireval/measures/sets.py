@@ -83,6 +83,7 @@ def set_precision(*, rel: int = 1, relative: bool = False) -> pl.Expr:
 
 @measure(
     "SetR",
+    by_r=True,
     sql="ireval_set_r",
     qrels_stats=True,
     unjudged=False,
@@ -133,6 +134,7 @@ def set_recall(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "set_relative_P",
+    by_r=True,
     sql="ireval_set_relative_p",
     aliases=["SetRelP"],
     cite="trec_eval 9.0 (NIST), measure set_relative_P (earlier exact_relative_prec)",
@@ -183,6 +185,7 @@ def set_relative_precision(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SetAP",
+    by_r=True,
     sql="ireval_set_ap",
     cite="trec_eval 9.0 (NIST), measure set_map (earlier exact_unranked_avg_prec)",
     trec=[TrecName("set_map")],
@@ -232,6 +235,7 @@ def set_map(*, rel: int = 1) -> pl.Expr:
 
 @measure(
     "SetF",
+    by_r=True,
     sql="ireval_set_f",
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7 (E and "
     "F measures)",
