@@ -241,8 +241,9 @@ def raise_no_relevant(pairs: pl.DataFrame) -> None:
     n = pairs.select(keys).unique().height
     raise NoRelevantError(
         f"{n} evaluated (run, query) pair(s) have no relevant document, so the measure(s) "
-        f"normalised by R ({measures}) are undefined for them ({'; '.join(where)}); pass no_relevant='zero' to "
-        "score them 0 (trec_eval), 'nan' for NaN, or 'skip' to leave them out of those "
+        f"normalised by R ({measures}) are undefined for them ({'; '.join(where)}); pass "
+        "no_relevant='zero' to score them 0 (trec_eval), 'nan' for NaN, or 'skip' to leave "
+        "them out of those "
         "measures, or remove the queries from the qrels"
     )
 
