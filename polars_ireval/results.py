@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import polars as pl
 
@@ -177,11 +177,10 @@ def with_no_relevant(
     if policy not in ("nan", "skip") or not chosen:
         return per_q
     levels = sorted({m.r_level(relevance_level) for m in chosen})
-    counts: pl.LazyFrame | pl.DataFrame = relevant_counts(qrels, levels)
-    if isinstance(per_q, pl.DataFrame):
-        counts = counts.collect()
+    lazy_counts = relevant_counts(qrels, levels)
+    counts: Any = lazy_counts.collect() if isinstance(per_q, pl.DataFrame) else lazy_counts
     have = set(per_q.collect_schema().names())
-    out = per_q.join(counts, on=S.QUERY_ID, how="left")  # type: ignore[arg-type]
+    out = per_q.join(counts, on=S.QUERY_ID, how="left")
     fill = pl.lit(float("nan")) if policy == "nan" else pl.lit(None, pl.Float64)
     exprs = []
     for m in chosen:
