@@ -260,3 +260,15 @@ def test_cli(tmp_path: Path, capsys) -> None:
     code = main([str(qrels), str(run), "-m", "AP", "--no-relevant", "error"])
     assert code != 0
     assert "no_relevant='zero'" in capsys.readouterr().err
+
+
+def test_the_audit_finds_measures_normalised_by_r_incomplete() -> None:
+    """properties(no_relevant='forced') (seed 004) and the by_r declarations agree: a score
+    at R = 0 that is only a convention is what the policy replaces."""
+    measures = ["AP@3", "R@3", "nDCG@3", "P@3", "RR@3"]
+    forced = ir.properties(measures, properties="complete", no_relevant="forced").frame
+    complete = dict(zip(forced["measure"], forced["complete"], strict=True))
+    parsed = {m: ir.parse_measures(m)[0] for m in measures}
+    assert complete == {m: not parsed[m].by_r for m in measures}
+    scored = ir.properties(measures, properties="complete", no_relevant="scored").frame
+    assert scored["complete"].all()
