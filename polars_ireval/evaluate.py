@@ -173,6 +173,20 @@ def evaluate(
     │ RR      ┆ 0.75     │
     │ ndcg    ┆ 0.815465 │
     └─────────┴──────────┘
+
+    Query 2 below has no relevant document: AP is 0/0 there. trec_eval scores it 0
+    (``"zero"``), ``"skip"`` leaves it out of AP (not of P@1), ``"nan"`` makes it NaN:
+
+    >>> import warnings
+    >>> qrels = pl.DataFrame({"query_id": ["1", "2"], "doc_id": ["b", "c"], "relevance": [1, 0]})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     zero, skip, nan = (ir.evaluate(run, qrels, ["AP", "P@1"], no_relevant=p)
+    ...                        for p in ("zero", "skip", "nan"))
+    >>> zero["value"].to_list(), skip["value"].to_list(), nan["value"].to_list()
+    ([0.25, 0.0], [0.5, 0.0], [nan, 0.0])
+    >>> print(str(caught[-1].message).split(", per")[0])  # the coverage summary
+    (run, query) pairs without relevant documents scored NaN (no_relevant='nan')
     """
     check_relevance_level(relevance_level)
     for name, flag in (("per_query", per_query), ("residuals", residuals), ("validate", validate)):
