@@ -70,3 +70,8 @@ class PreferenceError(IrevalError):
     """Preference sessions that do not fit together (:func:`polars_ireval.pir`): a session
     with other than two lists, a preference naming a list the session lacks, a session
     without a preference or without judgments."""
+
+
+class NoRelevantError(IrevalError):
+    """An evaluated query has no relevant document, so a measure normalised by R is
+    undefined for it (with ``no_relevant="error"``)."""

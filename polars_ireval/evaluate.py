@@ -28,7 +28,7 @@ from polars_ireval.judge import (
 )
 from polars_ireval.parse import MeasureLike, parse_measures
 from polars_ireval.registry import Measure
-from polars_ireval.results import CoverageWarning, long_result
+from polars_ireval.results import CoverageWarning, NoRelevant, check_no_relevant, long_result
 
 
 def evaluate(
@@ -39,6 +39,7 @@ def evaluate(
     per_query: bool = False,
     relevance_level: int = 1,
     missing: Missing = "skip",
+    no_relevant: NoRelevant = "zero",
     max_depth: int | None = None,
     judged_only: bool = False,
     ties: EvalTies = "trec_eval",
@@ -69,6 +70,27 @@ def evaluate(
     missing
         Queries judged but not ranked by a run: ``"skip"`` (default, trec_eval),
         ``"zero"`` (trec_eval ``-c``) or ``"error"``. See :func:`judge`.
+    no_relevant
+        Evaluated queries whose judgments hold no relevant document (R = 0, R counted at
+        the measure's ``rel``, else at ``relevance_level``), for the measures normalised by
+        R, whose value there is 0/0: AP, R@k, Rprec, nDCG, Bpref, infAP, Q, IPrec, SetR,
+        SetF... (those declared ``by_r``; ``docs/compat.md`` lists them). Other measures
+        are never changed.
+
+        - ``"zero"`` (default, trec_eval, ir_measures, ranx): the value is 0 and the query
+          counts in the mean, as it always did.
+        - ``"nan"``: the per-query value is NaN, and NaN propagates into the run's mean (as
+          numpy's ``mean`` does): the value is undefined for one query, so the mean over
+          all of them is too, and a NaN mean says so where a silently smaller set of
+          queries would not. For the mean over the queries that have relevant documents,
+          ask ``"skip"``.
+        - ``"skip"``: the query is left out of that measure, its per-query rows and its
+          mean; other measures keep it.
+        - ``"error"``: raise :class:`~polars_ireval.errors.NoRelevantError` naming the
+          runs, queries and measures (eager inputs only: checking needs the data).
+
+        With ``"nan"`` and ``"skip"``, the :class:`CoverageWarning` counts the queries
+        concerned per measure. Not available on the Spark engine (``NotImplementedError``).
     max_depth
         Evaluate only the top ``max_depth`` documents of each ranking (trec_eval ``-M``).
     judged_only
@@ -130,7 +152,15 @@ def evaluate(
     -----
     CoverageWarning
         For eager inputs, when queries of the run are absent from the qrels (never
-        evaluated) or judged queries are absent from the run (with ``missing="skip"``).
+        evaluated) or judged queries are absent from the run (with ``missing="skip"``),
+        or when ``no_relevant="nan"`` or ``"skip"`` changed the value of a query without
+        relevant documents.
+
+    Raises
+    ------
+    NoRelevantError
+        With ``no_relevant="error"``, when an evaluated query has no relevant document
+        and a measure normalised by R is asked for.
 
     Examples
     --------
@@ -149,6 +179,20 @@ def evaluate(
     │ RR      ┆ 0.75     │
     │ ndcg    ┆ 0.815465 │
     └─────────┴──────────┘
+
+    Query 2 below has no relevant document: AP is 0/0 there. trec_eval scores it 0
+    (``"zero"``), ``"skip"`` leaves it out of AP (not of P@1), ``"nan"`` makes it NaN:
+
+    >>> import warnings
+    >>> qrels = pl.DataFrame({"query_id": ["1", "2"], "doc_id": ["b", "c"], "relevance": [1, 0]})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     zero, skip, nan = (ir.evaluate(run, qrels, ["AP", "P@1"], no_relevant=p)
+    ...                        for p in ("zero", "skip", "nan"))
+    >>> zero["value"].to_list(), skip["value"].to_list(), nan["value"].to_list()
+    ([0.25, 0.0], [0.5, 0.0], [nan, 0.0])
+    >>> print(str(caught[-1].message).split(", per")[0])  # the coverage summary
+    (run, query) pairs without relevant documents scored NaN (no_relevant='nan')
     """
     check_relevance_level(relevance_level)
     for name, flag in (("per_query", per_query), ("residuals", residuals), ("validate", validate)):
@@ -161,7 +205,14 @@ def evaluate(
     if con is not None and engine == "polars":
         raise ParameterError("con= is a DuckDB connection or a SparkSession: pass engine= too")
     check_scores(scores)
+    check_no_relevant(no_relevant)
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
+    if lazy and no_relevant == "error":
+        raise ParameterError(
+            "no_relevant='error' checks the queries before evaluating, which a lazy "
+            "evaluation cannot do without collecting: pass DataFrames (or paths), or use "
+            "no_relevant='nan' or 'skip'"
+        )
     if scores == "float32":
         if type(run).__module__.startswith("pyspark"):
             raise ParameterError(
@@ -173,7 +224,7 @@ def evaluate(
         run, qrels, tuple(parse_measures(measures)), per_query=per_query,
         relevance_level=relevance_level, missing=missing, max_depth=max_depth,
         judged_only=judged_only, ties=ties, residuals=residuals, validate=validate,
-        lazy=lazy, con=con,
+        lazy=lazy, con=con, no_relevant=no_relevant,
     )  # fmt: skip
     return engine_named(engine)(request)
 

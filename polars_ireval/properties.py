@@ -68,7 +68,12 @@ The seed's footnotes are options:
   score when a relevant document appears, so its score with none is only a convention
   ("a score of 1.0 is no less appropriate", seed) and it is not complete.
   ``"scored"`` takes the implementation's value at R = 0 (trec_eval's 0) as a score: every
-  measure that returns one is complete.
+  measure that returns one is complete. This is not :func:`evaluate`'s ``no_relevant``
+  policy, though related: the audit always evaluates with ``no_relevant="zero"`` (the
+  convention ``"scored"`` accepts, and the finite values every other property compares),
+  and ``"forced"`` finds incomplete the measures whose value at R = 0 is a convention,
+  among them every measure declared normalised by R (``by_r``), the measures for which
+  ``evaluate(..., no_relevant="nan" | "skip" | "error")`` changes something.
 
 Examples
 --------
@@ -660,7 +665,8 @@ def _audit_depth(
         asked += [_at(m, d, f"m{i}@{d}") for d in probes]
     run, qrels = _inputs(u, probes)
     upper = options["residual"] == "upper"
-    long = evaluate(run, qrels, asked, per_query=True, residuals=upper)
+    # trec_eval's 0 at R = 0 is the score under audit (see ``no_relevant`` in the notes)
+    long = evaluate(run, qrels, asked, per_query=True, residuals=upper, no_relevant="zero")
     score = pl.col("value")
     if upper:
         score = score + pl.col("residual").fill_null(0.0)

@@ -185,6 +185,11 @@ class MeasureDef:
     #: also holds each retrieved row's tie span (:data:`polars_ireval.measures._expr.TIE_START`,
     #: ``TIE_SIZE``). None: the measure refuses ``ties="average"``.
     average: Callable[..., pl.Expr] | None = None
+    #: Whether the value is normalised by R, the number of relevant documents at the
+    #: measure's ``rel`` (AP, R@k, nDCG...), and so undefined (0/0) for a query without any:
+    #: a bool, or a function of the parameter values. ``evaluate``'s ``no_relevant`` policy
+    #: applies to such measures (see :attr:`Measure.by_r`).
+    by_r: bool | Callable[[Mapping[str, Any]], bool] = False
 
     @property
     def summary(self) -> str:
@@ -329,6 +334,22 @@ class Measure:
             defaults = {p.name: p.default for p in self.defn.params if not p.required}
             return bool(flag({**defaults, **dict(self.values)}))
         return flag
+
+    @property
+    def by_r(self) -> bool:
+        """True when the value is normalised by R (declared ``by_r``), so that a query
+        without relevant documents at :meth:`r_level` has no defined value (trec_eval
+        scores it 0; ``evaluate``'s ``no_relevant`` says what to do)."""
+        flag = self.defn.by_r
+        if callable(flag):
+            return bool(flag(self.arguments()))
+        return flag
+
+    def r_level(self, relevance_level: int = 1) -> int:
+        """The grade from which a document counts in this measure's R: its ``rel``
+        parameter, else the evaluation's ``relevance_level``."""
+        rel = self.arguments(relevance_level).get("rel")
+        return relevance_level if rel is None else int(rel)
 
     @property
     def by_qrels_stats(self) -> bool:
@@ -499,6 +520,7 @@ def measure(
     nested: Sequence[str] = (),
     tie_bounds: bool | Callable[[Mapping[str, Any]], bool] = False,
     average: Callable[..., pl.Expr] | None = None,
+    by_r: bool | Callable[[Mapping[str, Any]], bool] = False,
 ) -> Callable[[Callable[..., pl.Expr]], Callable[..., pl.Expr]]:
     """Declare a measure. The decorated function builds its per-query expression.
 
@@ -568,6 +590,14 @@ def measure(
         ``tie_share`` and ``tie_mean_weight``). It may raise :class:`ParameterError` for
         parameter values it does not handle. ``tests/test_ties.py`` checks it against the
         mean over every enumerated tie order.
+    by_r
+        Declare True for a measure normalised by R, the number of relevant documents (at
+        its ``rel``, else the evaluation's relevance level), or by a quantity that is 0
+        exactly when R is (the ideal DCG): its value for a query without relevant documents
+        is a convention (trec_eval's 0), and ``evaluate(..., no_relevant=...)`` chooses
+        another. A function of the parameter values for measures normalised so only for
+        some of them (``DCG(norm='ideal')``). ``tests/test_no_relevant.py`` checks the
+        declarations.
     """
 
     def deco(fn: Callable[..., pl.Expr]) -> Callable[..., pl.Expr]:
@@ -594,6 +624,7 @@ def measure(
             nested=tuple(nested),
             tie_bounds=tie_bounds,
             average=average,
+            by_r=by_r,
         )
         _register(defn)
 

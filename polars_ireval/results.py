@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from typing import TypeVar
+from typing import Any, Literal, TypeVar
 
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval.errors import NoRelevantError, ParameterError
 from polars_ireval.judge import group_keys
 from polars_ireval.registry import Aggregate, Measure, aggregate
 
@@ -27,11 +28,19 @@ RESIDUAL = "residual"
 PROJECTED = "projected"
 #: Prefix of the per-query residual columns of the wide frame (internal).
 RESIDUAL_PREFIX = "\x00residual:"
+#: Prefix of the per-query flags of the wide frame: the query is left out of the measure
+#: (``no_relevant="skip"``; internal).
+SKIPPED_PREFIX = "\x00skipped:"
+#: Prefix of the per-query columns of R at one grade (internal).
+R_PREFIX = "\x00R:"
+NoRelevant = Literal["zero", "nan", "skip", "error"]
+NO_RELEVANT: tuple[NoRelevant, ...] = ("zero", "nan", "skip", "error")
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 
 class CoverageWarning(UserWarning):
-    """Queries left out of an evaluation: ranked but never judged, or judged but not ranked."""
+    """Queries left out of an evaluation: ranked but never judged, or judged but not ranked;
+    and queries without relevant documents whose value ``no_relevant`` made NaN or skipped."""
 
 
 def long_result(
@@ -74,6 +83,12 @@ def long_frame(
         long = pl.concat([long, extra.select(RESIDUAL)], how="horizontal").with_columns(
             projected(pl.col(VALUE), pl.col(RESIDUAL)).alias(PROJECTED)
         )
+    skipped = [SKIPPED_PREFIX + label for label in labels]
+    if per_query and set(skipped) <= set(per_q.collect_schema().names()):
+        # rows a measure leaves out (no_relevant="skip"): the same unpivot order lines up
+        flags = wide.select(pl.col(skipped).fill_null(False)).unpivot(on=skipped, value_name="s")
+        long = pl.concat([long, flags.select("s")], how="horizontal").filter(~pl.col("s"))
+        long = long.drop("s")
     # unpivot lists measure by measure; a stable sort regroups them per run and query
     return long.sort(index, maintain_order=True) if index else long
 
@@ -97,9 +112,12 @@ def projected(base: pl.Expr, residual: pl.Expr) -> pl.Expr:
     return pl.when(residual < 1.0).then(base + residual * base / (1.0 - residual))
 
 
-def warn_coverage(cov: pl.DataFrame, missing: str, *, stacklevel: int = 4) -> None:
+def warn_coverage(
+    cov: pl.DataFrame, missing: str, *, stacklevel: int = 4, no_relevant: str | None = None
+) -> None:
     """Emit :class:`CoverageWarning` for the rankings of ``cov`` (:func:`polars_ireval.coverage`)
-    left out: ranked but never judged, and judged but not ranked under ``missing="skip"``."""
+    left out: ranked but never judged, and judged but not ranked under ``missing="skip"``;
+    and ``no_relevant``, the sentence of :func:`no_relevant_note`, when given."""
     unjudged = cov.filter(~pl.col("in_qrels"))
     unranked = cov.filter(~pl.col("in_run")) if missing == "skip" else cov.clear()
     parts = []
@@ -115,9 +133,136 @@ def warn_coverage(cov: pl.DataFrame, missing: str, *, stacklevel: int = 4) -> No
             f"{unranked.height} judged (run, query) pair(s) have no ranking and are skipped "
             f"(e.g. queries {sample}); pass missing='zero' to score them 0"
         )
+    if no_relevant:
+        parts.append(no_relevant)
     if parts:
         warnings.warn(
             "; ".join(parts) + ". See polars_ireval.coverage().",
             CoverageWarning,
             stacklevel=stacklevel,
         )
+
+
+def check_no_relevant(policy: object) -> None:
+    """Raise :class:`ParameterError` unless ``policy`` is one of :data:`NO_RELEVANT`."""
+    if policy not in NO_RELEVANT:
+        raise ParameterError(
+            f"no_relevant={policy!r}: must be one of {', '.join(map(repr, NO_RELEVANT))}"
+        )
+
+
+def relevant_counts(qrels: pl.LazyFrame, levels: list[int]) -> pl.LazyFrame:
+    """R per judged query at each grade of ``levels``: ``query_id`` and one column
+    :data:`R_PREFIX` + level, the number of judgments with a grade at least that level."""
+    rel = pl.col(S.RELEVANCE)
+    return qrels.group_by(S.QUERY_ID).agg(
+        (rel >= level).sum().cast(pl.Int64).alias(f"{R_PREFIX}{level}") for level in levels
+    )
+
+
+def with_no_relevant(
+    per_q: FrameT,
+    qrels: pl.LazyFrame,
+    measures: list[Measure],
+    *,
+    relevance_level: int,
+    policy: NoRelevant,
+) -> FrameT:
+    """The wide per-query frame ``per_q`` (see :func:`long_result`) under the ``no_relevant``
+    policy: the value of each measure normalised by R (:attr:`Measure.by_r`) for a query
+    whose R, at the measure's grade (:meth:`Measure.r_level`), is 0 becomes NaN
+    (``"nan"``) or null, flagged to leave the query out of that measure (``"skip"``).
+    ``"zero"`` and ``"error"`` (checked beforehand, :func:`no_relevant_pairs`) keep it."""
+    chosen = [m for m in measures if m.by_r]
+    if policy not in ("nan", "skip") or not chosen:
+        return per_q
+    levels = sorted({m.r_level(relevance_level) for m in chosen})
+    lazy_counts = relevant_counts(qrels, levels)
+    counts: Any = lazy_counts.collect() if isinstance(per_q, pl.DataFrame) else lazy_counts
+    have = set(per_q.collect_schema().names())
+    out = per_q.join(counts, on=S.QUERY_ID, how="left")
+    fill = pl.lit(float("nan")) if policy == "nan" else pl.lit(None, pl.Float64)
+    exprs = []
+    for m in chosen:
+        zero = pl.col(f"{R_PREFIX}{m.r_level(relevance_level)}").fill_null(0) == 0
+        exprs.append(pl.when(zero).then(fill).otherwise(pl.col(m.label)).alias(m.label))
+        if RESIDUAL_PREFIX + m.label in have:
+            resid = pl.col(RESIDUAL_PREFIX + m.label)
+            exprs.append(pl.when(zero).then(fill).otherwise(resid).alias(resid.meta.output_name()))
+    if policy == "skip":
+        for m in measures:
+            flag = pl.col(f"{R_PREFIX}{m.r_level(relevance_level)}").fill_null(0) == 0
+            flag = flag if m.by_r else pl.lit(False)
+            exprs.append(flag.alias(SKIPPED_PREFIX + m.label))
+    return out.with_columns(exprs).drop(f"{R_PREFIX}{level}" for level in levels)
+
+
+def no_relevant_pairs(
+    cov: pl.DataFrame,
+    qrels: pl.LazyFrame,
+    measures: list[Measure],
+    *,
+    relevance_level: int,
+    missing: str,
+) -> pl.DataFrame:
+    """The evaluated rankings without relevant documents, per measure normalised by R:
+    ``[run_id,] query_id, measure`` (the label), from the coverage ``cov``
+    (:func:`polars_ireval.coverage`) of the evaluation and its ``missing`` policy."""
+    keys = [k for k in (S.RUN_ID, S.QUERY_ID) if k in cov.columns]
+    chosen = [m for m in measures if m.by_r]
+    empty = pl.DataFrame(schema={**{k: pl.String for k in keys}, MEASURE: pl.String})
+    if not chosen:
+        return empty
+    evaluated = pl.col("in_qrels") & (pl.col("in_run") | pl.lit(missing == "zero"))
+    pairs = cov.filter(evaluated).select(keys)
+    levels = sorted({m.r_level(relevance_level) for m in chosen})
+    counts = relevant_counts(qrels, levels).collect()
+    pairs = pairs.join(counts, on=S.QUERY_ID, how="left")
+    parts = [
+        pairs.filter(pl.col(f"{R_PREFIX}{m.r_level(relevance_level)}").fill_null(0) == 0)
+        .select(keys)
+        .with_columns(pl.lit(m.label).alias(MEASURE))
+        for m in chosen
+    ]
+    return pl.concat([empty, *parts]).sort([MEASURE, *keys], maintain_order=True)
+
+
+def raise_no_relevant(pairs: pl.DataFrame) -> None:
+    """Raise :class:`NoRelevantError` for the rankings of :func:`no_relevant_pairs`, if any
+    (``no_relevant="error"``)."""
+    if not pairs.height:
+        return
+    keys = [k for k in (S.RUN_ID, S.QUERY_ID) if k in pairs.columns]
+    measures = ", ".join(pairs[MEASURE].unique(maintain_order=True))
+    where = [_listed("queries", pairs[S.QUERY_ID])]
+    if S.RUN_ID in keys:
+        where.insert(0, _listed("runs", pairs[S.RUN_ID]))
+    n = pairs.select(keys).unique().height
+    raise NoRelevantError(
+        f"{n} evaluated (run, query) pair(s) have no relevant document, so the measure(s) "
+        f"normalised by R ({measures}) are undefined for them ({'; '.join(where)}); pass "
+        "no_relevant='zero' to score them 0 (trec_eval), 'nan' for NaN, or 'skip' to leave "
+        "them out of those "
+        "measures, or remove the queries from the qrels"
+    )
+
+
+def _listed(what: str, values: pl.Series) -> str:
+    distinct = values.unique(maintain_order=True)
+    more = " ..." if len(distinct) > 5 else ""
+    return f"{what} {', '.join(distinct.head(5))}{more}"
+
+
+def no_relevant_note(pairs: pl.DataFrame, policy: str) -> str | None:
+    """The coverage warning's sentence on the rankings of :func:`no_relevant_pairs` whose
+    value ``policy`` changed (``"nan"``, ``"skip"``), or None."""
+    if policy not in ("nan", "skip") or not pairs.height:
+        return None
+    per = pairs.group_by(MEASURE, maintain_order=True).len()
+    counts = ", ".join(f"{m}: {n}" for m, n in per.iter_rows())
+    did = "scored NaN" if policy == "nan" else "left out of those measures"
+    sample = ", ".join(pairs[S.QUERY_ID].unique(maintain_order=True).head(5))
+    return (
+        f"(run, query) pairs without relevant documents {did} (no_relevant={policy!r}), per "
+        f"measure normalised by R: {counts} (e.g. queries {sample})"
+    )

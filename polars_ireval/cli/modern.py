@@ -36,7 +36,12 @@ from polars_ireval.evaluate import evaluate
 from polars_ireval.example import EXAMPLE_COMMAND, example_path
 from polars_ireval.io import read_qrels
 from polars_ireval.judge import coverage
-from polars_ireval.results import CoverageWarning
+from polars_ireval.results import (
+    NO_RELEVANT,
+    CoverageWarning,
+    no_relevant_note,
+    no_relevant_pairs,
+)
 
 FORMATS = ("table", "tsv", "csv", "jsonl", "parquet")
 _EXTENSIONS = {
@@ -77,6 +82,13 @@ def _parser() -> Parser:
         "--complete",
         action="store_true",
         help="score judged queries missing from a run as 0 (trec_eval -c)",
+    )
+    p.add_argument(
+        "--no-relevant",
+        choices=NO_RELEVANT,
+        default="zero",
+        help="queries without relevant documents, for measures normalised by R (AP, nDCG...): "
+        "zero (default, trec_eval), nan, skip (left out of those measures) or error",
     )
     p.add_argument("-M", "--max-depth", type=int, default=None, help="evaluate the top M only")
     p.add_argument("-J", "--judged-only", action="store_true", help="drop unjudged documents")
@@ -187,6 +199,7 @@ def modern_main(argv: Sequence[str]) -> int:
                     per_query=args.per_query,
                     relevance_level=args.relevance_level,
                     missing="zero" if args.complete else "skip",
+                    no_relevant=args.no_relevant,
                     max_depth=args.max_depth,
                     judged_only=args.judged_only,
                     engine=args.engine,
@@ -199,7 +212,14 @@ def modern_main(argv: Sequence[str]) -> int:
     progress.done()
     result = _concat_sorted(results)
     if not args.quiet:
-        for line in coverage_summary(pl.concat(covered), complete=args.complete):
+        cov = pl.concat(covered)
+        lines = coverage_summary(cov, complete=args.complete)
+        pairs = no_relevant_pairs(
+            cov, qrels.lazy(), parsed, relevance_level=args.relevance_level,
+            missing="zero" if args.complete else "skip",
+        )  # fmt: skip
+        note = no_relevant_note(pairs, args.no_relevant)
+        for line in [*lines, *([note] if note else [])]:
             print(f"ireval: {line}", file=sys.stderr)
     counts = [m.label for m in parsed if m.defn.integer]
     write_result(wide_result(result, [m.label for m in parsed]), fmt, args.output, counts)

@@ -12,6 +12,7 @@ from polars_ireval import schema as S
 from polars_ireval.errors import MissingQueryError, ParameterError
 from polars_ireval.judge import AVERAGE, INPUT_RANK, EvalTies, Missing, as_qrels, as_run, coverage
 from polars_ireval.registry import Measure
+from polars_ireval.results import NoRelevant
 from polars_ireval.sql.compile import rank_by
 
 #: Frames between a user's call of ``evaluate`` and an engine's ``warnings.warn``
@@ -43,6 +44,7 @@ class Request:
     validate: bool = True
     lazy: bool = False
     con: Any = None
+    no_relevant: NoRelevant = "zero"
 
     @property
     def parsed(self) -> list[Measure]:

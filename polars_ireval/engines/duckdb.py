@@ -27,7 +27,16 @@ from polars_ireval.engines.base import (
 )
 from polars_ireval.judge import coverage_of
 from polars_ireval.registry import SqlCall, SqlSpec
-from polars_ireval.results import RESIDUAL, RESIDUAL_PREFIX, long_result, warn_coverage
+from polars_ireval.results import (
+    RESIDUAL,
+    RESIDUAL_PREFIX,
+    long_result,
+    no_relevant_note,
+    no_relevant_pairs,
+    raise_no_relevant,
+    warn_coverage,
+    with_no_relevant,
+)
 from polars_ireval.sql import load, quote_ident, table_arg
 from polars_ireval.sql import templates as T
 from polars_ireval.sql.compile import (
@@ -65,11 +74,18 @@ def evaluate(request: Request) -> pl.DataFrame:
     if r.missing == "error":
         check_missing(run_df, qrels_df)
     multi = S.RUN_ID in run_df.columns
-    if r.warn:  # the Polars engine's warning, worded the same
+    if r.warn or r.no_relevant == "error":  # the Polars engine's checks, worded the same
         keys = [S.RUN_ID, S.QUERY_ID] if multi else [S.QUERY_ID]
         present = run_df.lazy().select(keys).unique()
         cov = coverage_of(present, qrels_df.lazy()).collect()
-        warn_coverage(cov, r.missing, stacklevel=USER_FRAME)
+        pairs = no_relevant_pairs(
+            cov, qrels_df.lazy(), parsed, relevance_level=r.relevance_level, missing=r.missing
+        )
+        if r.no_relevant == "error":
+            raise_no_relevant(pairs)
+        if r.warn:
+            note = no_relevant_note(pairs, r.no_relevant)
+            warn_coverage(cov, r.missing, stacklevel=USER_FRAME, no_relevant=note)
     con = r.con if r.con is not None else duckdb.connect()
     flags = condensed(parsed, r.judged_only)
     fixed = r.missing == "zero" and any(m.defn.absent is not None for m in parsed)
@@ -117,6 +133,9 @@ def evaluate(request: Request) -> pl.DataFrame:
         for name in names.values():
             con.unregister(name)
     per_q = _per_query(long, [m.label for m in parsed], multi=multi, residuals=r.residuals)
+    per_q = with_no_relevant(
+        per_q, qrels_df.lazy(), parsed, relevance_level=r.relevance_level, policy=r.no_relevant
+    )
     return long_result(per_q.lazy(), parsed, per_query=r.per_query, residuals=r.residuals).collect()
 
 

@@ -30,7 +30,16 @@ from polars_ireval.judge import (
 )
 from polars_ireval.measures._expr import query_stats, tie_spans
 from polars_ireval.registry import Measure
-from polars_ireval.results import RESIDUAL_PREFIX, long_result, warn_coverage
+from polars_ireval.results import (
+    RESIDUAL_PREFIX,
+    NoRelevant,
+    long_result,
+    no_relevant_note,
+    no_relevant_pairs,
+    raise_no_relevant,
+    warn_coverage,
+    with_no_relevant,
+)
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
@@ -41,7 +50,7 @@ def evaluate(request: Request) -> pl.LazyFrame | pl.DataFrame:
     per_q = per_query_frame(
         r.run, r.qrels, r.parsed, relevance_level=r.relevance_level, missing=r.missing,
         max_depth=r.max_depth, judged_only=r.judged_only, ties=r.ties, residuals=r.residuals,
-        warn=r.warn, validate=r.validate,
+        warn=r.warn, validate=r.validate, no_relevant=r.no_relevant,
     )  # fmt: skip
     result = long_result(per_q, r.parsed, per_query=r.per_query, residuals=r.residuals)
     return result if r.lazy else result.collect()
@@ -60,13 +69,16 @@ def per_query_frame(
     residuals: bool = False,
     warn: bool = False,
     validate: bool = True,
+    no_relevant: NoRelevant = "zero",
 ) -> pl.LazyFrame:
     """The Polars engine of :func:`evaluate` up to the per-query values: a lazy frame with
     one row per evaluated ranking (``[run_id,] query_id``, in no particular order) and one
     column per measure (see :func:`per_query_columns`), from one judgment of the run.
 
     ``warn``: emit :class:`polars_ireval.CoverageWarning` as :func:`polars_ireval.evaluate`
-    does (eager inputs only).
+    does (eager inputs only). ``no_relevant``: the policy for queries without relevant
+    documents (see :func:`polars_ireval.results.with_no_relevant`); ``"error"`` is checked
+    here, before the evaluation, for eager inputs.
 
     ``ties="average"``: each measure's expected value over every order of the tied
     documents (:attr:`polars_ireval.registry.MeasureDef.average`), from the full
@@ -121,13 +133,23 @@ def per_query_frame(
                 depth=max_depth,
             )
         )
-    if warn:
-        cov = coverage_of(present, as_qrels(qrels).lazy()).collect()
-        warn_coverage(cov, missing, stacklevel=USER_FRAME + 1)
+    qrels_lf = as_qrels(qrels).lazy()
+    if warn or no_relevant == "error":
+        cov = coverage_of(present, qrels_lf).collect()
+        pairs = no_relevant_pairs(
+            cov, qrels_lf, measures, relevance_level=relevance_level, missing=missing
+        )
+        if no_relevant == "error":
+            raise_no_relevant(pairs)
+        if warn:
+            note = no_relevant_note(pairs, no_relevant)
+            warn_coverage(cov, missing, stacklevel=USER_FRAME + 1, no_relevant=note)
     per_q = parts[0]
     for part in parts[1:]:
         per_q = per_q.join(part, on=group_keys(per_q), how="full", coalesce=True)
-    return per_q
+    return with_no_relevant(
+        per_q, qrels_lf, measures, relevance_level=relevance_level, policy=no_relevant
+    )
 
 
 def per_query_columns(

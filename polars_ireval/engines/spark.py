@@ -180,6 +180,12 @@ def evaluate(request: Request) -> Any:
     """
     r = request
     refuse_average(r, "spark")
+    if r.no_relevant != "zero" and any(m.by_r for m in r.parsed):
+        raise NotImplementedError(
+            f"no_relevant={r.no_relevant!r} is not implemented on the Spark engine (its "
+            "result stays in Spark, and the policy is applied in Polars); use "
+            "engine='polars' or 'duckdb', or no_relevant='zero'"
+        )
     parsed = r.parsed
     ties, missing = r.ties, r.missing
     all_specs = specs(parsed, r.relevance_level, residuals=r.residuals)

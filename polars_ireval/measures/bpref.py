@@ -38,6 +38,7 @@ def _bpref(rel: int) -> pl.Expr:
 @measure(
     "Bpref",
     tie_bounds=True,
+    by_r=True,
     sql="ireval_bpref",
     qrels_stats=True,
     unjudged=False,
@@ -103,6 +104,7 @@ def bpref(*, rel: int = 1) -> pl.Expr:
 @measure(
     "gm_bpref",
     tie_bounds=True,
+    by_r=True,
     sql="ireval_bpref",
     qrels_stats=True,
     unjudged=False,
@@ -156,6 +158,7 @@ def gm_bpref(*, rel: int = 1) -> pl.Expr:
 @measure(
     "infAP",
     tie_bounds=False,
+    by_r=True,
     sql="ireval_infap",
     qrels_stats=True,
     unjudged=False,

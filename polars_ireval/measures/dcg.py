@@ -288,6 +288,7 @@ def _dcg_tie_bounds(params: Mapping[str, Any]) -> bool:
     "DCG",
     tie_bounds=_dcg_tie_bounds,
     average=_dcg_average,
+    by_r=lambda p: p["norm"] == "ideal",
     sql="ireval_dcg",
     qrels_stats=True,
     unjudged=False,

@@ -96,6 +96,7 @@ def _interpolated(points: Sequence[float], rel: int, rounding: str) -> pl.Expr:
 @measure(
     "IPrec",
     tie_bounds=True,
+    by_r=True,
     sql="ireval_iprec",
     qrels_stats=True,
     unjudged=False,
@@ -187,6 +188,7 @@ def eleven_point_sql(args: dict[str, Any]) -> SqlSpec:
 @measure(
     "11pt_avg",
     tie_bounds=True,
+    by_r=True,
     sql=eleven_point_sql,
     qrels_stats=True,
     unjudged=False,
@@ -265,6 +267,7 @@ def _rprec_mult_average(*, mult: float, rel: int = 1, depth: int | None = None) 
     "Rprec_mult",
     tie_bounds=True,
     average=_rprec_mult_average,
+    by_r=True,
     sql="ireval_rprec_mult",
     qrels_stats=True,
     unjudged=False,

@@ -182,6 +182,7 @@ def _ndcg_average(
     "nDCG",
     tie_bounds=grade_ordered,
     average=_ndcg_average,
+    by_r=True,
     sql=ndcg_sql,
     qrels_stats=True,
     unjudged=False,
@@ -258,6 +259,7 @@ def ndcg(
 @measure(
     "ndcg_rel",
     tie_bounds=grade_ordered,
+    by_r=True,
     sql="ireval_ndcg_rel",
     unjudged=False,
     cite="Järvelin and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS "
@@ -330,6 +332,7 @@ def ndcg_rel(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
 @measure(
     "Rndcg",
     tie_bounds=grade_ordered,
+    by_r=True,
     sql="ireval_rndcg",
     cite="Järvelin and Kekäläinen, Cumulated gain-based evaluation of IR techniques, TOIS "
     "2002 (nDCG); trec_eval 9.0 (NIST), experimental measure Rndcg",
@@ -408,6 +411,7 @@ def rndcg(*, dcg: str = "log2", gains: Gains = None, rel: int = 1) -> pl.Expr:
 @measure(
     "G",
     tie_bounds=grade_ordered,
+    by_r=True,
     sql="ireval_g",
     unjudged=False,
     cite="trec_eval 9.0 (NIST), experimental measure G (2008), after AP and nDCG (Järvelin "
@@ -477,6 +481,7 @@ def g_measure(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
 @measure(
     "binG",
     tie_bounds=True,
+    by_r=True,
     sql="ireval_bing",
     qrels_stats=True,
     unjudged=False,

@@ -19,6 +19,7 @@ from polars_ireval.registry import (
 @measure(
     "Q",
     tie_bounds=grade_ordered,
+    by_r=True,
     sql="ireval_q",
     unjudged=False,
     aliases=["QM"],

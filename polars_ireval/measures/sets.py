@@ -124,6 +124,7 @@ def set_precision(*, rel: int = 1, relative: bool = False) -> pl.Expr:
     "SetR",
     tie_bounds=True,
     average=_set_r_average,
+    by_r=True,
     sql="ireval_set_r",
     qrels_stats=True,
     unjudged=False,
@@ -176,6 +177,7 @@ def set_recall(*, rel: int = 1) -> pl.Expr:
     "set_relative_P",
     tie_bounds=True,
     average=_set_relative_p_average,
+    by_r=True,
     sql="ireval_set_relative_p",
     aliases=["SetRelP"],
     cite="trec_eval 9.0 (NIST), measure set_relative_P (earlier exact_relative_prec)",
@@ -227,6 +229,7 @@ def set_relative_precision(*, rel: int = 1) -> pl.Expr:
 @measure(
     "SetAP",
     tie_bounds=True,
+    by_r=True,
     sql="ireval_set_ap",
     cite="trec_eval 9.0 (NIST), measure set_map (earlier exact_unranked_avg_prec)",
     trec=[TrecName("set_map")],
@@ -278,6 +281,7 @@ def set_map(*, rel: int = 1) -> pl.Expr:
     "SetF",
     tie_bounds=True,
     average=_set_f_average,
+    by_r=True,
     sql="ireval_set_f",
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7 (E and "
     "F measures)",
