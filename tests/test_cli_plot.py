@@ -147,6 +147,7 @@ def test_every_kind_is_tested() -> None:
         (["scatter", QRELS, RUNS, "-m", "AP", "-o", "f.png"], "two measures: -m X -m Y"),
         (["pr", QRELS, "-o", "f.png"], "takes QRELS and at least one RUN"),
         (["pir", QRELS, RUNS, "-o", "f.png"], "plot pir takes LISTS QRELS PREFERENCES"),
+        (["pr", "nope.txt", RUNS, "-o", "f.png"], "nope.txt: no such file; check the path"),
     ],
 )
 def test_errors_are_one_line(tmp_path: Path, capsys, argv: list[str], message: str) -> None:

@@ -49,7 +49,9 @@ def guarded(command: Callable[[list[str]], int], argv: Sequence[str]) -> int:
 
 def _one_line(e: BaseException) -> str:
     if isinstance(e, FileNotFoundError):
-        name = e.filename if e.filename is not None else str(e).rpartition(": ")[2]
+        head, _, tail = str(e).rpartition(": ")
+        # "[Errno 2] No such file or directory: 'x'", or the readers' "x: no such file"
+        name = e.filename if e.filename is not None else (head if tail == "no such file" else tail)
         return f"{name}: no such file; check the path"
     if isinstance(e, IsADirectoryError) and e.filename is not None:
         return f"{e.filename}: is a directory, expected a file"
