@@ -30,6 +30,7 @@ import numpy as np
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval._progress import ProgressOption, bar, check_progress
 from polars_ireval.errors import ParameterError
 from polars_ireval.judge import as_qrels, as_run, check_flag, check_relevance_level
 from polars_ireval.pooling import (
@@ -169,7 +170,7 @@ def simulate_judging(
     unknown: Unknown = "nonrelevant",
     measures: Sequence[str] | str | None = None,
     relevance_level: int = 1,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[str], None] | ProgressOption | None = None,
 ) -> JudgingSimulation:
     """Replay pooling methods on existing judgments: what each budget would have bought.
 
@@ -223,7 +224,9 @@ def simulate_judging(
     relevance_level
         The lowest grade counted as relevant (RBP's gain, Method C's base, ``relevant``).
     progress
-        Called with a short message as the work goes on (default: nothing is reported).
+        True for a progress bar (tqdm) on stderr over the methods, ``"auto"`` for one only
+        when stderr is a terminal, or a function called with a short message as the work
+        goes on (default: nothing is reported). The results do not depend on it.
 
     Returns
     -------
@@ -292,7 +295,9 @@ def simulate_judging(
     check_relevance_level(relevance_level)
     extra = _measure_list(measures)
     names = contributor_list(contributors)
-    say = progress if progress is not None else (lambda _: None)
+    say = progress if callable(progress) else (lambda _: None)
+    option: ProgressOption = False if progress is None or callable(progress) else progress
+    check_progress(option)
 
     run_frame = as_run(runs)
     if isinstance(run_frame, pl.LazyFrame):
@@ -314,8 +319,10 @@ def simulate_judging(
     evaluation = _Evaluation.build(ranked, qrels_df, p, relevance_level)
 
     judgments: list[pl.DataFrame] = []
+    shown = bar(option, total=len(specs), desc="simulating judging", unit="method")
     for spec in specs:
         say(f"method {spec.name}")
+        shown.set_postfix_str(spec.name)
         seq = _method_sequence(
             camp,
             spec,
@@ -326,7 +333,7 @@ def simulate_judging(
             per_query=per_query,
             batch=size,
             skip=skip,
-            progress=progress,
+            progress=progress if callable(progress) else None,
         )
         chosen = cut(seq.lazy(), budget_list, per_query=per_query, levels=spec.name == "depth")
         judgments.append(
@@ -343,6 +350,8 @@ def simulate_judging(
             .sort(BUDGET, "order")
             .collect()
         )
+        shown.update(1)
+    shown.close()
     found = pl.concat(judgments)
     grades = qrels_df.select(S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
     found = found.join(grades, on=[S.QUERY_ID, S.DOC_ID], how="left", maintain_order="left")

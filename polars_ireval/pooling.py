@@ -54,6 +54,7 @@ import numpy as np
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval._progress import ProgressOption, bar
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -446,7 +447,7 @@ def batch_sequence(
     known: np.ndarray | None = None,
     outcome: np.ndarray | None = None,
     skip: bool = False,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[str], None] | ProgressOption | None = None,
 ) -> Chosen:
     """Choose documents batch by batch (B, B_mid, C; A too, with every factor 1).
 
@@ -457,8 +458,17 @@ def batch_sequence(
     ``known``/``outcome``: in a simulation, whether the qrels judge each candidate and its
     gain; without them (a pool for assessors) a chosen document counts as judged with gain
     0 (Method B does not read gains). ``skip``: documents the qrels do not judge are
-    bypassed (not judged, not counted) instead of judged non-relevant.
+    bypassed (not judged, not counted) instead of judged non-relevant. ``progress``: a
+    function called with a message after each batch, or True / ``"auto"`` for a bar of
+    the judgments chosen.
     """
+    say = progress if callable(progress) else None
+    shown = bar(
+        False if progress is None or callable(progress) else progress,
+        total=budget if budget is not None and not per_query else None,
+        desc=f"method {spec.name}",
+        unit="judgment",
+    )
     m = camp.matrix()
     mt = m.T.tocsr()
     tail = camp.tail()
@@ -509,8 +519,10 @@ def batch_sequence(
             g[picks] = outcome[picks]
         spent += np.bincount(qidx[picks], minlength=nq)
         step += 1
-        if progress is not None:
-            progress(f"{spec.name}: {int(spent.sum()):,} judgments chosen")
+        shown.update(int(picks.size))
+        if say is not None:
+            say(f"{spec.name}: {int(spent.sum()):,} judgments chosen")
+    shown.close()
     if not parts:
         empty = np.zeros(0, dtype=np.int64)
         return Chosen(empty, np.zeros(0), np.zeros(0, dtype=bool), empty)
@@ -647,7 +659,7 @@ def pool(
     contributors: Sequence[str] | None = None,
     batch: int | None = None,
     relevance_level: int = 1,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[str], None] | ProgressOption | None = None,
 ) -> pl.DataFrame:
     """Choose the documents to judge next, in the order to judge them.
 
@@ -698,7 +710,10 @@ def pool(
     relevance_level
         The lowest grade that counts as relevant in the bases of B_mid and C.
     progress
-        Called with a short message after each batch (default: nothing is reported).
+        True for a progress bar (tqdm) on stderr of the judgments chosen by a sequential
+        method, ``"auto"`` for one only when stderr is a terminal, or a function called
+        with a short message after each batch (default: nothing is reported). The pool
+        does not depend on it.
 
     Returns
     -------

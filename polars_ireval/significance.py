@@ -31,6 +31,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
+from polars_ireval._progress import ProgressOption, bar, check_progress
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -513,7 +514,12 @@ def _rows_per_chunk(width: int) -> int:
 
 
 def _randomization(
-    d: np.ndarray, alt: str, resamples: int, method: str, seed: int
+    d: np.ndarray,
+    alt: str,
+    resamples: int,
+    method: str,
+    seed: int,
+    progress: ProgressOption = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Fisher's paired randomization test on the mean difference (sign flips).
 
@@ -535,10 +541,12 @@ def _randomization(
     tol = 1e-9 * np.maximum(np.abs(d).sum(axis=1), 1e-300)
     counts = np.empty(d.shape[0])
     step = _rows_per_chunk(signs.shape[0])
-    for start in range(0, d.shape[0], step):
-        block = d[start : start + step] @ signs.T
-        sl = slice(start, start + step)
-        counts[sl] = _count_extreme(block, obs[sl], tol[sl], alt)
+    with bar(progress, total=d.shape[0], desc="randomization test", unit="pair") as shown:
+        for start in range(0, d.shape[0], step):
+            block = d[start : start + step] @ signs.T
+            sl = slice(start, start + step)
+            counts[sl] = _count_extreme(block, obs[sl], tol[sl], alt)
+            shown.update(block.shape[0])
     used = signs.shape[0]
     if exact:
         p = counts / used
@@ -560,7 +568,7 @@ def _studentized(x: np.ndarray) -> np.ndarray:
 
 
 def _bootstrap_test(
-    d: np.ndarray, alt: str, resamples: int, seed: int
+    d: np.ndarray, alt: str, resamples: int, seed: int, progress: ProgressOption = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Paired bootstrap test of the studentized mean difference (Sakai, SIGIR 2006).
 
@@ -577,22 +585,24 @@ def _bootstrap_test(
     centred = d - _mean2d(d)[:, None]
     counts = np.empty(d.shape[0])
     step = _rows_per_chunk(resamples)
-    for start in range(0, d.shape[0], step):
-        sl = slice(start, start + step)
-        c = centred[sl]
-        total = c @ weights
-        squares = (c * c) @ weights
-        mean = total / n
-        var = np.maximum((squares - total * mean) / (n - 1), 0.0)
-        # a resample of equal values has variance 0 (up to rounding): t is 0 or +-inf
-        flat = var <= 1e-12 * squares / (n - 1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t_star = mean / np.sqrt(var / n)
-        zero_mean = np.abs(mean) <= 1e-12 * np.sqrt(squares / n)
-        t_star = np.where(flat, np.where(zero_mean, 0.0, np.sign(mean) * np.inf), t_star)
-        obs = t_obs[sl]  # +-inf when the differences are constant: only +-inf is as extreme
-        tol = np.where(np.isfinite(obs), 1e-12 * np.abs(obs), 0.0)
-        counts[sl] = _count_extreme(t_star, obs, tol, alt)
+    with bar(progress, total=d.shape[0], desc="bootstrap test", unit="pair") as shown:
+        for start in range(0, d.shape[0], step):
+            sl = slice(start, start + step)
+            c = centred[sl]
+            total = c @ weights
+            squares = (c * c) @ weights
+            mean = total / n
+            var = np.maximum((squares - total * mean) / (n - 1), 0.0)
+            # a resample of equal values has variance 0 (up to rounding): t is 0 or +-inf
+            flat = var <= 1e-12 * squares / (n - 1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t_star = mean / np.sqrt(var / n)
+            zero_mean = np.abs(mean) <= 1e-12 * np.sqrt(squares / n)
+            t_star = np.where(flat, np.where(zero_mean, 0.0, np.sign(mean) * np.inf), t_star)
+            obs = t_obs[sl]  # +-inf when the differences are constant: only +-inf is as extreme
+            tol = np.where(np.isfinite(obs), 1e-12 * np.abs(obs), 0.0)
+            counts[sl] = _count_extreme(t_star, obs, tol, alt)
+            shown.update(c.shape[0])
     p = (counts + 1) / (resamples + 1)
     return t_obs, p, np.sqrt(p * (1 - p) / resamples)
 
@@ -627,7 +637,7 @@ def _tukey(x: np.ndarray, delta: np.ndarray) -> tuple[np.ndarray, np.ndarray, fl
 
 
 def _randomized_tukey(
-    x: np.ndarray, delta: np.ndarray, resamples: int, seed: int
+    x: np.ndarray, delta: np.ndarray, resamples: int, seed: int, progress: ProgressOption = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """Sakai's randomised Tukey HSD: in each trial every topic's scores are permuted
     across the runs; p = (#trials whose max - min of run means >= |delta| + 1) /
@@ -637,11 +647,13 @@ def _randomized_tukey(
     rng = np.random.default_rng(seed)
     ranges = np.empty(resamples)
     step = _rows_per_chunk(m * n)
-    for start in range(0, resamples, step):
-        t = min(step, resamples - start)
-        trial = rng.permuted(np.broadcast_to(x, (t, m, n)), axis=1)
-        means = trial.mean(axis=2)
-        ranges[start : start + t] = means.max(axis=1) - means.min(axis=1)
+    with bar(progress, total=resamples, desc="randomised Tukey HSD", unit="trial") as shown:
+        for start in range(0, resamples, step):
+            t = min(step, resamples - start)
+            trial = rng.permuted(np.broadcast_to(x, (t, m, n)), axis=1)
+            means = trial.mean(axis=2)
+            ranges[start : start + t] = means.max(axis=1) - means.min(axis=1)
+            shown.update(t)
     ranges.sort()
     target = np.abs(delta) * (1 - 1e-12) - 1e-15
     counts = resamples - np.searchsorted(ranges, target, side="left")
@@ -877,6 +889,7 @@ class _Options:
     min_difference: float | None
     a: str
     b: str
+    progress: ProgressOption = False
 
 
 def compare(
@@ -906,6 +919,7 @@ def compare(
     run_col: str = "run_id",
     query_col: str = "query_id",
     measure_col: str = "measure",
+    progress: ProgressOption = False,
 ) -> pl.DataFrame:
     """Compare runs pair by pair on their per-query scores: test, estimate, correct.
 
@@ -1001,6 +1015,10 @@ def compare(
         standard deviation of the differences (see :func:`topic_set_size`).
     run_col, query_col, measure_col
         Column names of a frame not made by :func:`evaluate`.
+    progress
+        Show a progress bar (tqdm) on stderr over the pairs of the randomization and
+        bootstrap tests and the trials of the randomised Tukey HSD: False (default), True,
+        or ``"auto"`` (only when stderr is a terminal). The results do not depend on it.
 
     Returns
     -------
@@ -1090,6 +1108,7 @@ def compare(
         b=b,
         baseline=baseline,
         pairs=pairs,
+        progress=progress,
     )
     if missing not in _MISSING:
         _choice(missing, _MISSING, "missing", {})
@@ -1131,6 +1150,11 @@ def compare(
             )
         )
     return pl.concat(frames, how="vertical")
+
+
+def _progress_option(progress: Any) -> ProgressOption:
+    check_progress(progress)
+    return cast(ProgressOption, progress)
 
 
 def _options(**kw: Any) -> tuple[_Options, bool]:
@@ -1247,6 +1271,7 @@ def _options(**kw: Any) -> tuple[_Options, bool]:
         zero_method=zero_method,
         power=float(kw["power"]),
         min_difference=None if mind is None else float(mind),
+        progress=_progress_option(kw.get("progress", False)),
         a=a,
         b=b,
     )
@@ -1393,15 +1418,19 @@ def _compare_measure(
         elif opts.test == "sign":
             stat, p = _sign_test(d, alt)
         elif opts.test == "randomization":
-            stat, p, mc_error, used = _randomization(d, alt, opts.resamples, opts.method, opts.seed)
+            stat, p, mc_error, used = _randomization(
+                d, alt, opts.resamples, opts.method, opts.seed, opts.progress
+            )
             resamples_col = np.full(rows, used)
         elif opts.test == "bootstrap":
-            stat, p, mc_error = _bootstrap_test(d, alt, opts.resamples, opts.seed)
+            stat, p, mc_error = _bootstrap_test(d, alt, opts.resamples, opts.seed, opts.progress)
             resamples_col = np.full(rows, opts.resamples)
         elif opts.test == "tukey_hsd":
             stat, p, ve, df_e = _tukey(mats.xa, delta)
         else:  # randomized_tukey_hsd
-            p, mc_error = _randomized_tukey(mats.xa, delta, opts.resamples, opts.seed)
+            p, mc_error = _randomized_tukey(
+                mats.xa, delta, opts.resamples, opts.seed, opts.progress
+            )
             stat = delta.copy()
             resamples_col = np.full(rows, opts.resamples)
     stat = np.where(flat, np.nan, stat)

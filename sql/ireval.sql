@@ -952,6 +952,65 @@ FROM (
 )
 ) AS pr;
 
+-- SetAccuracy: (TP + TN) / N of the top k (the whole ranking when k is NULL) in a collection of
+-- num_docs documents; NaN when num_docs is smaller than the documents retrieved or judged for
+-- the query.
+CREATE OR REPLACE MACRO ireval_set_accuracy(eval_table, num_docs, k := NULL, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (num_docs IS NOT NULL AND regexp_full_match(typeof(num_docs), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(num_docs AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(num_docs AS HUGEINT) >= 1, FALSE))
+        THEN 'ireval_set_accuracy: num_docs := ' || CASE typeof(num_docs) WHEN 'VARCHAR' THEN '''' || replace(CAST(num_docs AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(num_docs AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_set_accuracy: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_set_accuracy: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
+SELECT run_id, query_id,
+    CASE WHEN docs <= TRY_CAST(num_docs AS HUGEINT)
+        THEN (tp + (CAST(TRY_CAST(num_docs AS HUGEINT) AS DOUBLE) - ret - r + tp)) / CAST(TRY_CAST(num_docs AS HUGEINT) AS DOUBLE)
+    ELSE CAST('NaN' AS DOUBLE) END AS value
+FROM (
+    SELECT run_id, query_id,
+        CAST(SUM(CASE WHEN rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
+            AND relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT) THEN 1 ELSE 0 END) AS DOUBLE) AS tp,
+        CAST(SUM(CASE WHEN rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
+            THEN 1 ELSE 0 END) AS DOUBLE) AS ret,
+        CAST(SUM(CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
+            THEN 1 ELSE 0 END) AS DOUBLE) AS r,
+        COUNT(*) AS docs
+    FROM ireval_eval_table
+    GROUP BY run_id, query_id
+);
+
+-- Fallout: FP / (FP + TN) = (retrieved - TP) / (num_docs - R) of the top k (the whole ranking
+-- when k is NULL), 0 when num_docs = R; NaN when num_docs is smaller than the documents
+-- retrieved or judged for the query.
+CREATE OR REPLACE MACRO ireval_fallout(eval_table, num_docs, k := NULL, rel := 1) AS TABLE
+WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
+    WHEN NOT (num_docs IS NOT NULL AND regexp_full_match(typeof(num_docs), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(num_docs AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(num_docs AS HUGEINT) >= 1, FALSE))
+        THEN 'ireval_fallout: num_docs := ' || CASE typeof(num_docs) WHEN 'VARCHAR' THEN '''' || replace(CAST(num_docs AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(num_docs AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
+    WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_fallout: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
+        THEN 'ireval_fallout: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+END), eval_table::VARCHAR)))
+SELECT run_id, query_id,
+    CASE WHEN docs > TRY_CAST(num_docs AS HUGEINT) THEN CAST('NaN' AS DOUBLE)
+    WHEN CAST(TRY_CAST(num_docs AS HUGEINT) AS DOUBLE) - r > 0
+        THEN (ret - tp) / (CAST(TRY_CAST(num_docs AS HUGEINT) AS DOUBLE) - r)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM (
+    SELECT run_id, query_id,
+        CAST(SUM(CASE WHEN rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
+            AND relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT) THEN 1 ELSE 0 END) AS DOUBLE) AS tp,
+        CAST(SUM(CASE WHEN rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
+            THEN 1 ELSE 0 END) AS DOUBLE) AS ret,
+        CAST(SUM(CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT)
+            THEN 1 ELSE 0 END) AS DOUBLE) AS r,
+        COUNT(*) AS docs
+    FROM ireval_eval_table
+    GROUP BY run_id, query_id
+);
+
 -- ---- ap.sql
 
 -- AP@k: the sum of precision at each relevant document in the top k, over R. The terms are added

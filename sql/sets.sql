@@ -1,4 +1,5 @@
--- Set measures over the whole retrieved set: SetP, SetR, set_relative_P, SetAP, SetF(beta).
+-- Set measures over the whole retrieved set: SetP, SetR, set_relative_P, SetAP, SetF(beta),
+-- and, with the collection size, SetAccuracy and Fallout.
 
 -- macro: ireval_set_p(rel: integer := 1)
 SELECT run_id, query_id,
@@ -44,3 +45,42 @@ FROM (
         CAST({beta} AS DOUBLE) AS b2
     FROM {@stats}
 ) AS pr
+
+-- macro: ireval_set_accuracy(num_docs: positive_int, k: positive_int | NULL := NULL,
+--     rel: integer := 1)
+-- SetAccuracy: (TP + TN) / N of the top k (the whole ranking when k is NULL) in a
+-- collection of num_docs documents; NaN when num_docs is smaller than the documents
+-- retrieved or judged for the query.
+SELECT run_id, query_id,
+    CASE WHEN docs <= {num_docs}
+        THEN (tp + (CAST({num_docs} AS DOUBLE) - ret - r + tp)) / CAST({num_docs} AS DOUBLE)
+    ELSE CAST('NaN' AS DOUBLE) END AS value
+FROM {@confusion}
+
+-- macro: ireval_fallout(num_docs: positive_int, k: positive_int | NULL := NULL,
+--     rel: integer := 1)
+-- Fallout: FP / (FP + TN) = (retrieved - TP) / (num_docs - R) of the top k (the whole
+-- ranking when k is NULL), 0 when num_docs = R; NaN when num_docs is smaller than the
+-- documents retrieved or judged for the query.
+SELECT run_id, query_id,
+    CASE WHEN docs > {num_docs} THEN CAST('NaN' AS DOUBLE)
+    WHEN CAST({num_docs} AS DOUBLE) - r > 0
+        THEN (ret - tp) / (CAST({num_docs} AS DOUBLE) - r)
+    ELSE CAST(0 AS DOUBLE) END AS value
+FROM {@confusion}
+
+-- fragment: confusion(k := NULL, rel := 1)
+-- Per (run_id, query_id): TP and the retrieved documents of the top k, R, and the
+-- documents retrieved (at any depth) or judged, as doubles.
+(
+    SELECT run_id, query_id,
+        CAST(SUM(CASE WHEN rank IS NOT NULL AND ({k} IS NULL OR rank <= {k})
+            AND relevance IS NOT NULL AND relevance >= {rel} THEN 1 ELSE 0 END) AS DOUBLE) AS tp,
+        CAST(SUM(CASE WHEN rank IS NOT NULL AND ({k} IS NULL OR rank <= {k})
+            THEN 1 ELSE 0 END) AS DOUBLE) AS ret,
+        CAST(SUM(CASE WHEN relevance IS NOT NULL AND relevance >= {rel}
+            THEN 1 ELSE 0 END) AS DOUBLE) AS r,
+        COUNT(*) AS docs
+    FROM {eval_table}
+    GROUP BY run_id, query_id
+)

@@ -175,10 +175,11 @@ def test_summary_of_skipped_queries_on_stderr(tmp_path: Path, capsys) -> None:
 def test_progress_lines_on_stderr() -> None:
     stream = io.StringIO()
     progress = Progress("always", stream)
-    progress.update("reading run 1/2", "a.run")
+    progress.update("reading runs", "a.run", done=1, total=2)
     progress.done()
-    assert stream.getvalue().startswith("\rireval: reading run 1/2 a.run")
-    assert stream.getvalue().endswith("\r")
+    assert "\rireval: reading runs:  50%|" in stream.getvalue()
+    assert "1/2 [" in stream.getvalue() and "a.run]" in stream.getvalue()
+    assert stream.getvalue().endswith("\r")  # the bar is cleared at the end
     quiet = io.StringIO()
     progress = Progress("auto", quiet)  # not a terminal: nothing
     progress.update("reading run 1/2", "a.run")

@@ -78,7 +78,14 @@ def test_builders_call_existing_macros(d: MeasureDef) -> None:
 
 
 def _example(d: MeasureDef) -> str:
-    required = {"k": 5, "recall": 0.5, "mult": 1.0, "measure": "RBP", "weights": (1, -1, 0, 0)}
+    required = {
+        "k": 5,
+        "recall": 0.5,
+        "mult": 1.0,
+        "measure": "RBP",
+        "weights": (1, -1, 0, 0),
+        "num_docs": 100,
+    }
     given = [f"{p.name}={required[p.name]!r}" for p in d.params if p.required]
     return f"{d.name}({','.join(given)})"
 

@@ -142,7 +142,7 @@ def test_every_macro_renders_for_spark() -> None:
 
     lib = irsql.library(SQL)
     tables = {"eval_table": "ev", "run_table": "run", "qrels_table": "qrels"}
-    required = {"k": 10, "recall": 0.5, "mult": 0.4}
+    required = {"k": 10, "recall": 0.5, "mult": 0.4, "num_docs": 1000}
     for t in lib.values():
         if t.kind != "macro":
             continue

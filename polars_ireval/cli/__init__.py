@@ -13,14 +13,16 @@ The first word chooses the mode (nothing else switches modes)::
     ireval simulate QRELS RUN [RUN ...] [options]      # what a judgment budget buys
     ireval properties MEASURE [MEASURE ...] [options]  # seed 004's seven properties
     ireval pir LISTS QRELS PREFERENCES [options]       # preference identification ratio
+    ireval plot KIND QRELS RUN [RUN ...] -o FIG.pdf    # a figure (PNG, SVG or PDF)
 
 Each mode is a module of this package that parses its arguments, calls the library and
 prints: :mod:`~polars_ireval.cli.modern` (the first form), :mod:`~polars_ireval.cli.trec_eval`
 (:mod:`polars_ireval.trec_eval`), :mod:`~polars_ireval.cli.compare`,
-:mod:`~polars_ireval.cli.pool` (``pool`` and ``simulate``), :mod:`~polars_ireval.cli.properties`
-and :mod:`~polars_ireval.cli.pir`. This module dispatches on the first word and holds what the
-modes share: :func:`guarded`, :class:`UsageError`, :class:`Parser`, the reading of run files
-(:func:`expand_runs`, :func:`read_runs`), :class:`Progress` and :func:`format_table`.
+:mod:`~polars_ireval.cli.pool` (``pool`` and ``simulate``), :mod:`~polars_ireval.cli.properties`,
+:mod:`~polars_ireval.cli.pir` and :mod:`~polars_ireval.cli.plot`. This module dispatches on the
+first word and holds what the modes share: :func:`guarded`, :class:`UsageError`, :class:`Parser`,
+the reading of run files (:func:`expand_runs`, :func:`read_runs`), :class:`Progress` and
+:func:`format_table`.
 
 Errors are one line on stderr (``ireval: error: ...``) with exit code 2.
 """
@@ -62,6 +64,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from polars_ireval.cli.properties import properties_main
 
         return properties_main(args[1:])
+    if args and args[0] == "plot":
+        from polars_ireval.cli.plot import plot_main
+
+        return plot_main(args[1:])
     if args and args[0] == "pir":
         from polars_ireval.cli.pir import pir_main
 

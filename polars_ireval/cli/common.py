@@ -8,7 +8,6 @@ import argparse
 import glob
 import os
 import sys
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, NoReturn
@@ -16,6 +15,7 @@ from typing import IO, NoReturn
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval._progress import ProgressOption, bar
 from polars_ireval.errors import IrevalError
 from polars_ireval.io import file_run_id, is_text_run, read_run
 
@@ -49,7 +49,9 @@ def guarded(command: Callable[[list[str]], int], argv: Sequence[str]) -> int:
 
 def _one_line(e: BaseException) -> str:
     if isinstance(e, FileNotFoundError):
-        name = e.filename if e.filename is not None else str(e).rpartition(": ")[2]
+        head, _, tail = str(e).rpartition(": ")
+        # "[Errno 2] No such file or directory: 'x'", or the readers' "x: no such file"
+        name = e.filename if e.filename is not None else (head if tail == "no such file" else tail)
         return f"{name}: no such file; check the path"
     if isinstance(e, IsADirectoryError) and e.filename is not None:
         return f"{e.filename}: is a directory, expected a file"
@@ -125,12 +127,12 @@ def read_runs(
         for name, path in zip(names, paths, strict=True):
             _claim(name, path, origin)
         if progress is not None:
-            progress.update(f"reading {len(paths)} runs", paths[0])
+            progress.update(f"reading {len(paths)} runs", paths[0], total=len(paths))
         return read_run(paths, run_id="file")
     frames: list[pl.DataFrame] = []
     for i, path in enumerate(paths, 1):
         if progress is not None:
-            progress.update(f"reading run {i}/{len(paths)}", path)
+            progress.update("reading runs", path, done=i - 1, total=len(paths))
         frame = read_run(path, run_id="auto")
         if S.RUN_ID not in frame.columns:
             frame = frame.with_columns(pl.lit(run_name(path)).alias(S.RUN_ID))
@@ -151,32 +153,33 @@ def _claim(name: str, path: str, origin: dict[str, str]) -> None:
 
 
 class Progress:
-    """One status line on stderr, rewritten in place, when stderr is a terminal.
+    """One status bar on stderr (tqdm), cleared at the end.
 
-    ``mode``: ``"auto"`` (shown when stderr is a terminal and the work takes more than
+    ``mode``: ``"auto"`` (shown when the stream is a terminal and the work takes more than
     half a second), ``"always"`` or ``"never"``.
+    :meth:`update` says what is being done; with ``done`` and ``total`` it also shows how
+    far (``reading run 3/12``).
     """
 
     def __init__(self, mode: str = "auto", stream: IO[str] | None = None) -> None:
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = mode == "always" or (mode == "auto" and self.stream.isatty())
-        self.start = time.monotonic()
-        self.shown = False
+        option: ProgressOption = {"always": True, "never": False}.get(mode, "auto")
+        delay = 0.5 if option == "auto" else 0.0  # quick work shows nothing on a terminal
+        self.bar = bar(option, stream=stream, desc="ireval", unit="step", leave=False, delay=delay)
+        self.enabled = not self.bar.disable
 
-    def update(self, what: str, detail: str = "") -> None:
+    def update(
+        self, what: str, detail: str = "", *, done: int = 0, total: int | None = None
+    ) -> None:
         if not self.enabled:
             return
-        if not self.shown and self.stream.isatty() and time.monotonic() - self.start < 0.5:
-            return
-        line = f"ireval: {what} {detail}"[:78]
-        self.stream.write("\r" + line.ljust(78))
-        self.stream.flush()
-        self.shown = True
+        self.bar.total = total
+        self.bar.n = done
+        self.bar.set_description_str(f"ireval: {what}", refresh=False)
+        self.bar.set_postfix_str(detail, refresh=False)
+        self.bar.refresh()
 
     def done(self) -> None:
-        if self.shown:
-            self.stream.write("\r" + " " * 78 + "\r")
-            self.stream.flush()
+        self.bar.close()
 
 
 def format_table(wide: pl.DataFrame, decimals: int = 4, integers: Sequence[str] = ()) -> str:

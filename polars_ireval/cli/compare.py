@@ -202,7 +202,7 @@ def _run(argv: list[str]) -> int:
             judged_only=args.judged_only,
             residuals=residuals,
         )
-    progress.update("comparing", f"{len(names)} runs")
+    progress.done()  # the resampling tests show their own bar
     try:
         cmp = compare(
             per_q,
@@ -220,12 +220,12 @@ def _run(argv: list[str]) -> int:
             seed=args.seed,
             method=args.method,
             continuity=args.continuity,
+            progress={"always": True, "never": False}.get(args.progress, "auto"),
         )
     except MissingQueryError as e:
         raise MissingQueryError(
             f"{e} (on the command line: --missing intersect, or -c to score them 0)"
         ) from None
-    progress.done()
     rep: Report | None = None
     wanted = {fmt for _, fmt in outputs} | ({stdout_fmt} if stdout_fmt else set())
     if wanted & set(REPORT_FORMATS):

@@ -26,6 +26,8 @@ from polars_ireval.measures.qmeasure import q_measure
 from polars_ireval.measures.rbp import rbp, rbp_resid
 from polars_ireval.measures.rr import rr
 from polars_ireval.measures.sets import (
+    fallout,
+    set_accuracy,
     set_f,
     set_map,
     set_precision,
@@ -44,6 +46,7 @@ __all__ = [
     "eleven_point_average",
     "err",
     "expected_depth",
+    "fallout",
     "g_measure",
     "gm_bpref",
     "gm_map",
@@ -77,6 +80,7 @@ __all__ = [
     "rprec_mult",
     "rr",
     "sdcg",
+    "set_accuracy",
     "set_f",
     "set_map",
     "set_precision",

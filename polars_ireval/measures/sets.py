@@ -22,6 +22,7 @@ from polars_ireval.registry import (
     integer,
     measure,
     non_negative,
+    positive_int,
     trec_float,
 )
 
@@ -341,3 +342,138 @@ def set_f(*, beta: float = 1.0, rel: int = 1) -> pl.Expr:
     p = ratio(rel_ret(rel), retrieved().sum())
     r = ratio(rel_ret(rel), num_rel(rel))
     return ratio((1.0 + beta) * p * r, beta * p + r)
+
+
+def _confusion(num_docs: int, k: int | None, rel: int) -> tuple[pl.Expr, ...]:
+    """TP, FP, FN, TN of the top ``k`` as floats, and whether ``num_docs`` holds the query.
+
+    As :func:`polars_ireval.confusion`: TP = relevant retrieved, FP = retrieved - TP (an
+    unjudged document retrieved is non-relevant), FN = R - TP, TN = N - TP - FP - FN. N
+    holds the query when it is at least the distinct documents retrieved (at any depth) or
+    judged for it: the rows of its evaluation table.
+    """
+    tp = rel_ret(rel, k).cast(pl.Float64)
+    ret = retrieved(k).sum().cast(pl.Float64)
+    r = num_rel(rel).cast(pl.Float64)
+    n = pl.lit(float(num_docs))
+    fits = pl.len() <= num_docs
+    return tp, ret - tp, r - tp, n - ret - r + tp, fits
+
+
+_N_CHECKS = {"num_docs": positive_int, "k": positive_int, "rel": integer}
+
+
+@measure(
+    "SetAccuracy",
+    sql="ireval_set_accuracy",
+    cite="Manning, Raghavan and Schütze, Introduction to Information Retrieval, CUP, 2008, "
+    "sec. 8.3 (accuracy of the retrieved set, and why it does not suit IR)",
+    checks=_N_CHECKS,
+)
+def set_accuracy(*, num_docs: int, k: int | None = None, rel: int = 1) -> pl.Expr:
+    """Set accuracy: the share of the collection's documents classified rightly.
+
+    accuracy = (TP + TN) / (TP + FP + FN + TN) = (TP + TN) / N (seed 003, eq. 5): the
+    retrieved set (the top ``k``, or the whole ranking) is taken as a classifier's
+    "relevant" label and every other document of the collection as "non-relevant". TP are
+    the relevant documents retrieved, FP the others retrieved (unjudged ones included), FN
+    the relevant documents missed and TN = N - TP - FP - FN the rest of the collection,
+    as :func:`polars_ireval.confusion` counts them, so it needs the collection size N
+    (``num_docs``, trec_eval's ``-N``). Seed 003 shows why it misleads for IR: with most
+    of the collection non-relevant, retrieving nothing scores close to 1.
+
+    An empty ranking scores (N - R) / N. The value is NaN (visible in the mean, never
+    silently averaged) when ``num_docs`` is smaller than the documents retrieved (at any
+    depth) or judged for a query, since TN would be negative. Negative grades are not
+    relevant. Not to be confused with ir_measures' ``Accuracy``, the probability that a
+    relevant document is ranked above a non-relevant one: hence the name. Not in
+    trec_eval or ranx.
+
+    Parameters
+    ----------
+    num_docs
+        The number of documents in the collection, N (required; trec_eval ``-N``).
+    k
+        Cutoff rank: the top ``k`` form the retrieved set (default: the whole ranking).
+    rel
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
+        1 unless set; trec_eval ``-l``).
+
+    See Also
+    --------
+    :func:`polars_ireval.confusion` (the four counts); SQL ``ireval_set_accuracy``;
+    Fallout, SetP, SetR.
+
+    Examples
+    --------
+    "1010" with R = 3 in a collection of 10 documents: the top 3 hold 2 relevant documents
+    and 1 non-relevant one (TP = 2, FP = 1), 1 relevant document is missed (FN = 1), and 6
+    non-relevant documents are rightly left out (TN = 6): (2 + 6) / 10. The whole ranking
+    of 4 has TP = 2, FP = 2, FN = 1, TN = 5: (2 + 5) / 10.
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": list("abcd"),
+    ...                     "score": [4.0, 3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "c", "x"], "relevance": 1})
+    >>> ir.evaluate(run, qrels, ["SetAccuracy(num_docs=10)@3", "SetAccuracy(num_docs=10)"],
+    ...             )["value"].to_list()
+    [0.8, 0.7]
+    """
+    tp, _fp, _fn, tn, fits = _confusion(num_docs, k, rel)
+    return pl.when(fits).then((tp + tn) / float(num_docs)).otherwise(float("nan"))
+
+
+@measure(
+    "Fallout",
+    sql="ireval_fallout",
+    cite="Salton and McGill, Introduction to Modern Information Retrieval, McGraw-Hill, "
+    "1983 (fallout); seed 003 (false positive rate of the ROC curve)",
+    checks=_N_CHECKS,
+)
+def fallout(*, num_docs: int, k: int | None = None, rel: int = 1) -> pl.Expr:
+    """Fallout: the share of the collection's non-relevant documents that were retrieved.
+
+    fallout = FP / (FP + TN) (seed 003: the false positive rate, 1 - specificity, the x
+    axis of the ROC curve), with FP the non-relevant documents among the retrieved set
+    (the top ``k``, or the whole ranking; unjudged ones included) and FP + TN = N - R the
+    non-relevant documents of a collection of N = ``num_docs`` (trec_eval's ``-N``), as
+    :func:`polars_ireval.confusion` counts them. Lower is better; Fallout@k is the x
+    coordinate of :func:`polars_ireval.roc_curve` at depth k.
+
+    0 for an empty ranking and when N = R (no non-relevant document). The value is NaN
+    (visible in the mean, never silently averaged) when ``num_docs`` is smaller than the
+    documents retrieved (at any depth) or judged for a query. Negative grades are not
+    relevant. Not in trec_eval's measures, ir_measures or ranx; torchmetrics'
+    ``RetrievalFallOut`` divides by the non-relevant documents of its own list instead of
+    the collection's.
+
+    Parameters
+    ----------
+    num_docs
+        The number of documents in the collection, N (required; trec_eval ``-N``).
+    k
+        Cutoff rank: the top ``k`` form the retrieved set (default: the whole ranking).
+    rel
+        Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
+        1 unless set; trec_eval ``-l``).
+
+    See Also
+    --------
+    :func:`polars_ireval.confusion`, :func:`polars_ireval.roc_curve`; SQL
+    ``ireval_fallout``; SetAccuracy, SetR (the true positive rate).
+
+    Examples
+    --------
+    "1010" with R = 3 in a collection of 10 documents, so 7 non-relevant: the top 3 hold
+    1 of them (1/7), the whole ranking 2 (2/7).
+
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": list("abcd"),
+    ...                     "score": [4.0, 3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "c", "x"], "relevance": 1})
+    >>> ir.evaluate(run, qrels, ["Fallout(num_docs=10)@3", "Fallout(num_docs=10)"]
+    ...             )["value"].to_list()
+    [0.14285714285714285, 0.2857142857142857]
+    """
+    _tp, fp, _fn, tn, fits = _confusion(num_docs, k, rel)
+    return pl.when(fits).then(ratio(fp, fp + tn)).otherwise(float("nan"))
