@@ -1,5 +1,7 @@
 """polars_ireval: IR evaluation as Polars expressions and DuckDB SQL.
 
+Examples
+--------
 >>> import polars_ireval as ir
 >>> run = ir.read_run(ir.example_path("runs/bm25.run"))          # doctest: +SKIP
 >>> qrels = ir.read_qrels(ir.example_path("qrels.txt"))          # doctest: +SKIP

@@ -50,6 +50,41 @@ def _unjudged(defn: MeasureDef) -> str:
     )
 
 
+def _markdown(doc: str) -> list[str]:
+    """A numpy docstring as Markdown: section headings in bold, parameters as a list,
+    doctest sessions fenced (so ``x[0]`` in an example is code, not a link)."""
+    lines = doc.splitlines()
+    out: list[str] = []
+    section = ""
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if line.strip() and nxt.strip() and set(nxt.strip()) == {"-"}:
+            section = line.strip()
+            out += [f"**{section}**", ""]
+            i += 2
+            continue
+        if line.startswith(">>>"):
+            block = []
+            while i < len(lines) and lines[i].strip():
+                block.append(lines[i])
+                i += 1
+            out += ["```pycon", *block, "```"]
+            continue
+        if section == "Parameters" and line.strip() and not line.startswith(" "):
+            desc = []
+            i += 1
+            while i < len(lines) and lines[i].startswith(" "):
+                desc.append(lines[i].strip())
+                i += 1
+            out.append(f"- `{line.strip()}`: {' '.join(desc)}")
+            continue
+        out.append(line)
+        i += 1
+    return out
+
+
 def render() -> str:
     """The Markdown text of ``docs/measures.md``."""
     out = [
@@ -59,7 +94,10 @@ def render() -> str:
         "",
         "Each measure is declared once (`polars_ireval/measures/`). A measure string names it",
         "in ir_measures' grammar (`Name(param=value)@cutoff`) or by its trec_eval name; the",
-        "free function of the same Python name returns its per-query `pl.Expr`.",
+        "free function of the same Python name returns its per-query `pl.Expr`. The first",
+        "column is the ir_measures name; trec_eval names are accepted as aliases. How each",
+        "measure behaves numerically (bounded, realizable, monotone...) is audited in",
+        "[Seven numeric properties of a measure](properties.md).",
         "",
         "| measure | trec_eval names | aliases | aggregate | residual | SQL | summary |",
         "|---|---|---|---|---|---|---|",
@@ -74,7 +112,7 @@ def render() -> str:
         )
     for d in defs:
         out += ["", f"## {d.name}", "", f"Python: `polars_ireval.{d.build.__name__}`", ""]
-        out += [line for line in d.doc.splitlines()]
+        out += _markdown(d.doc)
         out += ["", "| parameter | default |", "|---|---|"]
         out += [f"| `{p.name}` | {_default(p.default)} |" for p in d.params] or ["| — | |"]
         cutoff = f"`@` sets `{d.cutoff}`" if d.cutoff else "no `@` cutoff"
@@ -83,10 +121,12 @@ def render() -> str:
         sql = (
             "not yet (Polars engine only)"
             if d.sql is None
-            else "DuckDB and Spark, every parameter (`sql/`; see docs/sql.md)"
+            else "DuckDB and Spark, every parameter (`sql/`; see [SQL](sql.md))"
         )
         out += ["", f"Residual (`residuals=True`): {residual}. SQL engines: {sql}."]
         out += ["", f"Unjudged retrieved documents: {_unjudged(d)}."]
+        ir_name = f"`{d.name}@{{{d.cutoff}}}`" if d.cutoff else f"`{d.name}`"
+        out += ["", f"ir_measures string: {ir_name} (parameters as `{d.name}(name=value)`)."]
         if d.cite:
             out += ["", f"Reference: {d.cite}."]
     return "\n".join(out) + "\n"

@@ -1,0 +1,71 @@
+"""Write ``docs/cli.md``, the ``ireval`` command-line reference, from the argparse parsers
+of ``polars_ireval/cli/`` (``python docs/gen_cli.py``); ``tests/test_site.py`` fails when
+the page is stale."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+PAGE = Path(__file__).resolve().parent / "cli.md"
+WIDTH = "100"  # argparse wraps help to $COLUMNS: fixed, so the page does not depend on a terminal
+
+
+def _parsers() -> list[tuple[str, str, object]]:
+    from polars_ireval.cli import compare, modern, pir, pool, properties, trec_eval
+
+    return [
+        ("ireval", "Evaluate runs: one row per run (per query with `-q`).", modern._parser()),
+        (
+            "ireval trec_eval",
+            "A drop-in for trec_eval 9.0.8, byte for byte.",
+            trec_eval._trec_parser(),
+        ),
+        ("ireval compare", "Significance tests and the tables a paper prints.", compare._parser()),
+        ("ireval pool", "Which documents to judge next.", pool._pool_parser()),
+        ("ireval simulate", "What a judgment budget buys.", pool._simulate_parser()),
+        (
+            "ireval properties",
+            "Seed 004's seven numeric properties of a measure.",
+            properties._parser(),
+        ),
+        (
+            "ireval pir",
+            "Preference identification ratio of measures against user preferences.",
+            pir._parser(),
+        ),
+    ]
+
+
+def render() -> str:
+    """The Markdown text of ``docs/cli.md``."""
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = WIDTH
+    try:
+        parsers = _parsers()
+        out = [
+            "# CLI reference",
+            "",
+            "Generated from the argparse parsers of `polars_ireval/cli/` by",
+            "`python docs/gen_cli.py`; do not edit. The first word chooses the mode; errors",
+            "are one line on stderr (`ireval: error: ...`) with exit code 2.",
+            "",
+            "| command | what it does |",
+            "|---|---|",
+        ]
+        out += [f"| [`{name}`](#{name.replace(' ', '-')}) | {what} |" for name, what, _ in parsers]
+        for name, what, parser in parsers:
+            help_text = parser.format_help().rstrip()  # type: ignore[attr-defined]
+            out += ["", f"## {name}", "", what, "", "```text", help_text, "```"]
+        return "\n".join(out) + "\n"
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(PAGE.parent.parent))
+    PAGE.write_text(render())
