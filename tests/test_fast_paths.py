@@ -327,6 +327,9 @@ UNJUDGED_CASES = [
     "HIT@5",
     "InvSq@5",
     "ED(measure='INST')",
+    "GradedP@5",
+    "SetAccuracy(num_docs=100000)@5",
+    "Fallout(num_docs=100000)",
 ]
 
 

@@ -343,6 +343,8 @@ SPARK_MEASURES = [
     "nDCG(judged_only=True)@10",
     "SetP(relative=True)",
     "NumRet(rel=2)",
+    "SetAccuracy(num_docs=100000)@10",
+    "Fallout(num_docs=100000,rel=2)",
 ]
 #: Spark measures per query. Planning has a large fixed cost (the judge's plan) and grows
 #: about linearly with the measures: all 60 in one query took 77 s in a warm JVM, in four

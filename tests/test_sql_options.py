@@ -336,7 +336,7 @@ def _string(name: str, params: dict[str, Any]) -> str:
 
 def _required(name: str) -> dict[str, Any]:
     """Values of the required parameters of measure ``name``."""
-    given = {"k": 5, "recall": 0.5, "mult": 0.5, "measure": "P@5"}
+    given = {"k": 5, "recall": 0.5, "mult": 0.5, "measure": "P@5", "num_docs": 100_000}
     return {p.name: given[p.name] for p in REGISTRY[name].params if p.required}
 
 

@@ -366,6 +366,7 @@ _N_CHECKS = {"num_docs": positive_int, "k": positive_int, "rel": integer}
 @measure(
     "SetAccuracy",
     sql="ireval_set_accuracy",
+    tie_bounds=True,
     cite="Manning, Raghavan and Schütze, Introduction to Information Retrieval, CUP, 2008, "
     "sec. 8.3 (accuracy of the retrieved set, and why it does not suit IR)",
     checks=_N_CHECKS,
@@ -426,6 +427,7 @@ def set_accuracy(*, num_docs: int, k: int | None = None, rel: int = 1) -> pl.Exp
 @measure(
     "Fallout",
     sql="ireval_fallout",
+    tie_bounds=True,
     cite="Salton and McGill, Introduction to Modern Information Retrieval, McGraw-Hill, "
     "1983 (fallout); seed 003 (false positive rate of the ROC curve)",
     checks=_N_CHECKS,
