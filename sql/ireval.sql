@@ -1141,8 +1141,15 @@ graded AS (
         CASE WHEN relevance IS NULL THEN CAST(0 AS DOUBLE)
             WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
                 CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(0 AS DOUBLE))
+            ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(0 AS DOUBLE))
         END AS r
     FROM ireval_eval_table
 ),
@@ -1166,8 +1173,15 @@ running AS (
     WHEN 'root' THEN rc / sqrt(CAST(rank AS DOUBLE))
     WHEN 'rank' THEN rc / CAST(rank AS DOUBLE)
     WHEN 'square' THEN rc / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
-    ELSE rc * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
-    '') AS DOUBLE), CAST(0 AS DOUBLE))
+    ELSE rc * CASE WHEN TRY_CAST(weights AS VARCHAR) = ''
+        OR instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=') = 0 THEN CAST(0 AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(substr(
+        substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=')
+            + length(CAST(rank AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=')
+            + length(CAST(rank AS STRING)) + 2), ',') - 1), '') AS DOUBLE), CAST(0 AS DOUBLE))
+END
 END) OVER (
             PARTITION BY run_id, query_id ORDER BY rank
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
@@ -1215,8 +1229,15 @@ END), eval_table::VARCHAR))),
 g AS (
     SELECT run_id, query_id, rank, relevance,
         CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(relevance AS DOUBLE)) END AS gain,
+            ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(relevance AS DOUBLE)) END AS gain,
         CASE WHEN relevance IS NOT NULL AND relevance >= TRY_CAST(rel AS HUGEINT) THEN 1 ELSE 0 END AS is_rel
     FROM ireval_eval_table
 ),
@@ -1406,9 +1427,15 @@ g AS (
         SELECT run_id, query_id, rank, relevance,
             CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
                 WHEN TRY_CAST(gains AS VARCHAR) = '' THEN CAST(relevance AS DOUBLE)
-                ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR),
-                    ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
-                    CAST(relevance AS DOUBLE))
+                ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(relevance AS DOUBLE))
             END AS grade
         FROM ireval_eval_table
     ) AS gr
@@ -1471,9 +1498,15 @@ g AS (
         SELECT run_id, query_id, rank, relevance,
             CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
                 WHEN TRY_CAST(gains AS VARCHAR) = '' THEN CAST(relevance AS DOUBLE)
-                ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR),
-                    ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
-                    CAST(relevance AS DOUBLE))
+                ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(relevance AS DOUBLE))
             END AS grade
         FROM ireval_eval_table
     ) AS gr
@@ -1585,9 +1618,15 @@ g AS (
         SELECT run_id, query_id, rank, relevance,
             CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
                 WHEN TRY_CAST(gains AS VARCHAR) = '' THEN CAST(relevance AS DOUBLE)
-                ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR),
-                    ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
-                    CAST(relevance AS DOUBLE))
+                ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(relevance AS DOUBLE))
             END AS grade
         FROM ireval_eval_table
     ) AS gr
@@ -1748,9 +1787,15 @@ g AS (
         SELECT run_id, query_id, rank, relevance,
             CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
                 WHEN TRY_CAST(gains AS VARCHAR) = '' THEN CAST(relevance AS DOUBLE)
-                ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR),
-                    ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
-                    CAST(relevance AS DOUBLE))
+                ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(relevance AS DOUBLE))
             END AS grade
         FROM ireval_eval_table
     ) AS gr
@@ -1952,8 +1997,15 @@ g AS (
                 ELSE mg END AS eg
         FROM (
             SELECT run_id, query_id, rank, relevance,
-                COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(grade AS DOUBLE)) AS mg
+                COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=')
+            + length(CAST(grade AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=')
+            + length(CAST(grade AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(grade AS DOUBLE)) AS mg
             FROM (
                 SELECT run_id, query_id, rank, relevance,
                     CASE WHEN TRY_CAST(norm AS VARCHAR) = 'scaled' THEN
@@ -1972,10 +2024,24 @@ g AS (
             CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(CAST(2 AS DOUBLE), hi) - CAST(1 AS DOUBLE)
                 ELSE hi END AS top
         FROM (
-            SELECT COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(lo_grade AS DOUBLE)) AS lo,
-                COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(hi_grade AS DOUBLE)) AS hi
+            SELECT COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=')
+            + length(CAST(lo_grade AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=')
+            + length(CAST(lo_grade AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(lo_grade AS DOUBLE)) AS lo,
+                COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=')
+            + length(CAST(hi_grade AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=')
+            + length(CAST(hi_grade AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(hi_grade AS DOUBLE)) AS hi
             FROM (SELECT 0 AS lo_grade, TRY_CAST(max_rel AS HUGEINT) AS hi_grade) AS e0
         ) AS ends
     ) AS sc
@@ -1992,8 +2058,15 @@ ranked AS (
     WHEN 'root' THEN gain / sqrt(CAST(rank AS DOUBLE))
     WHEN 'rank' THEN gain / CAST(rank AS DOUBLE)
     WHEN 'square' THEN gain / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
-    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
-    '') AS DOUBLE), CAST(0 AS DOUBLE))
+    ELSE gain * CASE WHEN TRY_CAST(weights AS VARCHAR) = ''
+        OR instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=') = 0 THEN CAST(0 AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(substr(
+        substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=')
+            + length(CAST(rank AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=')
+            + length(CAST(rank AS STRING)) + 2), ',') - 1), '') AS DOUBLE), CAST(0 AS DOUBLE))
+END
 END) OVER (
             PARTITION BY run_id, query_id ORDER BY rank
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
@@ -2020,8 +2093,15 @@ best_run AS (
     WHEN 'root' THEN gain / sqrt(CAST(pos AS DOUBLE))
     WHEN 'rank' THEN gain / CAST(pos AS DOUBLE)
     WHEN 'square' THEN gain / (CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE))
-    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
-    '') AS DOUBLE), CAST(0 AS DOUBLE))
+    ELSE gain * CASE WHEN TRY_CAST(weights AS VARCHAR) = ''
+        OR instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=') = 0 THEN CAST(0 AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(substr(
+        substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=')
+            + length(CAST(pos AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=')
+            + length(CAST(pos AS STRING)) + 2), ',') - 1), '') AS DOUBLE), CAST(0 AS DOUBLE))
+END
 END) OVER (
             PARTITION BY run_id, query_id ORDER BY pos
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
@@ -2040,8 +2120,15 @@ wsum AS (
     WHEN 'root' THEN CAST(1 AS DOUBLE) / sqrt(CAST(pos AS DOUBLE))
     WHEN 'rank' THEN CAST(1 AS DOUBLE) / CAST(pos AS DOUBLE)
     WHEN 'square' THEN CAST(1 AS DOUBLE) / (CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE))
-    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
-    '') AS DOUBLE), CAST(0 AS DOUBLE))
+    ELSE CAST(1 AS DOUBLE) * CASE WHEN TRY_CAST(weights AS VARCHAR) = ''
+        OR instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=') = 0 THEN CAST(0 AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(substr(
+        substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=')
+            + length(CAST(pos AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=')
+            + length(CAST(pos AS STRING)) + 2), ',') - 1), '') AS DOUBLE), CAST(0 AS DOUBLE))
+END
 END) AS total
     FROM (
     SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
@@ -2164,8 +2251,15 @@ g AS (
                 ELSE mg END AS eg
         FROM (
             SELECT run_id, query_id, rank, relevance,
-                COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(grade AS DOUBLE)) AS mg
+                COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=')
+            + length(CAST(grade AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=')
+            + length(CAST(grade AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(grade AS DOUBLE)) AS mg
             FROM (
                 SELECT run_id, query_id, rank, relevance,
                     CASE WHEN 'scaled' = 'scaled' THEN
@@ -2184,10 +2278,24 @@ g AS (
             CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(CAST(2 AS DOUBLE), hi) - CAST(1 AS DOUBLE)
                 ELSE hi END AS top
         FROM (
-            SELECT COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(lo_grade AS DOUBLE)) AS lo,
-                COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(hi_grade AS DOUBLE)) AS hi
+            SELECT COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=')
+            + length(CAST(lo_grade AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=')
+            + length(CAST(lo_grade AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(lo_grade AS DOUBLE)) AS lo,
+                COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=')
+            + length(CAST(hi_grade AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=')
+            + length(CAST(hi_grade AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(hi_grade AS DOUBLE)) AS hi
             FROM (SELECT TRY_CAST(min_rel AS HUGEINT) AS lo_grade, TRY_CAST(max_rel AS HUGEINT) AS hi_grade) AS e0
         ) AS ends
     ) AS sc
@@ -2204,8 +2312,15 @@ ranked AS (
     WHEN 'root' THEN gain / sqrt(CAST(rank AS DOUBLE))
     WHEN 'rank' THEN gain / CAST(rank AS DOUBLE)
     WHEN 'square' THEN gain / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
-    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
-    '') AS DOUBLE), CAST(0 AS DOUBLE))
+    ELSE gain * CASE WHEN TRY_CAST(weights AS VARCHAR) = ''
+        OR instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=') = 0 THEN CAST(0 AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(substr(
+        substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=')
+            + length(CAST(rank AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=')
+            + length(CAST(rank AS STRING)) + 2), ',') - 1), '') AS DOUBLE), CAST(0 AS DOUBLE))
+END
 END) OVER (
             PARTITION BY run_id, query_id ORDER BY rank
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
@@ -2232,8 +2347,15 @@ best_run AS (
     WHEN 'root' THEN gain / sqrt(CAST(pos AS DOUBLE))
     WHEN 'rank' THEN gain / CAST(pos AS DOUBLE)
     WHEN 'square' THEN gain / (CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE))
-    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
-    '') AS DOUBLE), CAST(0 AS DOUBLE))
+    ELSE gain * CASE WHEN TRY_CAST(weights AS VARCHAR) = ''
+        OR instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=') = 0 THEN CAST(0 AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(substr(
+        substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=')
+            + length(CAST(pos AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=')
+            + length(CAST(pos AS STRING)) + 2), ',') - 1), '') AS DOUBLE), CAST(0 AS DOUBLE))
+END
 END) OVER (
             PARTITION BY run_id, query_id ORDER BY pos
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
@@ -2252,8 +2374,15 @@ wsum AS (
     WHEN 'root' THEN CAST(1 AS DOUBLE) / sqrt(CAST(pos AS DOUBLE))
     WHEN 'rank' THEN CAST(1 AS DOUBLE) / CAST(pos AS DOUBLE)
     WHEN 'square' THEN CAST(1 AS DOUBLE) / (CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE))
-    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=([^,]*),', 1),
-    '') AS DOUBLE), CAST(0 AS DOUBLE))
+    ELSE CAST(1 AS DOUBLE) * CASE WHEN TRY_CAST(weights AS VARCHAR) = ''
+        OR instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=') = 0 THEN CAST(0 AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(substr(
+        substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=')
+            + length(CAST(pos AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(pos AS STRING) || '=')
+            + length(CAST(pos AS STRING)) + 2), ',') - 1), '') AS DOUBLE), CAST(0 AS DOUBLE))
+END
 END) AS total
     FROM (
     SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
@@ -2339,8 +2468,15 @@ seen AS (
     WHEN 'root' THEN CAST(1 AS DOUBLE) / sqrt(CAST(rank AS DOUBLE))
     WHEN 'rank' THEN CAST(1 AS DOUBLE) / CAST(rank AS DOUBLE)
     WHEN 'square' THEN CAST(1 AS DOUBLE) / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
-    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
-    '') AS DOUBLE), CAST(0 AS DOUBLE))
+    ELSE CAST(1 AS DOUBLE) * CASE WHEN TRY_CAST(weights AS VARCHAR) = ''
+        OR instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=') = 0 THEN CAST(0 AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(substr(
+        substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=')
+            + length(CAST(rank AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=')
+            + length(CAST(rank AS STRING)) + 2), ',') - 1), '') AS DOUBLE), CAST(0 AS DOUBLE))
+END
 END) OVER (
             PARTITION BY run_id, query_id ORDER BY rank
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
@@ -2355,8 +2491,15 @@ END) OVER (
     WHEN 'root' THEN CAST(1 AS DOUBLE) / sqrt(CAST(rank AS DOUBLE))
     WHEN 'rank' THEN CAST(1 AS DOUBLE) / CAST(rank AS DOUBLE)
     WHEN 'square' THEN CAST(1 AS DOUBLE) / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
-    ELSE CAST(1 AS DOUBLE) * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
-    '') AS DOUBLE), CAST(0 AS DOUBLE))
+    ELSE CAST(1 AS DOUBLE) * CASE WHEN TRY_CAST(weights AS VARCHAR) = ''
+        OR instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=') = 0 THEN CAST(0 AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(substr(
+        substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=')
+            + length(CAST(rank AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=')
+            + length(CAST(rank AS STRING)) + 2), ',') - 1), '') AS DOUBLE), CAST(0 AS DOUBLE))
+END
 END ELSE CAST(0 AS DOUBLE) END)
         OVER (
             PARTITION BY run_id, query_id ORDER BY rank
@@ -2419,8 +2562,15 @@ g AS (
                 ELSE mg END AS eg
         FROM (
             SELECT run_id, query_id, rank, relevance,
-                COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(grade AS DOUBLE)) AS mg
+                COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=')
+            + length(CAST(grade AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(grade AS STRING) || '=')
+            + length(CAST(grade AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(grade AS DOUBLE)) AS mg
             FROM (
                 SELECT run_id, query_id, rank, relevance,
                     CASE WHEN 'none' = 'scaled' THEN
@@ -2439,10 +2589,24 @@ g AS (
             CASE WHEN TRY_CAST(gain_type AS VARCHAR) = 'exp' THEN pow(CAST(2 AS DOUBLE), hi) - CAST(1 AS DOUBLE)
                 ELSE hi END AS top
         FROM (
-            SELECT COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(lo_grade AS DOUBLE)) AS lo,
-                COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(hi_grade AS DOUBLE)) AS hi
+            SELECT COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=')
+            + length(CAST(lo_grade AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(lo_grade AS STRING) || '=')
+            + length(CAST(lo_grade AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(lo_grade AS DOUBLE)) AS lo,
+                COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=')
+            + length(CAST(hi_grade AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(hi_grade AS STRING) || '=')
+            + length(CAST(hi_grade AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(hi_grade AS DOUBLE)) AS hi
             FROM (SELECT 0 AS lo_grade, 1 AS hi_grade) AS e0
         ) AS ends
     ) AS sc
@@ -2459,8 +2623,15 @@ ranked AS (
     WHEN 'root' THEN gain / sqrt(CAST(rank AS DOUBLE))
     WHEN 'rank' THEN gain / CAST(rank AS DOUBLE)
     WHEN 'square' THEN gain / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
-    ELSE gain * COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=([^,]*),', 1),
-    '') AS DOUBLE), CAST(0 AS DOUBLE))
+    ELSE gain * CASE WHEN TRY_CAST(weights AS VARCHAR) = ''
+        OR instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=') = 0 THEN CAST(0 AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(substr(
+        substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=')
+            + length(CAST(rank AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(weights AS VARCHAR), instr(TRY_CAST(weights AS VARCHAR), ',' || CAST(rank AS STRING) || '=')
+            + length(CAST(rank AS STRING)) + 2), ',') - 1), '') AS DOUBLE), CAST(0 AS DOUBLE))
+END
 END) OVER (
             PARTITION BY run_id, query_id ORDER BY rank
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
@@ -2911,8 +3082,15 @@ SELECT run_id, query_id,
     WHEN TRY_CAST(gains AS VARCHAR) = '' THEN CAST(CASE WHEN relevance < 0 THEN 0
         WHEN relevance > TRY_CAST(max_rel AS HUGEINT) THEN TRY_CAST(max_rel AS HUGEINT) ELSE relevance END AS DOUBLE)
         / CAST(TRY_CAST(max_rel AS HUGEINT) AS DOUBLE)
-    ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(0 AS DOUBLE))
+    ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(0 AS DOUBLE))
 END END), CAST(0 AS DOUBLE)) AS value
 FROM ireval_eval_table
 GROUP BY run_id, query_id;
@@ -2936,8 +3114,15 @@ t AS (
     WHEN TRY_CAST(gains AS VARCHAR) = '' THEN CAST(CASE WHEN relevance < 0 THEN 0
         WHEN relevance > TRY_CAST(max_rel AS HUGEINT) THEN TRY_CAST(max_rel AS HUGEINT) ELSE relevance END AS DOUBLE)
         / CAST(TRY_CAST(max_rel AS HUGEINT) AS DOUBLE)
-    ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(0 AS DOUBLE))
+    ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(0 AS DOUBLE))
 END / (CAST(rank AS DOUBLE) * (CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)))
             AS term,
         CASE WHEN relevance IS NULL THEN CAST(1 AS DOUBLE)
@@ -2994,8 +3179,15 @@ t AS (
         CASE WHEN relevance IS NULL THEN CAST(0 AS DOUBLE)
             WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
                 CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(0 AS DOUBLE))
+            ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(0 AS DOUBLE))
         END * weight AS term
     FROM (
     SELECT run_id, query_id, rank, relevance,
@@ -3143,8 +3335,15 @@ seen AS (
                 END
             WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
                 CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(0 AS DOUBLE))
+            ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(0 AS DOUBLE))
         END AS gain
     FROM ireval_eval_table
     WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
@@ -3300,8 +3499,15 @@ seen AS (
                 END
             WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
                 CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(0 AS DOUBLE))
+            ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(0 AS DOUBLE))
         END AS gain
     FROM ireval_eval_table
     WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
@@ -3455,8 +3661,15 @@ seen AS (
                 END
             WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
                 CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(0 AS DOUBLE))
+            ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(0 AS DOUBLE))
         END AS gain
     FROM ireval_eval_table
     WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
@@ -3587,8 +3800,15 @@ seen AS (
                 END
             WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
                 CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(0 AS DOUBLE))
+            ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(0 AS DOUBLE))
         END AS gain
     FROM ireval_eval_table
     WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
@@ -3727,8 +3947,15 @@ seen AS (
                 END
             WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
                 CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(0 AS DOUBLE))
+            ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(0 AS DOUBLE))
         END AS gain
     FROM ireval_eval_table
     WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
@@ -3879,8 +4106,15 @@ seen AS (
                 END
             WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
                 CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(0 AS DOUBLE))
+            ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(0 AS DOUBLE))
         END AS gain
     FROM ireval_eval_table
     WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
@@ -4031,8 +4265,15 @@ seen AS (
                 END
             WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
                 CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(0 AS DOUBLE))
+            ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(0 AS DOUBLE))
         END AS gain
     FROM ireval_eval_table
     WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
@@ -4184,8 +4425,15 @@ seen AS (
                 END
             WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
                 CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(0 AS DOUBLE))
+            ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(0 AS DOUBLE))
         END AS gain
     FROM ireval_eval_table
     WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)
@@ -4336,8 +4584,15 @@ seen AS (
                 END
             WHEN TRY_CAST(gains AS VARCHAR) = '' THEN
                 CASE WHEN relevance >= TRY_CAST(rel AS HUGEINT) THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
-            ELSE COALESCE(CAST(NULLIF(regexp_extract(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE), CAST(0 AS DOUBLE))
+            ELSE COALESCE(CASE WHEN TRY_CAST(gains AS VARCHAR) = ''
+        OR instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2),
+        1,
+        instr(substr(TRY_CAST(gains AS VARCHAR), instr(TRY_CAST(gains AS VARCHAR), ',' || CAST(relevance AS STRING) || '=')
+            + length(CAST(relevance AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END, CAST(0 AS DOUBLE))
         END AS gain
     FROM ireval_eval_table
     WHERE rank IS NOT NULL AND rank <= TRY_CAST(k AS HUGEINT)

@@ -54,9 +54,7 @@
         SELECT run_id, query_id, rank, relevance,
             CASE WHEN relevance IS NULL OR relevance < 0 THEN CAST(0 AS DOUBLE)
                 WHEN {gains} = '' THEN CAST(relevance AS DOUBLE)
-                ELSE COALESCE(CAST(NULLIF(regexp_extract({gains},
-                    ',' || CAST(relevance AS STRING) || '=([^,]*),', 1), '') AS DOUBLE),
-                    CAST(relevance AS DOUBLE))
+                ELSE COALESCE({@gain_of(key := relevance)}, CAST(relevance AS DOUBLE))
             END AS grade
         FROM {eval_table}
     ) AS gr
@@ -64,15 +62,31 @@
 
 -- fragment: gain_of(gains := '', key := relevance)
 -- The value of the integer `key` in the map `gains` (text ',grade=gain,...,'), as a DOUBLE;
--- NULL when the map does not list it (or is '').
-CAST(NULLIF(regexp_extract({gains}, ',' || CAST({key} AS STRING) || '=([^,]*),', 1), '')
-    AS DOUBLE)
+-- NULL when the map does not list it (or is ''). Found by position (instr, substr), not by a
+-- regular expression: a pattern built from each row's key is compiled once per row. The
+-- value runs from after ',key=' to the next comma (every map ends with one).
+CASE WHEN {gains} = ''
+        OR instr({gains}, ',' || CAST({key} AS STRING) || '=') = 0 THEN CAST(NULL AS DOUBLE)
+    ELSE CAST(NULLIF(substr(
+        substr({gains}, instr({gains}, ',' || CAST({key} AS STRING) || '=')
+            + length(CAST({key} AS STRING)) + 2),
+        1,
+        instr(substr({gains}, instr({gains}, ',' || CAST({key} AS STRING) || '=')
+            + length(CAST({key} AS STRING)) + 2), ',') - 1), '') AS DOUBLE)
+END
 
 -- fragment: weight_of(weights := '', i := rank)
 -- The weight of position `i` in the weight vector `weights` (text ',1=w1,2=w2,...,'); 0
--- past its end.
-COALESCE(CAST(NULLIF(regexp_extract({weights}, ',' || CAST({i} AS STRING) || '=([^,]*),', 1),
-    '') AS DOUBLE), CAST(0 AS DOUBLE))
+-- past its end. Found as gain_of finds a gain.
+CASE WHEN {weights} = ''
+        OR instr({weights}, ',' || CAST({i} AS STRING) || '=') = 0 THEN CAST(0 AS DOUBLE)
+    ELSE COALESCE(CAST(NULLIF(substr(
+        substr({weights}, instr({weights}, ',' || CAST({i} AS STRING) || '=')
+            + length(CAST({i} AS STRING)) + 2),
+        1,
+        instr(substr({weights}, instr({weights}, ',' || CAST({i} AS STRING) || '=')
+            + length(CAST({i} AS STRING)) + 2), ',') - 1), '') AS DOUBLE), CAST(0 AS DOUBLE))
+END
 
 -- fragment: discounted(g := gain, i := rank, discount := 'log2', b := 2.0, weights := '')
 -- g times the weight of the 1-based position i under `discount`, as

@@ -543,7 +543,27 @@ FROM (
             WHEN '' = ''
             THEN SAFE_CAST(relevance AS FLOAT64)
             ELSE COALESCE(
-              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              CASE
+                WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') = 0
+                THEN SAFE_CAST(NULL AS FLOAT64)
+                ELSE SAFE_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                    ),
+                    1,
+                    INSTR(
+                      SUBSTRING(
+                        '',
+                        INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS FLOAT64)
+              END,
               SAFE_CAST(relevance AS FLOAT64)
             )
           END AS grade
@@ -642,7 +662,27 @@ FROM (
             WHEN '' = ''
             THEN SAFE_CAST(relevance AS FLOAT64)
             ELSE COALESCE(
-              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              CASE
+                WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') = 0
+                THEN SAFE_CAST(NULL AS FLOAT64)
+                ELSE SAFE_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                    ),
+                    1,
+                    INSTR(
+                      SUBSTRING(
+                        '',
+                        INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS FLOAT64)
+              END,
               SAFE_CAST(relevance AS FLOAT64)
             )
           END AS grade
@@ -1167,7 +1207,27 @@ FROM (
             WHEN '' = ''
             THEN SAFE_CAST(relevance AS FLOAT64)
             ELSE COALESCE(
-              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              CASE
+                WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') = 0
+                THEN SAFE_CAST(NULL AS FLOAT64)
+                ELSE SAFE_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                    ),
+                    1,
+                    INSTR(
+                      SUBSTRING(
+                        '',
+                        INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS FLOAT64)
+              END,
               SAFE_CAST(relevance AS FLOAT64)
             )
           END AS grade
@@ -1397,7 +1457,27 @@ FROM (
           ELSE SAFE_CAST(0 AS FLOAT64)
         END
         ELSE COALESCE(
-          SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+          CASE
+            WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') = 0
+            THEN SAFE_CAST(NULL AS FLOAT64)
+            ELSE SAFE_CAST(NULLIF(
+              SUBSTRING(
+                SUBSTRING(
+                  '',
+                  INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                ),
+                1,
+                INSTR(
+                  SUBSTRING(
+                    '',
+                    INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                  ),
+                  ','
+                ) - 1
+              ),
+              ''
+            ) AS FLOAT64)
+          END,
           SAFE_CAST(0 AS FLOAT64)
         )
       END * weight AS term
@@ -1595,7 +1675,27 @@ FROM (
             rank,
             relevance,
             COALESCE(
-              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(grade AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              CASE
+                WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(grade AS STRING) || '=') = 0
+                THEN SAFE_CAST(NULL AS FLOAT64)
+                ELSE SAFE_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(grade AS STRING) || '=') + LENGTH(SAFE_CAST(grade AS STRING)) + 2
+                    ),
+                    1,
+                    INSTR(
+                      SUBSTRING(
+                        '',
+                        INSTR('', ',' || SAFE_CAST(grade AS STRING) || '=') + LENGTH(SAFE_CAST(grade AS STRING)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS FLOAT64)
+              END,
               SAFE_CAST(grade AS FLOAT64)
             ) AS mg
           FROM (
@@ -1635,11 +1735,51 @@ FROM (
         FROM (
           SELECT
             COALESCE(
-              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(lo_grade AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              CASE
+                WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(lo_grade AS STRING) || '=') = 0
+                THEN SAFE_CAST(NULL AS FLOAT64)
+                ELSE SAFE_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(lo_grade AS STRING) || '=') + LENGTH(SAFE_CAST(lo_grade AS STRING)) + 2
+                    ),
+                    1,
+                    INSTR(
+                      SUBSTRING(
+                        '',
+                        INSTR('', ',' || SAFE_CAST(lo_grade AS STRING) || '=') + LENGTH(SAFE_CAST(lo_grade AS STRING)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS FLOAT64)
+              END,
               SAFE_CAST(lo_grade AS FLOAT64)
             ) AS lo,
             COALESCE(
-              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(hi_grade AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              CASE
+                WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(hi_grade AS STRING) || '=') = 0
+                THEN SAFE_CAST(NULL AS FLOAT64)
+                ELSE SAFE_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(hi_grade AS STRING) || '=') + LENGTH(SAFE_CAST(hi_grade AS STRING)) + 2
+                    ),
+                    1,
+                    INSTR(
+                      SUBSTRING(
+                        '',
+                        INSTR('', ',' || SAFE_CAST(hi_grade AS STRING) || '=') + LENGTH(SAFE_CAST(hi_grade AS STRING)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS FLOAT64)
+              END,
               SAFE_CAST(hi_grade AS FLOAT64)
             ) AS hi
           FROM (
@@ -1686,10 +1826,30 @@ FROM (
           THEN gain / NULLIF((
             SAFE_CAST(rank AS FLOAT64) * SAFE_CAST(rank AS FLOAT64)
           ), 0)
-          ELSE gain * COALESCE(
-            SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(rank AS STRING) || '=([^,]*),'), '') AS FLOAT64),
-            SAFE_CAST(0 AS FLOAT64)
-          )
+          ELSE gain * CASE
+            WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(rank AS STRING) || '=') = 0
+            THEN SAFE_CAST(0 AS FLOAT64)
+            ELSE COALESCE(
+              SAFE_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    '',
+                    INSTR('', ',' || SAFE_CAST(rank AS STRING) || '=') + LENGTH(SAFE_CAST(rank AS STRING)) + 2
+                  ),
+                  1,
+                  INSTR(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(rank AS STRING) || '=') + LENGTH(SAFE_CAST(rank AS STRING)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS FLOAT64),
+              SAFE_CAST(0 AS FLOAT64)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -1757,10 +1917,30 @@ FROM (
           THEN gain / NULLIF((
             SAFE_CAST(pos AS FLOAT64) * SAFE_CAST(pos AS FLOAT64)
           ), 0)
-          ELSE gain * COALESCE(
-            SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(pos AS STRING) || '=([^,]*),'), '') AS FLOAT64),
-            SAFE_CAST(0 AS FLOAT64)
-          )
+          ELSE gain * CASE
+            WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(pos AS STRING) || '=') = 0
+            THEN SAFE_CAST(0 AS FLOAT64)
+            ELSE COALESCE(
+              SAFE_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    '',
+                    INSTR('', ',' || SAFE_CAST(pos AS STRING) || '=') + LENGTH(SAFE_CAST(pos AS STRING)) + 2
+                  ),
+                  1,
+                  INSTR(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(pos AS STRING) || '=') + LENGTH(SAFE_CAST(pos AS STRING)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS FLOAT64),
+              SAFE_CAST(0 AS FLOAT64)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -1805,10 +1985,30 @@ FROM (
           THEN SAFE_CAST(1 AS FLOAT64) / NULLIF((
             SAFE_CAST(pos AS FLOAT64) * SAFE_CAST(pos AS FLOAT64)
           ), 0)
-          ELSE SAFE_CAST(1 AS FLOAT64) * COALESCE(
-            SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(pos AS STRING) || '=([^,]*),'), '') AS FLOAT64),
-            SAFE_CAST(0 AS FLOAT64)
-          )
+          ELSE SAFE_CAST(1 AS FLOAT64) * CASE
+            WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(pos AS STRING) || '=') = 0
+            THEN SAFE_CAST(0 AS FLOAT64)
+            ELSE COALESCE(
+              SAFE_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    '',
+                    INSTR('', ',' || SAFE_CAST(pos AS STRING) || '=') + LENGTH(SAFE_CAST(pos AS STRING)) + 2
+                  ),
+                  1,
+                  INSTR(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(pos AS STRING) || '=') + LENGTH(SAFE_CAST(pos AS STRING)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS FLOAT64),
+              SAFE_CAST(0 AS FLOAT64)
+            )
+          END
         END
       ) AS total
     FROM (
@@ -2185,7 +2385,27 @@ FROM (
             rank,
             relevance,
             COALESCE(
-              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(grade AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              CASE
+                WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(grade AS STRING) || '=') = 0
+                THEN SAFE_CAST(NULL AS FLOAT64)
+                ELSE SAFE_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(grade AS STRING) || '=') + LENGTH(SAFE_CAST(grade AS STRING)) + 2
+                    ),
+                    1,
+                    INSTR(
+                      SUBSTRING(
+                        '',
+                        INSTR('', ',' || SAFE_CAST(grade AS STRING) || '=') + LENGTH(SAFE_CAST(grade AS STRING)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS FLOAT64)
+              END,
               SAFE_CAST(grade AS FLOAT64)
             ) AS mg
           FROM (
@@ -2225,11 +2445,51 @@ FROM (
         FROM (
           SELECT
             COALESCE(
-              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(lo_grade AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              CASE
+                WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(lo_grade AS STRING) || '=') = 0
+                THEN SAFE_CAST(NULL AS FLOAT64)
+                ELSE SAFE_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(lo_grade AS STRING) || '=') + LENGTH(SAFE_CAST(lo_grade AS STRING)) + 2
+                    ),
+                    1,
+                    INSTR(
+                      SUBSTRING(
+                        '',
+                        INSTR('', ',' || SAFE_CAST(lo_grade AS STRING) || '=') + LENGTH(SAFE_CAST(lo_grade AS STRING)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS FLOAT64)
+              END,
               SAFE_CAST(lo_grade AS FLOAT64)
             ) AS lo,
             COALESCE(
-              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(hi_grade AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              CASE
+                WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(hi_grade AS STRING) || '=') = 0
+                THEN SAFE_CAST(NULL AS FLOAT64)
+                ELSE SAFE_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(hi_grade AS STRING) || '=') + LENGTH(SAFE_CAST(hi_grade AS STRING)) + 2
+                    ),
+                    1,
+                    INSTR(
+                      SUBSTRING(
+                        '',
+                        INSTR('', ',' || SAFE_CAST(hi_grade AS STRING) || '=') + LENGTH(SAFE_CAST(hi_grade AS STRING)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS FLOAT64)
+              END,
               SAFE_CAST(hi_grade AS FLOAT64)
             ) AS hi
           FROM (
@@ -2276,10 +2536,30 @@ FROM (
           THEN gain / NULLIF((
             SAFE_CAST(rank AS FLOAT64) * SAFE_CAST(rank AS FLOAT64)
           ), 0)
-          ELSE gain * COALESCE(
-            SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(rank AS STRING) || '=([^,]*),'), '') AS FLOAT64),
-            SAFE_CAST(0 AS FLOAT64)
-          )
+          ELSE gain * CASE
+            WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(rank AS STRING) || '=') = 0
+            THEN SAFE_CAST(0 AS FLOAT64)
+            ELSE COALESCE(
+              SAFE_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    '',
+                    INSTR('', ',' || SAFE_CAST(rank AS STRING) || '=') + LENGTH(SAFE_CAST(rank AS STRING)) + 2
+                  ),
+                  1,
+                  INSTR(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(rank AS STRING) || '=') + LENGTH(SAFE_CAST(rank AS STRING)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS FLOAT64),
+              SAFE_CAST(0 AS FLOAT64)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -2347,10 +2627,30 @@ FROM (
           THEN gain / NULLIF((
             SAFE_CAST(pos AS FLOAT64) * SAFE_CAST(pos AS FLOAT64)
           ), 0)
-          ELSE gain * COALESCE(
-            SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(pos AS STRING) || '=([^,]*),'), '') AS FLOAT64),
-            SAFE_CAST(0 AS FLOAT64)
-          )
+          ELSE gain * CASE
+            WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(pos AS STRING) || '=') = 0
+            THEN SAFE_CAST(0 AS FLOAT64)
+            ELSE COALESCE(
+              SAFE_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    '',
+                    INSTR('', ',' || SAFE_CAST(pos AS STRING) || '=') + LENGTH(SAFE_CAST(pos AS STRING)) + 2
+                  ),
+                  1,
+                  INSTR(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(pos AS STRING) || '=') + LENGTH(SAFE_CAST(pos AS STRING)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS FLOAT64),
+              SAFE_CAST(0 AS FLOAT64)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -2395,10 +2695,30 @@ FROM (
           THEN SAFE_CAST(1 AS FLOAT64) / NULLIF((
             SAFE_CAST(pos AS FLOAT64) * SAFE_CAST(pos AS FLOAT64)
           ), 0)
-          ELSE SAFE_CAST(1 AS FLOAT64) * COALESCE(
-            SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(pos AS STRING) || '=([^,]*),'), '') AS FLOAT64),
-            SAFE_CAST(0 AS FLOAT64)
-          )
+          ELSE SAFE_CAST(1 AS FLOAT64) * CASE
+            WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(pos AS STRING) || '=') = 0
+            THEN SAFE_CAST(0 AS FLOAT64)
+            ELSE COALESCE(
+              SAFE_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    '',
+                    INSTR('', ',' || SAFE_CAST(pos AS STRING) || '=') + LENGTH(SAFE_CAST(pos AS STRING)) + 2
+                  ),
+                  1,
+                  INSTR(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(pos AS STRING) || '=') + LENGTH(SAFE_CAST(pos AS STRING)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS FLOAT64),
+              SAFE_CAST(0 AS FLOAT64)
+            )
+          END
         END
       ) AS total
     FROM (
@@ -2764,10 +3084,30 @@ FROM (
           THEN SAFE_CAST(1 AS FLOAT64) / NULLIF((
             SAFE_CAST(rank AS FLOAT64) * SAFE_CAST(rank AS FLOAT64)
           ), 0)
-          ELSE SAFE_CAST(1 AS FLOAT64) * COALESCE(
-            SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(rank AS STRING) || '=([^,]*),'), '') AS FLOAT64),
-            SAFE_CAST(0 AS FLOAT64)
-          )
+          ELSE SAFE_CAST(1 AS FLOAT64) * CASE
+            WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(rank AS STRING) || '=') = 0
+            THEN SAFE_CAST(0 AS FLOAT64)
+            ELSE COALESCE(
+              SAFE_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    '',
+                    INSTR('', ',' || SAFE_CAST(rank AS STRING) || '=') + LENGTH(SAFE_CAST(rank AS STRING)) + 2
+                  ),
+                  1,
+                  INSTR(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(rank AS STRING) || '=') + LENGTH(SAFE_CAST(rank AS STRING)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS FLOAT64),
+              SAFE_CAST(0 AS FLOAT64)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -2808,10 +3148,30 @@ FROM (
             THEN SAFE_CAST(1 AS FLOAT64) / NULLIF((
               SAFE_CAST(rank AS FLOAT64) * SAFE_CAST(rank AS FLOAT64)
             ), 0)
-            ELSE SAFE_CAST(1 AS FLOAT64) * COALESCE(
-              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(rank AS STRING) || '=([^,]*),'), '') AS FLOAT64),
-              SAFE_CAST(0 AS FLOAT64)
-            )
+            ELSE SAFE_CAST(1 AS FLOAT64) * CASE
+              WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(rank AS STRING) || '=') = 0
+              THEN SAFE_CAST(0 AS FLOAT64)
+              ELSE COALESCE(
+                SAFE_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(rank AS STRING) || '=') + LENGTH(SAFE_CAST(rank AS STRING)) + 2
+                    ),
+                    1,
+                    INSTR(
+                      SUBSTRING(
+                        '',
+                        INSTR('', ',' || SAFE_CAST(rank AS STRING) || '=') + LENGTH(SAFE_CAST(rank AS STRING)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS FLOAT64),
+                SAFE_CAST(0 AS FLOAT64)
+              )
+            END
           END
           ELSE SAFE_CAST(0 AS FLOAT64)
         END
@@ -2870,7 +3230,27 @@ FROM (
           ELSE SAFE_CAST(0 AS FLOAT64)
         END
         ELSE COALESCE(
-          SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+          CASE
+            WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') = 0
+            THEN SAFE_CAST(NULL AS FLOAT64)
+            ELSE SAFE_CAST(NULLIF(
+              SUBSTRING(
+                SUBSTRING(
+                  '',
+                  INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                ),
+                1,
+                INSTR(
+                  SUBSTRING(
+                    '',
+                    INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                  ),
+                  ','
+                ) - 1
+              ),
+              ''
+            ) AS FLOAT64)
+          END,
           SAFE_CAST(0 AS FLOAT64)
         )
       END AS r
@@ -2926,13 +3306,31 @@ FROM (
           THEN rc / NULLIF((
             SAFE_CAST(rank AS FLOAT64) * SAFE_CAST(rank AS FLOAT64)
           ), 0)
-          ELSE rc * COALESCE(
-            SAFE_CAST(NULLIF(
-              REGEXP_EXTRACT(',1=1.0,2=0.5,', ',' || SAFE_CAST(rank AS STRING) || '=([^,]*),'),
-              ''
-            ) AS FLOAT64),
-            SAFE_CAST(0 AS FLOAT64)
-          )
+          ELSE rc * CASE
+            WHEN ',1=1.0,2=0.5,' = ''
+            OR INSTR(',1=1.0,2=0.5,', ',' || SAFE_CAST(rank AS STRING) || '=') = 0
+            THEN SAFE_CAST(0 AS FLOAT64)
+            ELSE COALESCE(
+              SAFE_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    ',1=1.0,2=0.5,',
+                    INSTR(',1=1.0,2=0.5,', ',' || SAFE_CAST(rank AS STRING) || '=') + LENGTH(SAFE_CAST(rank AS STRING)) + 2
+                  ),
+                  1,
+                  INSTR(
+                    SUBSTRING(
+                      ',1=1.0,2=0.5,',
+                      INSTR(',1=1.0,2=0.5,', ',' || SAFE_CAST(rank AS STRING) || '=') + LENGTH(SAFE_CAST(rank AS STRING)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS FLOAT64),
+              SAFE_CAST(0 AS FLOAT64)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -3050,7 +3448,27 @@ FROM (
         WHEN relevance IS NULL OR relevance < 0
         THEN SAFE_CAST(0 AS FLOAT64)
         ELSE COALESCE(
-          SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+          CASE
+            WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') = 0
+            THEN SAFE_CAST(NULL AS FLOAT64)
+            ELSE SAFE_CAST(NULLIF(
+              SUBSTRING(
+                SUBSTRING(
+                  '',
+                  INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                ),
+                1,
+                INSTR(
+                  SUBSTRING(
+                    '',
+                    INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                  ),
+                  ','
+                ) - 1
+              ),
+              ''
+            ) AS FLOAT64)
+          END,
           SAFE_CAST(relevance AS FLOAT64)
         )
       END AS gain,
@@ -3289,7 +3707,27 @@ FROM (
             WHEN '' = ''
             THEN SAFE_CAST(CASE WHEN relevance < 0 THEN 0 WHEN relevance > 1 THEN 1 ELSE relevance END AS FLOAT64) / NULLIF(SAFE_CAST(1 AS FLOAT64), 0)
             ELSE COALESCE(
-              SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+              CASE
+                WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') = 0
+                THEN SAFE_CAST(NULL AS FLOAT64)
+                ELSE SAFE_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                    ),
+                    1,
+                    INSTR(
+                      SUBSTRING(
+                        '',
+                        INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS FLOAT64)
+              END,
               SAFE_CAST(0 AS FLOAT64)
             )
           END
@@ -3320,7 +3758,27 @@ FROM (
         WHEN '' = ''
         THEN SAFE_CAST(CASE WHEN relevance < 0 THEN 0 WHEN relevance > 1 THEN 1 ELSE relevance END AS FLOAT64) / NULLIF(SAFE_CAST(1 AS FLOAT64), 0)
         ELSE COALESCE(
-          SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+          CASE
+            WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') = 0
+            THEN SAFE_CAST(NULL AS FLOAT64)
+            ELSE SAFE_CAST(NULLIF(
+              SUBSTRING(
+                SUBSTRING(
+                  '',
+                  INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                ),
+                1,
+                INSTR(
+                  SUBSTRING(
+                    '',
+                    INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                  ),
+                  ','
+                ) - 1
+              ),
+              ''
+            ) AS FLOAT64)
+          END,
           SAFE_CAST(0 AS FLOAT64)
         )
       END / NULLIF(
@@ -3412,7 +3870,27 @@ FROM (
           ELSE SAFE_CAST(0 AS FLOAT64)
         END
         ELSE COALESCE(
-          SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+          CASE
+            WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') = 0
+            THEN SAFE_CAST(NULL AS FLOAT64)
+            ELSE SAFE_CAST(NULLIF(
+              SUBSTRING(
+                SUBSTRING(
+                  '',
+                  INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                ),
+                1,
+                INSTR(
+                  SUBSTRING(
+                    '',
+                    INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                  ),
+                  ','
+                ) - 1
+              ),
+              ''
+            ) AS FLOAT64)
+          END,
           SAFE_CAST(0 AS FLOAT64)
         )
       END * weight AS term
@@ -3543,7 +4021,27 @@ FROM (
           ELSE SAFE_CAST(0 AS FLOAT64)
         END
         ELSE COALESCE(
-          SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+          CASE
+            WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') = 0
+            THEN SAFE_CAST(NULL AS FLOAT64)
+            ELSE SAFE_CAST(NULLIF(
+              SUBSTRING(
+                SUBSTRING(
+                  '',
+                  INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                ),
+                1,
+                INSTR(
+                  SUBSTRING(
+                    '',
+                    INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                  ),
+                  ','
+                ) - 1
+              ),
+              ''
+            ) AS FLOAT64)
+          END,
           SAFE_CAST(0 AS FLOAT64)
         )
       END AS gain
@@ -4037,7 +4535,27 @@ FROM (
           ELSE SAFE_CAST(0 AS FLOAT64)
         END
         ELSE COALESCE(
-          SAFE_CAST(NULLIF(REGEXP_EXTRACT('', ',' || SAFE_CAST(relevance AS STRING) || '=([^,]*),'), '') AS FLOAT64),
+          CASE
+            WHEN '' = '' OR INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') = 0
+            THEN SAFE_CAST(NULL AS FLOAT64)
+            ELSE SAFE_CAST(NULLIF(
+              SUBSTRING(
+                SUBSTRING(
+                  '',
+                  INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                ),
+                1,
+                INSTR(
+                  SUBSTRING(
+                    '',
+                    INSTR('', ',' || SAFE_CAST(relevance AS STRING) || '=') + LENGTH(SAFE_CAST(relevance AS STRING)) + 2
+                  ),
+                  ','
+                ) - 1
+              ),
+              ''
+            ) AS FLOAT64)
+          END,
           SAFE_CAST(0 AS FLOAT64)
         )
       END AS gain

@@ -546,10 +546,27 @@ FROM (
             WHEN '' = ''
             THEN CAST(relevance AS DOUBLE)
             ELSE COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-                ''
-              ) AS DOUBLE),
+              CASE
+                WHEN '' = '' OR CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') = 0
+                THEN CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                    ),
+                    1,
+                    CHARINDEX(
+                      ',',
+                      SUBSTRING(
+                        '',
+                        CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                      )
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               CAST(relevance AS DOUBLE)
             )
           END AS grade
@@ -646,10 +663,27 @@ FROM (
             WHEN '' = ''
             THEN CAST(relevance AS DOUBLE)
             ELSE COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-                ''
-              ) AS DOUBLE),
+              CASE
+                WHEN '' = '' OR CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') = 0
+                THEN CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                    ),
+                    1,
+                    CHARINDEX(
+                      ',',
+                      SUBSTRING(
+                        '',
+                        CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                      )
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               CAST(relevance AS DOUBLE)
             )
           END AS grade
@@ -1172,10 +1206,27 @@ FROM (
             WHEN '' = ''
             THEN CAST(relevance AS DOUBLE)
             ELSE COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-                ''
-              ) AS DOUBLE),
+              CASE
+                WHEN '' = '' OR CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') = 0
+                THEN CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                    ),
+                    1,
+                    CHARINDEX(
+                      ',',
+                      SUBSTRING(
+                        '',
+                        CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                      )
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               CAST(relevance AS DOUBLE)
             )
           END AS grade
@@ -1399,10 +1450,27 @@ FROM (
         WHEN '' = ''
         THEN CASE WHEN relevance >= 1 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
         ELSE COALESCE(
-          TRY_CAST(NULLIF(
-            REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-            ''
-          ) AS DOUBLE),
+          CASE
+            WHEN '' = '' OR CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') = 0
+            THEN CAST(NULL AS DOUBLE)
+            ELSE TRY_CAST(NULLIF(
+              SUBSTRING(
+                SUBSTRING(
+                  '',
+                  CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                ),
+                1,
+                CHARINDEX(
+                  ',',
+                  SUBSTRING(
+                    '',
+                    CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                  )
+                ) - 1
+              ),
+              ''
+            ) AS DOUBLE)
+          END,
           CAST(0 AS DOUBLE)
         )
       END * weight AS term
@@ -1593,7 +1661,27 @@ FROM (
             rank,
             relevance,
             COALESCE(
-              TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(grade AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
+              CASE
+                WHEN '' = '' OR CHARINDEX(',' || CAST(grade AS VARCHAR) || '=', '') = 0
+                THEN CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(grade AS VARCHAR) || '=', '') + LENGTH(CAST(grade AS VARCHAR)) + 2
+                    ),
+                    1,
+                    CHARINDEX(
+                      ',',
+                      SUBSTRING(
+                        '',
+                        CHARINDEX(',' || CAST(grade AS VARCHAR) || '=', '') + LENGTH(CAST(grade AS VARCHAR)) + 2
+                      )
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               CAST(grade AS DOUBLE)
             ) AS mg
           FROM (
@@ -1633,17 +1721,51 @@ FROM (
         FROM (
           SELECT
             COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_SUBSTR('', ',' || CAST(lo_grade AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-                ''
-              ) AS DOUBLE),
+              CASE
+                WHEN '' = '' OR CHARINDEX(',' || CAST(lo_grade AS VARCHAR) || '=', '') = 0
+                THEN CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(lo_grade AS VARCHAR) || '=', '') + LENGTH(CAST(lo_grade AS VARCHAR)) + 2
+                    ),
+                    1,
+                    CHARINDEX(
+                      ',',
+                      SUBSTRING(
+                        '',
+                        CHARINDEX(',' || CAST(lo_grade AS VARCHAR) || '=', '') + LENGTH(CAST(lo_grade AS VARCHAR)) + 2
+                      )
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               CAST(lo_grade AS DOUBLE)
             ) AS lo,
             COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_SUBSTR('', ',' || CAST(hi_grade AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-                ''
-              ) AS DOUBLE),
+              CASE
+                WHEN '' = '' OR CHARINDEX(',' || CAST(hi_grade AS VARCHAR) || '=', '') = 0
+                THEN CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(hi_grade AS VARCHAR) || '=', '') + LENGTH(CAST(hi_grade AS VARCHAR)) + 2
+                    ),
+                    1,
+                    CHARINDEX(
+                      ',',
+                      SUBSTRING(
+                        '',
+                        CHARINDEX(',' || CAST(hi_grade AS VARCHAR) || '=', '') + LENGTH(CAST(hi_grade AS VARCHAR)) + 2
+                      )
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               CAST(hi_grade AS DOUBLE)
             ) AS hi
           FROM (
@@ -1690,10 +1812,30 @@ FROM (
           THEN gain / NULLIF((
             CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE)
           ), 0)
-          ELSE gain * COALESCE(
-            TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(rank AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
-            CAST(0 AS DOUBLE)
-          )
+          ELSE gain * CASE
+            WHEN '' = '' OR CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', '') = 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    '',
+                    CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', '') + LENGTH(CAST(rank AS VARCHAR)) + 2
+                  ),
+                  1,
+                  CHARINDEX(
+                    ',',
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', '') + LENGTH(CAST(rank AS VARCHAR)) + 2
+                    )
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -1759,10 +1901,30 @@ FROM (
           THEN gain / NULLIF((
             CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE)
           ), 0)
-          ELSE gain * COALESCE(
-            TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(pos AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
-            CAST(0 AS DOUBLE)
-          )
+          ELSE gain * CASE
+            WHEN '' = '' OR CHARINDEX(',' || CAST(pos AS VARCHAR) || '=', '') = 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    '',
+                    CHARINDEX(',' || CAST(pos AS VARCHAR) || '=', '') + LENGTH(CAST(pos AS VARCHAR)) + 2
+                  ),
+                  1,
+                  CHARINDEX(
+                    ',',
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(pos AS VARCHAR) || '=', '') + LENGTH(CAST(pos AS VARCHAR)) + 2
+                    )
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -1807,10 +1969,30 @@ FROM (
           THEN CAST(1 AS DOUBLE) / NULLIF((
             CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE)
           ), 0)
-          ELSE CAST(1 AS DOUBLE) * COALESCE(
-            TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(pos AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
-            CAST(0 AS DOUBLE)
-          )
+          ELSE CAST(1 AS DOUBLE) * CASE
+            WHEN '' = '' OR CHARINDEX(',' || CAST(pos AS VARCHAR) || '=', '') = 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    '',
+                    CHARINDEX(',' || CAST(pos AS VARCHAR) || '=', '') + LENGTH(CAST(pos AS VARCHAR)) + 2
+                  ),
+                  1,
+                  CHARINDEX(
+                    ',',
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(pos AS VARCHAR) || '=', '') + LENGTH(CAST(pos AS VARCHAR)) + 2
+                    )
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) AS total
     FROM (
@@ -2187,7 +2369,27 @@ FROM (
             rank,
             relevance,
             COALESCE(
-              TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(grade AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
+              CASE
+                WHEN '' = '' OR CHARINDEX(',' || CAST(grade AS VARCHAR) || '=', '') = 0
+                THEN CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(grade AS VARCHAR) || '=', '') + LENGTH(CAST(grade AS VARCHAR)) + 2
+                    ),
+                    1,
+                    CHARINDEX(
+                      ',',
+                      SUBSTRING(
+                        '',
+                        CHARINDEX(',' || CAST(grade AS VARCHAR) || '=', '') + LENGTH(CAST(grade AS VARCHAR)) + 2
+                      )
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               CAST(grade AS DOUBLE)
             ) AS mg
           FROM (
@@ -2227,17 +2429,51 @@ FROM (
         FROM (
           SELECT
             COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_SUBSTR('', ',' || CAST(lo_grade AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-                ''
-              ) AS DOUBLE),
+              CASE
+                WHEN '' = '' OR CHARINDEX(',' || CAST(lo_grade AS VARCHAR) || '=', '') = 0
+                THEN CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(lo_grade AS VARCHAR) || '=', '') + LENGTH(CAST(lo_grade AS VARCHAR)) + 2
+                    ),
+                    1,
+                    CHARINDEX(
+                      ',',
+                      SUBSTRING(
+                        '',
+                        CHARINDEX(',' || CAST(lo_grade AS VARCHAR) || '=', '') + LENGTH(CAST(lo_grade AS VARCHAR)) + 2
+                      )
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               CAST(lo_grade AS DOUBLE)
             ) AS lo,
             COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_SUBSTR('', ',' || CAST(hi_grade AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-                ''
-              ) AS DOUBLE),
+              CASE
+                WHEN '' = '' OR CHARINDEX(',' || CAST(hi_grade AS VARCHAR) || '=', '') = 0
+                THEN CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(hi_grade AS VARCHAR) || '=', '') + LENGTH(CAST(hi_grade AS VARCHAR)) + 2
+                    ),
+                    1,
+                    CHARINDEX(
+                      ',',
+                      SUBSTRING(
+                        '',
+                        CHARINDEX(',' || CAST(hi_grade AS VARCHAR) || '=', '') + LENGTH(CAST(hi_grade AS VARCHAR)) + 2
+                      )
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               CAST(hi_grade AS DOUBLE)
             ) AS hi
           FROM (
@@ -2284,10 +2520,30 @@ FROM (
           THEN gain / NULLIF((
             CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE)
           ), 0)
-          ELSE gain * COALESCE(
-            TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(rank AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
-            CAST(0 AS DOUBLE)
-          )
+          ELSE gain * CASE
+            WHEN '' = '' OR CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', '') = 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    '',
+                    CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', '') + LENGTH(CAST(rank AS VARCHAR)) + 2
+                  ),
+                  1,
+                  CHARINDEX(
+                    ',',
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', '') + LENGTH(CAST(rank AS VARCHAR)) + 2
+                    )
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -2353,10 +2609,30 @@ FROM (
           THEN gain / NULLIF((
             CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE)
           ), 0)
-          ELSE gain * COALESCE(
-            TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(pos AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
-            CAST(0 AS DOUBLE)
-          )
+          ELSE gain * CASE
+            WHEN '' = '' OR CHARINDEX(',' || CAST(pos AS VARCHAR) || '=', '') = 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    '',
+                    CHARINDEX(',' || CAST(pos AS VARCHAR) || '=', '') + LENGTH(CAST(pos AS VARCHAR)) + 2
+                  ),
+                  1,
+                  CHARINDEX(
+                    ',',
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(pos AS VARCHAR) || '=', '') + LENGTH(CAST(pos AS VARCHAR)) + 2
+                    )
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -2401,10 +2677,30 @@ FROM (
           THEN CAST(1 AS DOUBLE) / NULLIF((
             CAST(pos AS DOUBLE) * CAST(pos AS DOUBLE)
           ), 0)
-          ELSE CAST(1 AS DOUBLE) * COALESCE(
-            TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(pos AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
-            CAST(0 AS DOUBLE)
-          )
+          ELSE CAST(1 AS DOUBLE) * CASE
+            WHEN '' = '' OR CHARINDEX(',' || CAST(pos AS VARCHAR) || '=', '') = 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    '',
+                    CHARINDEX(',' || CAST(pos AS VARCHAR) || '=', '') + LENGTH(CAST(pos AS VARCHAR)) + 2
+                  ),
+                  1,
+                  CHARINDEX(
+                    ',',
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(pos AS VARCHAR) || '=', '') + LENGTH(CAST(pos AS VARCHAR)) + 2
+                    )
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) AS total
     FROM (
@@ -2770,10 +3066,30 @@ FROM (
           THEN CAST(1 AS DOUBLE) / NULLIF((
             CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE)
           ), 0)
-          ELSE CAST(1 AS DOUBLE) * COALESCE(
-            TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(rank AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
-            CAST(0 AS DOUBLE)
-          )
+          ELSE CAST(1 AS DOUBLE) * CASE
+            WHEN '' = '' OR CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', '') = 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    '',
+                    CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', '') + LENGTH(CAST(rank AS VARCHAR)) + 2
+                  ),
+                  1,
+                  CHARINDEX(
+                    ',',
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', '') + LENGTH(CAST(rank AS VARCHAR)) + 2
+                    )
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -2814,10 +3130,30 @@ FROM (
             THEN CAST(1 AS DOUBLE) / NULLIF((
               CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE)
             ), 0)
-            ELSE CAST(1 AS DOUBLE) * COALESCE(
-              TRY_CAST(NULLIF(REGEXP_SUBSTR('', ',' || CAST(rank AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1), '') AS DOUBLE),
-              CAST(0 AS DOUBLE)
-            )
+            ELSE CAST(1 AS DOUBLE) * CASE
+              WHEN '' = '' OR CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', '') = 0
+              THEN CAST(0 AS DOUBLE)
+              ELSE COALESCE(
+                TRY_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', '') + LENGTH(CAST(rank AS VARCHAR)) + 2
+                    ),
+                    1,
+                    CHARINDEX(
+                      ',',
+                      SUBSTRING(
+                        '',
+                        CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', '') + LENGTH(CAST(rank AS VARCHAR)) + 2
+                      )
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE),
+                CAST(0 AS DOUBLE)
+              )
+            END
           END
           ELSE CAST(0 AS DOUBLE)
         END
@@ -2872,10 +3208,27 @@ FROM (
         WHEN '' = ''
         THEN CASE WHEN relevance >= 1 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
         ELSE COALESCE(
-          TRY_CAST(NULLIF(
-            REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-            ''
-          ) AS DOUBLE),
+          CASE
+            WHEN '' = '' OR CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') = 0
+            THEN CAST(NULL AS DOUBLE)
+            ELSE TRY_CAST(NULLIF(
+              SUBSTRING(
+                SUBSTRING(
+                  '',
+                  CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                ),
+                1,
+                CHARINDEX(
+                  ',',
+                  SUBSTRING(
+                    '',
+                    CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                  )
+                ) - 1
+              ),
+              ''
+            ) AS DOUBLE)
+          END,
           CAST(0 AS DOUBLE)
         )
       END AS r
@@ -2931,13 +3284,31 @@ FROM (
           THEN rc / NULLIF((
             CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE)
           ), 0)
-          ELSE rc * COALESCE(
-            TRY_CAST(NULLIF(
-              REGEXP_SUBSTR(',1=1.0,2=0.5,', ',' || CAST(rank AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-              ''
-            ) AS DOUBLE),
-            CAST(0 AS DOUBLE)
-          )
+          ELSE rc * CASE
+            WHEN ',1=1.0,2=0.5,' = ''
+            OR CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', ',1=1.0,2=0.5,') = 0
+            THEN CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTRING(
+                  SUBSTRING(
+                    ',1=1.0,2=0.5,',
+                    CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', ',1=1.0,2=0.5,') + LENGTH(CAST(rank AS VARCHAR)) + 2
+                  ),
+                  1,
+                  CHARINDEX(
+                    ',',
+                    SUBSTRING(
+                      ',1=1.0,2=0.5,',
+                      CHARINDEX(',' || CAST(rank AS VARCHAR) || '=', ',1=1.0,2=0.5,') + LENGTH(CAST(rank AS VARCHAR)) + 2
+                    )
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -3049,10 +3420,27 @@ FROM (
         WHEN relevance IS NULL OR relevance < 0
         THEN CAST(0 AS DOUBLE)
         ELSE COALESCE(
-          TRY_CAST(NULLIF(
-            REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-            ''
-          ) AS DOUBLE),
+          CASE
+            WHEN '' = '' OR CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') = 0
+            THEN CAST(NULL AS DOUBLE)
+            ELSE TRY_CAST(NULLIF(
+              SUBSTRING(
+                SUBSTRING(
+                  '',
+                  CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                ),
+                1,
+                CHARINDEX(
+                  ',',
+                  SUBSTRING(
+                    '',
+                    CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                  )
+                ) - 1
+              ),
+              ''
+            ) AS DOUBLE)
+          END,
           CAST(relevance AS DOUBLE)
         )
       END AS gain,
@@ -3291,10 +3679,27 @@ FROM (
             WHEN '' = ''
             THEN CAST(CASE WHEN relevance < 0 THEN 0 WHEN relevance > 1 THEN 1 ELSE relevance END AS DOUBLE) / NULLIF(CAST(1 AS DOUBLE), 0)
             ELSE COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-                ''
-              ) AS DOUBLE),
+              CASE
+                WHEN '' = '' OR CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') = 0
+                THEN CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTRING(
+                    SUBSTRING(
+                      '',
+                      CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                    ),
+                    1,
+                    CHARINDEX(
+                      ',',
+                      SUBSTRING(
+                        '',
+                        CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                      )
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               CAST(0 AS DOUBLE)
             )
           END
@@ -3325,10 +3730,27 @@ FROM (
         WHEN '' = ''
         THEN CAST(CASE WHEN relevance < 0 THEN 0 WHEN relevance > 1 THEN 1 ELSE relevance END AS DOUBLE) / NULLIF(CAST(1 AS DOUBLE), 0)
         ELSE COALESCE(
-          TRY_CAST(NULLIF(
-            REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-            ''
-          ) AS DOUBLE),
+          CASE
+            WHEN '' = '' OR CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') = 0
+            THEN CAST(NULL AS DOUBLE)
+            ELSE TRY_CAST(NULLIF(
+              SUBSTRING(
+                SUBSTRING(
+                  '',
+                  CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                ),
+                1,
+                CHARINDEX(
+                  ',',
+                  SUBSTRING(
+                    '',
+                    CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                  )
+                ) - 1
+              ),
+              ''
+            ) AS DOUBLE)
+          END,
           CAST(0 AS DOUBLE)
         )
       END / NULLIF((
@@ -3410,10 +3832,27 @@ FROM (
         WHEN '' = ''
         THEN CASE WHEN relevance >= 1 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
         ELSE COALESCE(
-          TRY_CAST(NULLIF(
-            REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-            ''
-          ) AS DOUBLE),
+          CASE
+            WHEN '' = '' OR CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') = 0
+            THEN CAST(NULL AS DOUBLE)
+            ELSE TRY_CAST(NULLIF(
+              SUBSTRING(
+                SUBSTRING(
+                  '',
+                  CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                ),
+                1,
+                CHARINDEX(
+                  ',',
+                  SUBSTRING(
+                    '',
+                    CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                  )
+                ) - 1
+              ),
+              ''
+            ) AS DOUBLE)
+          END,
           CAST(0 AS DOUBLE)
         )
       END * weight AS term
@@ -3533,10 +3972,27 @@ FROM (
         WHEN '' = ''
         THEN CASE WHEN relevance >= 1 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
         ELSE COALESCE(
-          TRY_CAST(NULLIF(
-            REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-            ''
-          ) AS DOUBLE),
+          CASE
+            WHEN '' = '' OR CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') = 0
+            THEN CAST(NULL AS DOUBLE)
+            ELSE TRY_CAST(NULLIF(
+              SUBSTRING(
+                SUBSTRING(
+                  '',
+                  CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                ),
+                1,
+                CHARINDEX(
+                  ',',
+                  SUBSTRING(
+                    '',
+                    CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                  )
+                ) - 1
+              ),
+              ''
+            ) AS DOUBLE)
+          END,
           CAST(0 AS DOUBLE)
         )
       END AS gain
@@ -4018,10 +4474,27 @@ FROM (
         WHEN '' = ''
         THEN CASE WHEN relevance >= 1 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END
         ELSE COALESCE(
-          TRY_CAST(NULLIF(
-            REGEXP_SUBSTR('', ',' || CAST(relevance AS VARCHAR) || '=([^,]*),', 1, 1, 'c', 1),
-            ''
-          ) AS DOUBLE),
+          CASE
+            WHEN '' = '' OR CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') = 0
+            THEN CAST(NULL AS DOUBLE)
+            ELSE TRY_CAST(NULLIF(
+              SUBSTRING(
+                SUBSTRING(
+                  '',
+                  CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                ),
+                1,
+                CHARINDEX(
+                  ',',
+                  SUBSTRING(
+                    '',
+                    CHARINDEX(',' || CAST(relevance AS VARCHAR) || '=', '') + LENGTH(CAST(relevance AS VARCHAR)) + 2
+                  )
+                ) - 1
+              ),
+              ''
+            ) AS DOUBLE)
+          END,
           CAST(0 AS DOUBLE)
         )
       END AS gain

@@ -546,14 +546,37 @@ FROM (
             WHEN '' = ''
             THEN TRY_CAST(relevance AS DOUBLE)
             ELSE COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_EXTRACT(
+              CASE
+                WHEN '' = ''
+                OR STRPOS(
                   '',
-                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                  1
-                ),
-                ''
-              ) AS DOUBLE),
+                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                ) = 0
+                THEN TRY_CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTR(
+                    SUBSTR(
+                      '',
+                      STRPOS(
+                        '',
+                        CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                      ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                    ),
+                    1,
+                    STRPOS(
+                      SUBSTR(
+                        '',
+                        STRPOS(
+                          '',
+                          CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                        ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               TRY_CAST(relevance AS DOUBLE)
             )
           END AS grade
@@ -656,14 +679,37 @@ FROM (
             WHEN '' = ''
             THEN TRY_CAST(relevance AS DOUBLE)
             ELSE COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_EXTRACT(
+              CASE
+                WHEN '' = ''
+                OR STRPOS(
                   '',
-                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                  1
-                ),
-                ''
-              ) AS DOUBLE),
+                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                ) = 0
+                THEN TRY_CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTR(
+                    SUBSTR(
+                      '',
+                      STRPOS(
+                        '',
+                        CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                      ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                    ),
+                    1,
+                    STRPOS(
+                      SUBSTR(
+                        '',
+                        STRPOS(
+                          '',
+                          CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                        ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               TRY_CAST(relevance AS DOUBLE)
             )
           END AS grade
@@ -1192,14 +1238,37 @@ FROM (
             WHEN '' = ''
             THEN TRY_CAST(relevance AS DOUBLE)
             ELSE COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_EXTRACT(
+              CASE
+                WHEN '' = ''
+                OR STRPOS(
                   '',
-                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                  1
-                ),
-                ''
-              ) AS DOUBLE),
+                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                ) = 0
+                THEN TRY_CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTR(
+                    SUBSTR(
+                      '',
+                      STRPOS(
+                        '',
+                        CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                      ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                    ),
+                    1,
+                    STRPOS(
+                      SUBSTR(
+                        '',
+                        STRPOS(
+                          '',
+                          CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                        ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               TRY_CAST(relevance AS DOUBLE)
             )
           END AS grade
@@ -1431,14 +1500,37 @@ FROM (
         WHEN '' = ''
         THEN CASE WHEN relevance >= 1 THEN TRY_CAST(1 AS DOUBLE) ELSE TRY_CAST(0 AS DOUBLE) END
         ELSE COALESCE(
-          TRY_CAST(NULLIF(
-            REGEXP_EXTRACT(
+          CASE
+            WHEN '' = ''
+            OR STRPOS(
               '',
-              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-              1
-            ),
-            ''
-          ) AS DOUBLE),
+              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+            ) = 0
+            THEN TRY_CAST(NULL AS DOUBLE)
+            ELSE TRY_CAST(NULLIF(
+              SUBSTR(
+                SUBSTR(
+                  '',
+                  STRPOS(
+                    '',
+                    CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                  ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                ),
+                1,
+                STRPOS(
+                  SUBSTR(
+                    '',
+                    STRPOS(
+                      '',
+                      CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                    ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                  ),
+                  ','
+                ) - 1
+              ),
+              ''
+            ) AS DOUBLE)
+          END,
           TRY_CAST(0 AS DOUBLE)
         )
       END * weight AS term
@@ -1636,14 +1728,28 @@ FROM (
             rank,
             relevance,
             COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_EXTRACT(
-                  '',
-                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(grade AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                  1
-                ),
-                ''
-              ) AS DOUBLE),
+              CASE
+                WHEN '' = ''
+                OR STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(grade AS VARCHAR), CAST('=' AS VARCHAR))) = 0
+                THEN TRY_CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTR(
+                    SUBSTR(
+                      '',
+                      STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(grade AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(grade AS VARCHAR)) + 2
+                    ),
+                    1,
+                    STRPOS(
+                      SUBSTR(
+                        '',
+                        STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(grade AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(grade AS VARCHAR)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               TRY_CAST(grade AS DOUBLE)
             ) AS mg
           FROM (
@@ -1683,25 +1789,71 @@ FROM (
         FROM (
           SELECT
             COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_EXTRACT(
+              CASE
+                WHEN '' = ''
+                OR STRPOS(
                   '',
-                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(lo_grade AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                  1
-                ),
-                ''
-              ) AS DOUBLE),
+                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(lo_grade AS VARCHAR), CAST('=' AS VARCHAR))
+                ) = 0
+                THEN TRY_CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTR(
+                    SUBSTR(
+                      '',
+                      STRPOS(
+                        '',
+                        CONCAT(CAST(',' AS VARCHAR), TRY_CAST(lo_grade AS VARCHAR), CAST('=' AS VARCHAR))
+                      ) + LENGTH(TRY_CAST(lo_grade AS VARCHAR)) + 2
+                    ),
+                    1,
+                    STRPOS(
+                      SUBSTR(
+                        '',
+                        STRPOS(
+                          '',
+                          CONCAT(CAST(',' AS VARCHAR), TRY_CAST(lo_grade AS VARCHAR), CAST('=' AS VARCHAR))
+                        ) + LENGTH(TRY_CAST(lo_grade AS VARCHAR)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               TRY_CAST(lo_grade AS DOUBLE)
             ) AS lo,
             COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_EXTRACT(
+              CASE
+                WHEN '' = ''
+                OR STRPOS(
                   '',
-                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(hi_grade AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                  1
-                ),
-                ''
-              ) AS DOUBLE),
+                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(hi_grade AS VARCHAR), CAST('=' AS VARCHAR))
+                ) = 0
+                THEN TRY_CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTR(
+                    SUBSTR(
+                      '',
+                      STRPOS(
+                        '',
+                        CONCAT(CAST(',' AS VARCHAR), TRY_CAST(hi_grade AS VARCHAR), CAST('=' AS VARCHAR))
+                      ) + LENGTH(TRY_CAST(hi_grade AS VARCHAR)) + 2
+                    ),
+                    1,
+                    STRPOS(
+                      SUBSTR(
+                        '',
+                        STRPOS(
+                          '',
+                          CONCAT(CAST(',' AS VARCHAR), TRY_CAST(hi_grade AS VARCHAR), CAST('=' AS VARCHAR))
+                        ) + LENGTH(TRY_CAST(hi_grade AS VARCHAR)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               TRY_CAST(hi_grade AS DOUBLE)
             ) AS hi
           FROM (
@@ -1748,17 +1900,31 @@ FROM (
           THEN CAST(gain AS DOUBLE) / NULLIF((
             TRY_CAST(rank AS DOUBLE) * TRY_CAST(rank AS DOUBLE)
           ), 0)
-          ELSE gain * COALESCE(
-            TRY_CAST(NULLIF(
-              REGEXP_EXTRACT(
-                '',
-                CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                1
-              ),
-              ''
-            ) AS DOUBLE),
-            TRY_CAST(0 AS DOUBLE)
-          )
+          ELSE gain * CASE
+            WHEN '' = ''
+            OR STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))) = 0
+            THEN TRY_CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTR(
+                  SUBSTR(
+                    '',
+                    STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(rank AS VARCHAR)) + 2
+                  ),
+                  1,
+                  STRPOS(
+                    SUBSTR(
+                      '',
+                      STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(rank AS VARCHAR)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              TRY_CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -1826,17 +1992,31 @@ FROM (
           THEN CAST(gain AS DOUBLE) / NULLIF((
             TRY_CAST(pos AS DOUBLE) * TRY_CAST(pos AS DOUBLE)
           ), 0)
-          ELSE gain * COALESCE(
-            TRY_CAST(NULLIF(
-              REGEXP_EXTRACT(
-                '',
-                CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                1
-              ),
-              ''
-            ) AS DOUBLE),
-            TRY_CAST(0 AS DOUBLE)
-          )
+          ELSE gain * CASE
+            WHEN '' = ''
+            OR STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=' AS VARCHAR))) = 0
+            THEN TRY_CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTR(
+                  SUBSTR(
+                    '',
+                    STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(pos AS VARCHAR)) + 2
+                  ),
+                  1,
+                  STRPOS(
+                    SUBSTR(
+                      '',
+                      STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(pos AS VARCHAR)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              TRY_CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -1881,17 +2061,31 @@ FROM (
           THEN TRY_CAST(1 AS DOUBLE) / NULLIF((
             TRY_CAST(pos AS DOUBLE) * TRY_CAST(pos AS DOUBLE)
           ), 0)
-          ELSE TRY_CAST(1 AS DOUBLE) * COALESCE(
-            TRY_CAST(NULLIF(
-              REGEXP_EXTRACT(
-                '',
-                CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                1
-              ),
-              ''
-            ) AS DOUBLE),
-            TRY_CAST(0 AS DOUBLE)
-          )
+          ELSE TRY_CAST(1 AS DOUBLE) * CASE
+            WHEN '' = ''
+            OR STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=' AS VARCHAR))) = 0
+            THEN TRY_CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTR(
+                  SUBSTR(
+                    '',
+                    STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(pos AS VARCHAR)) + 2
+                  ),
+                  1,
+                  STRPOS(
+                    SUBSTR(
+                      '',
+                      STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(pos AS VARCHAR)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              TRY_CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) AS total
     FROM (
@@ -2268,14 +2462,28 @@ FROM (
             rank,
             relevance,
             COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_EXTRACT(
-                  '',
-                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(grade AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                  1
-                ),
-                ''
-              ) AS DOUBLE),
+              CASE
+                WHEN '' = ''
+                OR STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(grade AS VARCHAR), CAST('=' AS VARCHAR))) = 0
+                THEN TRY_CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTR(
+                    SUBSTR(
+                      '',
+                      STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(grade AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(grade AS VARCHAR)) + 2
+                    ),
+                    1,
+                    STRPOS(
+                      SUBSTR(
+                        '',
+                        STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(grade AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(grade AS VARCHAR)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               TRY_CAST(grade AS DOUBLE)
             ) AS mg
           FROM (
@@ -2315,25 +2523,71 @@ FROM (
         FROM (
           SELECT
             COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_EXTRACT(
+              CASE
+                WHEN '' = ''
+                OR STRPOS(
                   '',
-                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(lo_grade AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                  1
-                ),
-                ''
-              ) AS DOUBLE),
+                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(lo_grade AS VARCHAR), CAST('=' AS VARCHAR))
+                ) = 0
+                THEN TRY_CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTR(
+                    SUBSTR(
+                      '',
+                      STRPOS(
+                        '',
+                        CONCAT(CAST(',' AS VARCHAR), TRY_CAST(lo_grade AS VARCHAR), CAST('=' AS VARCHAR))
+                      ) + LENGTH(TRY_CAST(lo_grade AS VARCHAR)) + 2
+                    ),
+                    1,
+                    STRPOS(
+                      SUBSTR(
+                        '',
+                        STRPOS(
+                          '',
+                          CONCAT(CAST(',' AS VARCHAR), TRY_CAST(lo_grade AS VARCHAR), CAST('=' AS VARCHAR))
+                        ) + LENGTH(TRY_CAST(lo_grade AS VARCHAR)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               TRY_CAST(lo_grade AS DOUBLE)
             ) AS lo,
             COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_EXTRACT(
+              CASE
+                WHEN '' = ''
+                OR STRPOS(
                   '',
-                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(hi_grade AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                  1
-                ),
-                ''
-              ) AS DOUBLE),
+                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(hi_grade AS VARCHAR), CAST('=' AS VARCHAR))
+                ) = 0
+                THEN TRY_CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTR(
+                    SUBSTR(
+                      '',
+                      STRPOS(
+                        '',
+                        CONCAT(CAST(',' AS VARCHAR), TRY_CAST(hi_grade AS VARCHAR), CAST('=' AS VARCHAR))
+                      ) + LENGTH(TRY_CAST(hi_grade AS VARCHAR)) + 2
+                    ),
+                    1,
+                    STRPOS(
+                      SUBSTR(
+                        '',
+                        STRPOS(
+                          '',
+                          CONCAT(CAST(',' AS VARCHAR), TRY_CAST(hi_grade AS VARCHAR), CAST('=' AS VARCHAR))
+                        ) + LENGTH(TRY_CAST(hi_grade AS VARCHAR)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               TRY_CAST(hi_grade AS DOUBLE)
             ) AS hi
           FROM (
@@ -2380,17 +2634,31 @@ FROM (
           THEN CAST(gain AS DOUBLE) / NULLIF((
             TRY_CAST(rank AS DOUBLE) * TRY_CAST(rank AS DOUBLE)
           ), 0)
-          ELSE gain * COALESCE(
-            TRY_CAST(NULLIF(
-              REGEXP_EXTRACT(
-                '',
-                CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                1
-              ),
-              ''
-            ) AS DOUBLE),
-            TRY_CAST(0 AS DOUBLE)
-          )
+          ELSE gain * CASE
+            WHEN '' = ''
+            OR STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))) = 0
+            THEN TRY_CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTR(
+                  SUBSTR(
+                    '',
+                    STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(rank AS VARCHAR)) + 2
+                  ),
+                  1,
+                  STRPOS(
+                    SUBSTR(
+                      '',
+                      STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(rank AS VARCHAR)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              TRY_CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -2458,17 +2726,31 @@ FROM (
           THEN CAST(gain AS DOUBLE) / NULLIF((
             TRY_CAST(pos AS DOUBLE) * TRY_CAST(pos AS DOUBLE)
           ), 0)
-          ELSE gain * COALESCE(
-            TRY_CAST(NULLIF(
-              REGEXP_EXTRACT(
-                '',
-                CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                1
-              ),
-              ''
-            ) AS DOUBLE),
-            TRY_CAST(0 AS DOUBLE)
-          )
+          ELSE gain * CASE
+            WHEN '' = ''
+            OR STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=' AS VARCHAR))) = 0
+            THEN TRY_CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTR(
+                  SUBSTR(
+                    '',
+                    STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(pos AS VARCHAR)) + 2
+                  ),
+                  1,
+                  STRPOS(
+                    SUBSTR(
+                      '',
+                      STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(pos AS VARCHAR)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              TRY_CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -2513,17 +2795,31 @@ FROM (
           THEN TRY_CAST(1 AS DOUBLE) / NULLIF((
             TRY_CAST(pos AS DOUBLE) * TRY_CAST(pos AS DOUBLE)
           ), 0)
-          ELSE TRY_CAST(1 AS DOUBLE) * COALESCE(
-            TRY_CAST(NULLIF(
-              REGEXP_EXTRACT(
-                '',
-                CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                1
-              ),
-              ''
-            ) AS DOUBLE),
-            TRY_CAST(0 AS DOUBLE)
-          )
+          ELSE TRY_CAST(1 AS DOUBLE) * CASE
+            WHEN '' = ''
+            OR STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=' AS VARCHAR))) = 0
+            THEN TRY_CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTR(
+                  SUBSTR(
+                    '',
+                    STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(pos AS VARCHAR)) + 2
+                  ),
+                  1,
+                  STRPOS(
+                    SUBSTR(
+                      '',
+                      STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(pos AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(pos AS VARCHAR)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              TRY_CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) AS total
     FROM (
@@ -2889,17 +3185,31 @@ FROM (
           THEN TRY_CAST(1 AS DOUBLE) / NULLIF((
             TRY_CAST(rank AS DOUBLE) * TRY_CAST(rank AS DOUBLE)
           ), 0)
-          ELSE TRY_CAST(1 AS DOUBLE) * COALESCE(
-            TRY_CAST(NULLIF(
-              REGEXP_EXTRACT(
-                '',
-                CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                1
-              ),
-              ''
-            ) AS DOUBLE),
-            TRY_CAST(0 AS DOUBLE)
-          )
+          ELSE TRY_CAST(1 AS DOUBLE) * CASE
+            WHEN '' = ''
+            OR STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))) = 0
+            THEN TRY_CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTR(
+                  SUBSTR(
+                    '',
+                    STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(rank AS VARCHAR)) + 2
+                  ),
+                  1,
+                  STRPOS(
+                    SUBSTR(
+                      '',
+                      STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(rank AS VARCHAR)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              TRY_CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -2940,17 +3250,31 @@ FROM (
             THEN TRY_CAST(1 AS DOUBLE) / NULLIF((
               TRY_CAST(rank AS DOUBLE) * TRY_CAST(rank AS DOUBLE)
             ), 0)
-            ELSE TRY_CAST(1 AS DOUBLE) * COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_EXTRACT(
-                  '',
-                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                  1
-                ),
-                ''
-              ) AS DOUBLE),
-              TRY_CAST(0 AS DOUBLE)
-            )
+            ELSE TRY_CAST(1 AS DOUBLE) * CASE
+              WHEN '' = ''
+              OR STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))) = 0
+              THEN TRY_CAST(0 AS DOUBLE)
+              ELSE COALESCE(
+                TRY_CAST(NULLIF(
+                  SUBSTR(
+                    SUBSTR(
+                      '',
+                      STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(rank AS VARCHAR)) + 2
+                    ),
+                    1,
+                    STRPOS(
+                      SUBSTR(
+                        '',
+                        STRPOS('', CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))) + LENGTH(TRY_CAST(rank AS VARCHAR)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE),
+                TRY_CAST(0 AS DOUBLE)
+              )
+            END
           END
           ELSE TRY_CAST(0 AS DOUBLE)
         END
@@ -3005,14 +3329,37 @@ FROM (
         WHEN '' = ''
         THEN CASE WHEN relevance >= 1 THEN TRY_CAST(1 AS DOUBLE) ELSE TRY_CAST(0 AS DOUBLE) END
         ELSE COALESCE(
-          TRY_CAST(NULLIF(
-            REGEXP_EXTRACT(
+          CASE
+            WHEN '' = ''
+            OR STRPOS(
               '',
-              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-              1
-            ),
-            ''
-          ) AS DOUBLE),
+              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+            ) = 0
+            THEN TRY_CAST(NULL AS DOUBLE)
+            ELSE TRY_CAST(NULLIF(
+              SUBSTR(
+                SUBSTR(
+                  '',
+                  STRPOS(
+                    '',
+                    CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                  ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                ),
+                1,
+                STRPOS(
+                  SUBSTR(
+                    '',
+                    STRPOS(
+                      '',
+                      CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                    ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                  ),
+                  ','
+                ) - 1
+              ),
+              ''
+            ) AS DOUBLE)
+          END,
           TRY_CAST(0 AS DOUBLE)
         )
       END AS r
@@ -3068,17 +3415,40 @@ FROM (
           THEN CAST(rc AS DOUBLE) / NULLIF((
             TRY_CAST(rank AS DOUBLE) * TRY_CAST(rank AS DOUBLE)
           ), 0)
-          ELSE rc * COALESCE(
-            TRY_CAST(NULLIF(
-              REGEXP_EXTRACT(
-                ',1=1.0,2=0.5,',
-                CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                1
-              ),
-              ''
-            ) AS DOUBLE),
-            TRY_CAST(0 AS DOUBLE)
-          )
+          ELSE rc * CASE
+            WHEN ',1=1.0,2=0.5,' = ''
+            OR STRPOS(
+              ',1=1.0,2=0.5,',
+              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))
+            ) = 0
+            THEN TRY_CAST(0 AS DOUBLE)
+            ELSE COALESCE(
+              TRY_CAST(NULLIF(
+                SUBSTR(
+                  SUBSTR(
+                    ',1=1.0,2=0.5,',
+                    STRPOS(
+                      ',1=1.0,2=0.5,',
+                      CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))
+                    ) + LENGTH(TRY_CAST(rank AS VARCHAR)) + 2
+                  ),
+                  1,
+                  STRPOS(
+                    SUBSTR(
+                      ',1=1.0,2=0.5,',
+                      STRPOS(
+                        ',1=1.0,2=0.5,',
+                        CONCAT(CAST(',' AS VARCHAR), TRY_CAST(rank AS VARCHAR), CAST('=' AS VARCHAR))
+                      ) + LENGTH(TRY_CAST(rank AS VARCHAR)) + 2
+                    ),
+                    ','
+                  ) - 1
+                ),
+                ''
+              ) AS DOUBLE),
+              TRY_CAST(0 AS DOUBLE)
+            )
+          END
         END
       ) OVER (
         PARTITION BY run_id, query_id
@@ -3194,14 +3564,37 @@ FROM (
         WHEN relevance IS NULL OR relevance < 0
         THEN TRY_CAST(0 AS DOUBLE)
         ELSE COALESCE(
-          TRY_CAST(NULLIF(
-            REGEXP_EXTRACT(
+          CASE
+            WHEN '' = ''
+            OR STRPOS(
               '',
-              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-              1
-            ),
-            ''
-          ) AS DOUBLE),
+              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+            ) = 0
+            THEN TRY_CAST(NULL AS DOUBLE)
+            ELSE TRY_CAST(NULLIF(
+              SUBSTR(
+                SUBSTR(
+                  '',
+                  STRPOS(
+                    '',
+                    CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                  ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                ),
+                1,
+                STRPOS(
+                  SUBSTR(
+                    '',
+                    STRPOS(
+                      '',
+                      CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                    ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                  ),
+                  ','
+                ) - 1
+              ),
+              ''
+            ) AS DOUBLE)
+          END,
           TRY_CAST(relevance AS DOUBLE)
         )
       END AS gain,
@@ -3440,14 +3833,37 @@ FROM (
             WHEN '' = ''
             THEN TRY_CAST(CASE WHEN relevance < 0 THEN 0 WHEN relevance > 1 THEN 1 ELSE relevance END AS DOUBLE) / NULLIF(TRY_CAST(1 AS DOUBLE), 0)
             ELSE COALESCE(
-              TRY_CAST(NULLIF(
-                REGEXP_EXTRACT(
+              CASE
+                WHEN '' = ''
+                OR STRPOS(
                   '',
-                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-                  1
-                ),
-                ''
-              ) AS DOUBLE),
+                  CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                ) = 0
+                THEN TRY_CAST(NULL AS DOUBLE)
+                ELSE TRY_CAST(NULLIF(
+                  SUBSTR(
+                    SUBSTR(
+                      '',
+                      STRPOS(
+                        '',
+                        CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                      ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                    ),
+                    1,
+                    STRPOS(
+                      SUBSTR(
+                        '',
+                        STRPOS(
+                          '',
+                          CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                        ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                      ),
+                      ','
+                    ) - 1
+                  ),
+                  ''
+                ) AS DOUBLE)
+              END,
               TRY_CAST(0 AS DOUBLE)
             )
           END
@@ -3478,14 +3894,37 @@ FROM (
         WHEN '' = ''
         THEN TRY_CAST(CASE WHEN relevance < 0 THEN 0 WHEN relevance > 1 THEN 1 ELSE relevance END AS DOUBLE) / NULLIF(TRY_CAST(1 AS DOUBLE), 0)
         ELSE COALESCE(
-          TRY_CAST(NULLIF(
-            REGEXP_EXTRACT(
+          CASE
+            WHEN '' = ''
+            OR STRPOS(
               '',
-              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-              1
-            ),
-            ''
-          ) AS DOUBLE),
+              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+            ) = 0
+            THEN TRY_CAST(NULL AS DOUBLE)
+            ELSE TRY_CAST(NULLIF(
+              SUBSTR(
+                SUBSTR(
+                  '',
+                  STRPOS(
+                    '',
+                    CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                  ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                ),
+                1,
+                STRPOS(
+                  SUBSTR(
+                    '',
+                    STRPOS(
+                      '',
+                      CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                    ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                  ),
+                  ','
+                ) - 1
+              ),
+              ''
+            ) AS DOUBLE)
+          END,
           TRY_CAST(0 AS DOUBLE)
         )
       END AS DOUBLE) / NULLIF(
@@ -3573,14 +4012,37 @@ FROM (
         WHEN '' = ''
         THEN CASE WHEN relevance >= 1 THEN TRY_CAST(1 AS DOUBLE) ELSE TRY_CAST(0 AS DOUBLE) END
         ELSE COALESCE(
-          TRY_CAST(NULLIF(
-            REGEXP_EXTRACT(
+          CASE
+            WHEN '' = ''
+            OR STRPOS(
               '',
-              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-              1
-            ),
-            ''
-          ) AS DOUBLE),
+              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+            ) = 0
+            THEN TRY_CAST(NULL AS DOUBLE)
+            ELSE TRY_CAST(NULLIF(
+              SUBSTR(
+                SUBSTR(
+                  '',
+                  STRPOS(
+                    '',
+                    CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                  ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                ),
+                1,
+                STRPOS(
+                  SUBSTR(
+                    '',
+                    STRPOS(
+                      '',
+                      CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                    ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                  ),
+                  ','
+                ) - 1
+              ),
+              ''
+            ) AS DOUBLE)
+          END,
           TRY_CAST(0 AS DOUBLE)
         )
       END * weight AS term
@@ -3707,14 +4169,37 @@ FROM (
         WHEN '' = ''
         THEN CASE WHEN relevance >= 1 THEN TRY_CAST(1 AS DOUBLE) ELSE TRY_CAST(0 AS DOUBLE) END
         ELSE COALESCE(
-          TRY_CAST(NULLIF(
-            REGEXP_EXTRACT(
+          CASE
+            WHEN '' = ''
+            OR STRPOS(
               '',
-              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-              1
-            ),
-            ''
-          ) AS DOUBLE),
+              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+            ) = 0
+            THEN TRY_CAST(NULL AS DOUBLE)
+            ELSE TRY_CAST(NULLIF(
+              SUBSTR(
+                SUBSTR(
+                  '',
+                  STRPOS(
+                    '',
+                    CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                  ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                ),
+                1,
+                STRPOS(
+                  SUBSTR(
+                    '',
+                    STRPOS(
+                      '',
+                      CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                    ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                  ),
+                  ','
+                ) - 1
+              ),
+              ''
+            ) AS DOUBLE)
+          END,
           TRY_CAST(0 AS DOUBLE)
         )
       END AS gain
@@ -4200,14 +4685,37 @@ FROM (
         WHEN '' = ''
         THEN CASE WHEN relevance >= 1 THEN TRY_CAST(1 AS DOUBLE) ELSE TRY_CAST(0 AS DOUBLE) END
         ELSE COALESCE(
-          TRY_CAST(NULLIF(
-            REGEXP_EXTRACT(
+          CASE
+            WHEN '' = ''
+            OR STRPOS(
               '',
-              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=([^,]*),' AS VARCHAR)),
-              1
-            ),
-            ''
-          ) AS DOUBLE),
+              CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+            ) = 0
+            THEN TRY_CAST(NULL AS DOUBLE)
+            ELSE TRY_CAST(NULLIF(
+              SUBSTR(
+                SUBSTR(
+                  '',
+                  STRPOS(
+                    '',
+                    CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                  ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                ),
+                1,
+                STRPOS(
+                  SUBSTR(
+                    '',
+                    STRPOS(
+                      '',
+                      CONCAT(CAST(',' AS VARCHAR), TRY_CAST(relevance AS VARCHAR), CAST('=' AS VARCHAR))
+                    ) + LENGTH(TRY_CAST(relevance AS VARCHAR)) + 2
+                  ),
+                  ','
+                ) - 1
+              ),
+              ''
+            ) AS DOUBLE)
+          END,
           TRY_CAST(0 AS DOUBLE)
         )
       END AS gain
