@@ -37,12 +37,15 @@ def blocks(text: str) -> list[tuple[str, str | None]]:
 
 
 def run_blocks(
-    page: Path, after: Callable[[int, dict[str, Any]], None] | None = None
+    page: Path,
+    after: Callable[[int, dict[str, Any]], None] | None = None,
+    namespace: dict[str, Any] | None = None,
 ) -> list[tuple[str, str, str | None]]:
     """Execute the page's Python blocks in order, in one namespace, from the repository
     root (Polars' table options restored after); (code, printed, expected) per block.
-    ``after(i, namespace)`` is called after block ``i`` (from 0), if given."""
-    namespace: dict[str, Any] = {}
+    ``after(i, namespace)`` is called after block ``i`` (from 0), if given; ``namespace``
+    (a dict, filled in place) lets the caller read the page's variables afterwards."""
+    namespace = {} if namespace is None else namespace
     results = []
     cwd = os.getcwd()
     os.chdir(ROOT)
@@ -80,7 +83,9 @@ def figure_names(text: str) -> list[list[str]]:
     return out
 
 
-def run_page(page: Path) -> tuple[list[tuple[str, str, str | None]], dict[str, Any]]:
+def run_page(
+    page: Path, namespace: dict[str, Any] | None = None
+) -> tuple[list[tuple[str, str, str | None]], dict[str, Any]]:
     """Run the page's blocks (as :func:`run_blocks`) and collect the figures they draw:
     {image name: matplotlib Figure}. A block followed by image links must leave, among
     the values of its namespace, exactly that many Figures it created, in the order of
@@ -104,7 +109,7 @@ def run_page(page: Path) -> tuple[list[tuple[str, str, str | None]], dict[str, A
             )
         figures.update(zip(names[i], new, strict=True))
 
-    return run_blocks(page, after=collect), figures
+    return run_blocks(page, after=collect, namespace=namespace), figures
 
 
 def save_figure(fig: Any, path: Path) -> None:
