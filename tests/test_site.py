@@ -16,6 +16,9 @@ from tests.paths import ROOT
 PAGES = [
     "index.html",
     "tutorials/evaluate/index.html",
+    "tutorials/compare/index.html",
+    "tutorials/judging/index.html",
+    "tutorials/choosing/index.html",
     "compare/index.html",
     "judging/index.html",
     "stability/index.html",
@@ -61,6 +64,8 @@ def test_site_builds_strict(tmp_path: Path) -> None:
     assert 'id="ndcg"' in measures and "ir_measures string" in measures
     api = (out / "reference" / "api" / "index.html").read_text()
     assert "polars_ireval.evaluate" in api
+    for name in ["evaluate", "properties", "pir", "agreement", "judge"]:  # named like modules
+        assert f'id="polars_ireval.{name}.{name}"' in api, name
 
 
 def test_cli_reference_is_fresh() -> None:
