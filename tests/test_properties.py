@@ -296,7 +296,7 @@ def test_grades_are_read_from_the_measure() -> None:
         assert got.counterexample(f"P(rel=2)@{k}", "realizable")["a_ranking"].count("2") == 1
 
 
-def test_one_evaluate_call_per_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_evaluate_calls_per_depth(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
     real = props_module.evaluate
 
@@ -306,9 +306,12 @@ def test_one_evaluate_call_per_depth(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(props_module, "evaluate", counting)
     ir.properties(["P@4", "AP@4", "nDCG@5"])
-    # depth 4: 5^... every ranking of 5 positions over 4 states in 3 collections, + probes
-    assert len(calls) == 2
-    assert calls[0] == 4**5 * 3 + 3 and calls[1] == 4**6 * 3 + 3
+    # depth 4: every ranking of 5 positions over 4 states in 3 collections, then the ideal
+    # rankings at the 3 probe depths (8, 40, 400) apart; depth 5 likewise
+    assert calls == [4**5 * 3, 3, 4**6 * 3, 3]
+    calls.clear()
+    ir.properties(["P@4"], properties=["monotonic", "localized"])  # no probes: one call
+    assert calls == [4**5 * 3]
 
 
 def test_outputs() -> None:
