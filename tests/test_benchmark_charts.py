@@ -1,8 +1,9 @@
-"""``benchmarks/charts.py``: the charts of ``docs/benchmarks.md`` show the committed results.
+"""``benchmarks/charts.py``: the charts of ``docs/benchmarks.md`` and
+``docs/benchmarks-engines.md`` show the committed results.
 
-Oracle: ``benchmarks/results.json`` read here with ``json`` alone, medians by
-``statistics.median`` and ratios worked out here; the bars are counted and measured on the
-figure. Nothing is measured (the benchmarks themselves are too costly for a test).
+Oracle: ``benchmarks/results.json`` and ``engines.json`` read here with ``json`` alone,
+medians by ``statistics.median`` and ratios worked out here; the bars are counted and
+measured on the figure. Nothing is measured (the benchmarks are too costly for a test).
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from tests.paths import ROOT
 
 BENCH = ROOT / "benchmarks"
 RESULTS = BENCH / "results.json"
+ENGINES = BENCH / "engines.json"
 PAGE = ROOT / "docs" / "benchmarks.md"
+ENGINES_PAGE = ROOT / "docs" / "benchmarks-engines.md"
 
 
 @pytest.fixture(scope="module")
@@ -159,4 +162,49 @@ def test_committed_charts_and_page_are_fresh(charts: Any, tmp_path: Path) -> Non
     context = {k: v for k, v in results.items() if k not in ("rows", "cross_check")}
     assert page == run.markdown(rows, run.cross_check(rows), context), (
         "docs/benchmarks.md is stale: run `cd benchmarks && python run.py --report-only`"
+    )
+
+
+def test_engines_chart_draws_parts_a_and_c(charts: Any) -> None:
+    data = json.loads(ENGINES.read_text())
+    bars = _bars(charts.engines_figure(*charts.load_engines(ENGINES)))
+    assert {name: len(panel) for name, panel in bars.items()} == {
+        "msmarco": 2, "campaign": 2, "synthetic-5000q": 3}  # fmt: skip
+    drawn = [r for r in data["rows"] if r["part"] in ("a", "c")]
+    assert sum(map(len, bars.values())) == len(drawn) == 7  # part B (SQL variants) is not
+    for r in drawn:
+        width, note = bars[r["workload"]][r["tool"]]
+        median = statistics.median(r["times"])
+        assert width == median and note.startswith(f"{median:.3f} s")
+        polars = next(p for p in drawn if (p["part"], p["workload"], p["tool"]) ==
+                      (r["part"], r["workload"], "polars"))  # fmt: skip
+        if r["tool"] == "polars":
+            assert "×" not in note
+        else:
+            ratio = median / statistics.median(polars["times"])
+            assert note.endswith(f"({ratio:.2f}× polars)")
+    # the page's tables give the same ratios
+    page = ENGINES_PAGE.read_text()
+    assert bars["campaign"]["duckdb"][1].endswith("(4.62× polars)") and "| 4.62 |" in page
+    assert bars["synthetic-5000q"]["spark"][1].endswith("(98.42× polars)") and "| 98.42 |" in page
+
+
+def test_committed_engines_chart_and_page_are_fresh(charts: Any, tmp_path: Path) -> None:
+    from matplotlib.testing.compare import compare_images
+
+    (path,) = charts.main_engines(ENGINES, tmp_path)
+    page = ENGINES_PAGE.read_text()
+    assert f"](images/{path.name})" in page
+    committed = ROOT / "docs" / "images" / path.name
+    assert compare_images(str(committed), str(path), tol=6) is None, (
+        f"docs/images/{path.name} is stale: run `cd benchmarks && python charts.py`"
+    )
+    import engines
+
+    results = json.loads(ENGINES.read_text())
+    rows = [engines.Measured(**r) for r in results["rows"]]
+    context = {k: v for k, v in results.items() if k != "rows"}
+    assert page == engines.markdown(rows, context), (
+        "docs/benchmarks-engines.md is stale: run `cd benchmarks && python engines.py "
+        "--report-only`"
     )

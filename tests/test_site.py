@@ -34,6 +34,7 @@ PAGES = [
     "images/tests/pr_curve_example.png",
     "images/benchmarks-time.png",
     "images/benchmarks-memory.png",
+    "images/benchmarks-engines.png",
 ]
 
 
