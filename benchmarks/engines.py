@@ -1054,8 +1054,17 @@ def markdown(rows: list[Measured], context: dict[str, Any]) -> str:
     ]
     for part in dict.fromkeys(r.part for r in rows):
         parts += SECTIONS[part](rows, context)
+    if {"a", "c"} & {r.part for r in rows}:
+        parts += ["## Chart", CHART]
     parts += [*failures(rows), "## Means", "\n".join(means_lines(rows))]
     return "\n\n".join(parts) + "\n"
+
+
+CHART = """\
+Parts A and C's median times, drawn from `benchmarks/engines.json` by
+`benchmarks/charts.py`, each engine's bar labelled with its time over the Polars engine's:
+
+![Median wall time of each engine, per workload](images/benchmarks-engines.png)"""
 
 
 def report(
@@ -1098,6 +1107,26 @@ def report(
     results = {**context, "rows": [asdict(r) for r in rows]}
     args.json.write_text(json.dumps(results, indent=1) + "\n")
     print(f"\nwrote {args.out} and {args.json}")
+    draw_chart(args)
+
+
+def draw_chart(args: argparse.Namespace) -> None:
+    """Draw the page's chart from ``args.json`` into ``images/`` beside ``args.out``."""
+    import charts
+
+    for path in charts.main_engines(args.json, args.out.parent / "images"):
+        print(f"wrote {path}")
+
+
+def report_only(args: argparse.Namespace) -> None:
+    """Write the Markdown report and the chart again from ``args.json``, measuring nothing."""
+    results = json.loads(args.json.read_text())
+    rows = [Measured(**r) for r in results["rows"]]
+    context = {k: v for k, v in results.items() if k != "rows"}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(markdown(rows, context))
+    print(f"wrote {args.out}")
+    draw_chart(args)
 
 
 # --------------------------------------------------------------------------- CLI
@@ -1130,6 +1159,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="Markdown report")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="raw results")
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="write the report and the chart again from --json, measuring nothing",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--result-file", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -1140,6 +1174,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     if args.worker:
         worker(args)
+        return
+    if args.report_only:
+        report_only(args)
         return
     load = check_load()
     if {"a", "c"}.intersection(args.parts):

@@ -842,6 +842,16 @@ def failures(rows: list[Row]) -> list[str]:
     return ["## Failures", "\n".join(lines)] if lines else []
 
 
+CHARTS = """\
+The same medians and peak memory, drawn from `benchmarks/results.json` by
+`benchmarks/charts.py` (each peer's bar is labelled with its time over polars_ireval's on
+the same workload and input):
+
+![Median wall time of each tool and input, per workload](images/benchmarks-time.png)
+
+![Peak resident memory of each tool and input, per workload](images/benchmarks-memory.png)"""
+
+
 def markdown(rows: list[Row], checks: list[dict[str, Any]], context: dict[str, Any]) -> str:
     """Render the Markdown report."""
     info = context["machine"]
@@ -868,6 +878,7 @@ def markdown(rows: list[Row], checks: list[dict[str, Any]], context: dict[str, A
         "## Results",
         markdown_table(HEADER, table_rows(rows)),
         *failures(rows),
+        CHARTS,
         "## Targets",
         "Issue 2 asks polars_ireval to be at least 5x faster than the fastest peer from "
         "text and 10x from Parquet, with a peak memory no higher than pytrec_eval's. "
@@ -909,6 +920,26 @@ def report(
     results = {**context, "rows": [asdict(r) for r in rows], "cross_check": checks}
     args.json.write_text(json.dumps(results, indent=1) + "\n")
     print(f"\nwrote {args.out} and {args.json}")
+    draw_charts(args)
+
+
+def draw_charts(args: argparse.Namespace) -> None:
+    """Draw the page's charts from ``args.json`` into ``images/`` beside ``args.out``."""
+    import charts
+
+    for path in charts.main(args.json, args.out.parent / "images"):
+        print(f"wrote {path}")
+
+
+def report_only(args: argparse.Namespace) -> None:
+    """Write the Markdown report and the charts again from ``args.json``, measuring nothing."""
+    results = json.loads(args.json.read_text())
+    rows = [Row(**r) for r in results["rows"]]
+    context = {k: v for k, v in results.items() if k not in ("rows", "cross_check")}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(markdown(rows, cross_check(rows), context))
+    print(f"wrote {args.out}")
+    draw_charts(args)
 
 
 # --------------------------------------------------------------------------- CLI
@@ -930,6 +961,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="Markdown report")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="raw results")
     parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="write the report and the charts again from --json, measuring nothing",
+    )
+    parser.add_argument(
         "--worker", nargs=3, metavar=("TOOL", "WORKLOAD", "INPUT"), help=argparse.SUPPRESS
     )
     parser.add_argument("--result-file", help=argparse.SUPPRESS)
@@ -941,6 +977,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     if args.worker:
         worker(args)
+        return
+    if args.report_only:
+        report_only(args)
         return
     load = check_load()
     rows, manifests = benchmark(args)

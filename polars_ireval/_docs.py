@@ -2,14 +2,28 @@
 
 ``python -m polars_ireval._docs > docs/measures.md`` regenerates it; a test fails when the
 file is out of date, so the documentation cannot drift from the declarations.
+
+Each measure's seven numeric properties come from ``docs/properties.json``, the audit's
+data that ``tests/tools/make_properties_page.py`` computes once (the enumeration takes
+seconds) and ``docs/properties.md`` is rendered from as well; that script rewrites this page
+too.
 """
 
 from __future__ import annotations
 
 import inspect
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 from polars_ireval import measures as _measures  # noqa: F401  (registers every measure)
+from polars_ireval.properties import PROPERTIES, explain_row
 from polars_ireval.registry import MeasureDef, definitions
+
+#: The properties audit's data, in a source checkout (see the module notes).
+PROPERTIES_DATA = Path(__file__).resolve().parents[1] / "docs" / "properties.json"
+_REMAKE = "run `python tests/tools/make_properties_page.py`"
 
 _AGG = {
     "mean": "mean over queries",
@@ -85,8 +99,48 @@ def _markdown(doc: str) -> list[str]:
     return out
 
 
-def render() -> str:
-    """The Markdown text of ``docs/measures.md``."""
+def _properties(defn: MeasureDef, data: Mapping[str, Any]) -> list[str]:
+    """The measure's verdicts at the audited depth, each "no" with its counterexample, or
+    why it was not audited."""
+    depth = data["depth"]
+    skipped = {s["name"]: s["why"] for s in data["not_audited"]}
+    if defn.name in skipped:
+        why = skipped[defn.name]
+        how = (
+            "the audit scores a measure at a depth k and at k + 1"
+            if why == "no depth cutoff"
+            else "the audit takes every parameter but the depth at its default"
+        )
+        return [
+            f"Properties: not audited ({why}: {how}; see "
+            "[Seven numeric properties](properties.md))."
+        ]
+    label = f"{defn.name}@{depth}"
+    rows = [r for r in data["measures"] if r["measure"] == label]
+    if len(rows) != 1:
+        raise RuntimeError(f"{PROPERTIES_DATA} has no verdicts for {label!r}: {_REMAKE}")
+    out = [
+        f"Properties at depth {depth} (`{label}`, every other parameter at its default; what "
+        "each one means and how it is decided: [Seven numeric properties]"
+        "(properties.md#the-properties-as-decided)):",
+        "",
+        "| " + " | ".join(PROPERTIES) + " |",
+        "|" + "---|" * len(PROPERTIES),
+        "| " + " | ".join("yes" if rows[0][p] else "no" for p in PROPERTIES) + " |",
+    ]
+    found = [c for c in data["counterexamples"] if c["measure"] == label]
+    if found:
+        out += ["", "Counterexamples (rankings of grades, `?` unjudged, `|` after the depth):", ""]
+        out += [f"- {explain_row(c)}" for c in found]
+    return out
+
+
+def render(properties_data: Mapping[str, Any] | None = None) -> str:
+    """The Markdown text of ``docs/measures.md``.
+
+    ``properties_data``: the properties audit's data (default: ``docs/properties.json``).
+    """
+    data = json.loads(PROPERTIES_DATA.read_text()) if properties_data is None else properties_data
     out = [
         "# Measures",
         "",
@@ -127,6 +181,7 @@ def render() -> str:
         out += ["", f"Unjudged retrieved documents: {_unjudged(d)}."]
         ir_name = f"`{d.name}@{{{d.cutoff}}}`" if d.cutoff else f"`{d.name}`"
         out += ["", f"ir_measures string: {ir_name} (parameters as `{d.name}(name=value)`)."]
+        out += ["", *_properties(d, data)]
         if d.cite:
             out += ["", f"Reference: {d.cite}."]
     return "\n".join(out) + "\n"

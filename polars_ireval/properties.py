@@ -652,7 +652,8 @@ def _check_options(
 def _audit_depth(
     k: int, group: list[Measure], wanted: list[str], options: dict[str, Any]
 ) -> tuple[list[dict[str, Any]], list[pl.DataFrame]]:
-    """Every measure of ``group`` (all at depth k) scored on one universe in one call."""
+    """Every measure of ``group`` (all at depth k) scored on one universe in one call (and
+    the ideal rankings of the probe depths in another)."""
     rels = [m.params.get("rel", 1) for m in group]
     u = _universe(
         k, options["grades"], options["unjudged"], options["unretrieved"], options["max_queries"],
@@ -660,13 +661,24 @@ def _audit_depth(
     )  # fmt: skip
     probes = _probe_depths(k) if "bounded" in wanted else []
     asked: list[Measure] = []
+    probed: list[Measure] = []
     for i, m in enumerate(group):
         asked += [_at(m, k, f"m{i}@{k}"), _at(m, k + 1, f"m{i}@{k + 1}")]
-        asked += [_at(m, d, f"m{i}@{d}") for d in probes]
+        probed += [_at(m, d, f"m{i}@{d}") for d in probes]
     run, qrels = _inputs(u, probes)
     upper = options["residual"] == "upper"
-    # trec_eval's 0 at R = 0 is the score under audit (see ``no_relevant`` in the notes)
-    long = evaluate(run, qrels, asked, per_query=True, residuals=upper, no_relevant="zero")
+
+    def scored(measures: list[Measure], probe: bool) -> pl.DataFrame:
+        # the universe at depths k and k + 1, and apart the few ideal rankings at the probe
+        # depths (up to 1000: scoring every query there would cost far more)
+        keep = (pl.col("query_id").cast(pl.Int64) >= u.queries) == probe
+        # trec_eval's 0 at R = 0 is the score under audit (see ``no_relevant`` in the notes)
+        return evaluate(run.filter(keep), qrels.filter(keep), measures, per_query=True,
+                        residuals=upper, no_relevant="zero")  # fmt: skip
+
+    long = scored(asked, probe=False)
+    if probes:
+        long = pl.concat([long, scored(probed, probe=True)], how="diagonal_relaxed")
     score = pl.col("value")
     if upper:
         score = score + pl.col("residual").fill_null(0.0)

@@ -152,8 +152,8 @@ def check_violation(row: dict, a: float, b: float | None) -> None:
 
 
 @pytest.mark.parametrize("k", [3, 4, 5, 10])
-def test_table2_cell_for_cell(k: int) -> None:
-    out = ir.properties(seed_measures(k))
+def test_table2_cell_for_cell(k: int, at5: ir.Properties) -> None:
+    out = at5 if k == 5 else ir.properties(seed_measures(k))
     assert out.frame.columns == ["measure", *PROPS]
     got = {r[0]: tuple(r[1:]) for r in out.frame.iter_rows()}
     for measure, cells in TABLE2.items():
@@ -296,7 +296,7 @@ def test_grades_are_read_from_the_measure() -> None:
         assert got.counterexample(f"P(rel=2)@{k}", "realizable")["a_ranking"].count("2") == 1
 
 
-def test_one_evaluate_call_per_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_evaluate_calls_per_depth(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
     real = props_module.evaluate
 
@@ -306,9 +306,12 @@ def test_one_evaluate_call_per_depth(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(props_module, "evaluate", counting)
     ir.properties(["P@4", "AP@4", "nDCG@5"])
-    # depth 4: 5^... every ranking of 5 positions over 4 states in 3 collections, + probes
-    assert len(calls) == 2
-    assert calls[0] == 4**5 * 3 + 3 and calls[1] == 4**6 * 3 + 3
+    # depth 4: every ranking of 5 positions over 4 states in 3 collections, then the ideal
+    # rankings at the 3 probe depths (8, 40, 400) apart; depth 5 likewise
+    assert calls == [4**5 * 3, 3, 4**6 * 3, 3]
+    calls.clear()
+    ir.properties(["P@4"], properties=["monotonic", "localized"])  # no probes: one call
+    assert calls == [4**5 * 3]
 
 
 def test_outputs() -> None:
@@ -438,6 +441,17 @@ def test_cli_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture
 # --------------------------------------------------------------------------- docs
 
 
+def test_docs_data_is_fresh(at5: ir.Properties) -> None:
+    # the one fresh enumeration behind docs/properties.md and docs/measures.md
+    from tests.tools import make_properties_page
+
+    assert [m for _, m in make_properties_page.SEED] == seed_measures(5)
+    data = (ROOT / "docs" / "properties.json").read_text()
+    assert data == make_properties_page.compute(seed=at5), (
+        "docs/properties.json is stale: run `python tests/tools/make_properties_page.py`"
+    )
+
+
 def test_docs_page_is_generated() -> None:
     from tests.tools import make_properties_page
 
@@ -446,7 +460,8 @@ def test_docs_page_is_generated() -> None:
         "docs/properties.md is stale: run `python tests/tools/make_properties_page.py`"
     )
     for name, measure in make_properties_page.SEED:
-        assert f"| {name} | `{measure}` |" in page
+        cells = " | ".join("yes" if v else "no" for v in TABLE2[measure.replace("@5", "@{k}")])
+        assert f"| {name} | `{measure}` | {cells} |" in page
 
 
 def test_universe_enumerates_every_ranking() -> None:

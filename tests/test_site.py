@@ -35,6 +35,9 @@ PAGES = [
     "benchmarks/index.html",
     "architecture/index.html",
     "images/tests/pr_curve_example.png",
+    "images/benchmarks-time.png",
+    "images/benchmarks-memory.png",
+    "images/benchmarks-engines.png",
 ]
 
 

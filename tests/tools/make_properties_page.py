@@ -1,22 +1,31 @@
-"""Write ``docs/properties.md``: seed 004's seven properties of every registered measure.
+"""Write ``docs/properties.json``, and from it ``docs/properties.md`` and ``docs/measures.md``.
 
-The tables are computed by :func:`polars_ireval.properties` when the page is made, and the
-example's output is what the example prints; ``tests/test_properties.py`` makes the page
-again and fails when the committed one differs. After a change to a measure or to the
-audit, run:
+``docs/properties.json`` holds seed 004's seven properties of every registered measure,
+computed by :func:`polars_ireval.properties` when the data is made: the verdicts of seed
+004's Table 2 metrics, the verdicts and counterexamples of every registered measure at
+depth 5, and the measures not audited with the reason. Both the properties page and the
+measure catalogue (``python -m polars_ireval._docs``) are rendered from that file, so the
+enumeration runs once, here. ``tests/test_properties.py`` computes the data again and fails
+when the committed file differs, and checks that the page is the one the file gives (the
+page's example runs and prints what the page shows); ``tests/test_docs.py`` checks the
+catalogue. After a change to a measure or to the audit, run:
 
-    python tests/tools/make_properties_page.py            # writes docs/properties.md
+    python tests/tools/make_properties_page.py   # writes the three files
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "properties.md"
+DATA = ROOT / "docs" / "properties.json"
+CATALOGUE = ROOT / "docs" / "measures.md"
 DEPTH = 5
 
 #: Seed 004's Table 2 metrics, in its order: (the seed's name, the measure string here).
@@ -137,7 +146,8 @@ DECIDED = (
 ALL = """\
 ## Every registered measure
 
-At depth 5, with every other parameter at its default.
+At depth 5, with every other parameter at its default. The [measure catalogue](measures.md)
+shows each measure's row with the counterexample of each "no".
 
 """
 
@@ -157,28 +167,88 @@ def _example() -> str:
     return buf.getvalue()
 
 
-def render() -> str:
-    """The page, computed now."""
-    import polars_ireval as ir
+def _selection() -> tuple[list[str], list[dict[str, str]]]:
+    """The registered measures audited at ``DEPTH`` (their strings), and the others with
+    the reason (the audit scores a measure at a depth k and at k + 1)."""
     from polars_ireval.registry import definitions
-
-    seed = ir.properties([m for _, m in SEED])
-    lines = seed.to_markdown().splitlines()
-    lines[0] = "| seed | " + lines[0][2:]
-    lines[1] = "|---" + lines[1]
-    for i, (s, _) in enumerate(SEED):
-        lines[2 + i] = f"| {s} " + lines[2 + i]
 
     audited, skipped = [], []
     for d in definitions():
         required = [p.name for p in d.params if p.required and p.name != "k"]
         if d.cutoff != "k":
-            skipped.append(f"`{d.name}` (no depth cutoff)")
+            skipped.append({"name": d.name, "why": "no depth cutoff"})
         elif required:
-            skipped.append(f"`{d.name}` (needs {', '.join(required)})")
+            skipped.append({"name": d.name, "why": f"needs {', '.join(required)}"})
         else:
             audited.append(f"{d.name}@{DEPTH}")
+    return audited, skipped
+
+
+def _dump(data: dict[str, Any]) -> str:
+    """JSON with one row of a table a line (short diffs when a verdict changes)."""
+    parts = []
+    for key, value in data.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            rows = ",\n".join("  " + json.dumps(r) for r in value)
+            parts.append(f" {json.dumps(key)}: [\n{rows}\n ]")
+        else:
+            parts.append(f" {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def compute(seed: Any = None) -> str:
+    """The text of ``docs/properties.json``, computed now.
+
+    ``seed``: the audit of ``SEED``'s measures (``ir.properties``), when it is at hand.
+    """
+    import polars_ireval as ir
+
+    if seed is None:
+        seed = ir.properties([m for _, m in SEED])
+    if seed.frame["measure"].to_list() != [m for _, m in SEED]:
+        raise ValueError("seed must audit SEED's measures, in its order")
+    audited, skipped = _selection()
     every = ir.properties(audited)
+    if dict(seed.options) != dict(every.options):  # pragma: no cover
+        raise ValueError(f"the seed's audit has other options: {seed.options}")
+    data = {
+        "generated_by": "python tests/tools/make_properties_page.py",
+        "depth": DEPTH,
+        "options": dict(every.options),
+        "seed": [
+            {"seed": s, **row} for (s, _), row in zip(SEED, seed.frame.to_dicts(), strict=True)
+        ],
+        "measures": every.frame.to_dicts(),
+        "counterexamples": every.counterexamples.to_dicts(),
+        "not_audited": skipped,
+    }
+    return _dump(data)
+
+
+def _properties(rows: list[dict[str, Any]]) -> Any:
+    """The verdict rows of the data as an ``ir.Properties`` (for its Markdown table)."""
+    import polars as pl
+
+    from polars_ireval.properties import PROPERTIES, Properties
+
+    schema = {"measure": pl.String, **dict.fromkeys(PROPERTIES, pl.Boolean)}
+    frame = pl.DataFrame([{c: r[c] for c in schema} for r in rows], schema=schema)
+    return Properties(frame=frame, counterexamples=pl.DataFrame(), violations=pl.DataFrame())
+
+
+def render(data: dict[str, Any] | None = None) -> str:
+    """The page, from ``data`` (default: the committed ``docs/properties.json``)."""
+    if data is None:
+        data = json.loads(DATA.read_text())
+    if [r["measure"] for r in data["seed"]] != [m for _, m in SEED]:
+        raise ValueError(f"{DATA} is stale: run `python tests/tools/make_properties_page.py`")
+    lines = _properties(data["seed"]).to_markdown().splitlines()
+    lines[0] = "| seed | " + lines[0][2:]
+    lines[1] = "|---" + lines[1]
+    for i, row in enumerate(data["seed"]):
+        lines[2 + i] = f"| {row['seed']} " + lines[2 + i]
+
+    skipped = [f"`{s['name']}` ({s['why']})" for s in data["not_audited"]]
     decided = "\n".join(
         ["| property | the seed (section 4) | decided by |", "|---|---|---|"]
         + [f"| `{p}` | {seed_text} | {how} |" for p, seed_text, how in DECIDED]
@@ -190,7 +260,7 @@ def render() -> str:
         "\n".join(lines) + "\n\n",
         NOTES + "\n",
         ALL,
-        every.to_markdown() + "\n\n",
+        _properties(data["measures"]).to_markdown() + "\n\n",
         "Not audited (the audit scores a measure at a depth k and at k + 1): "
         + ", ".join(skipped)
         + ".\n",
@@ -199,8 +269,13 @@ def render() -> str:
 
 
 def main() -> int:
+    from polars_ireval import _docs
+
+    DATA.write_text(compute())
     PAGE.write_text(render())
-    print(f"wrote {PAGE}", file=sys.stderr)
+    CATALOGUE.write_text(_docs.render())
+    for path in (DATA, PAGE, CATALOGUE):
+        print(f"wrote {path}", file=sys.stderr)
     return 0
 
 

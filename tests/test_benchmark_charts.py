@@ -1,0 +1,210 @@
+"""``benchmarks/charts.py``: the charts of ``docs/benchmarks.md`` and
+``docs/benchmarks-engines.md`` show the committed results.
+
+Oracle: ``benchmarks/results.json`` and ``engines.json`` read here with ``json`` alone,
+medians by ``statistics.median`` and ratios worked out here; the bars are counted and
+measured on the figure. Nothing is measured (the benchmarks are too costly for a test).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.paths import ROOT
+
+BENCH = ROOT / "benchmarks"
+RESULTS = BENCH / "results.json"
+ENGINES = BENCH / "engines.json"
+PAGE = ROOT / "docs" / "benchmarks.md"
+ENGINES_PAGE = ROOT / "docs" / "benchmarks-engines.md"
+
+
+@pytest.fixture(scope="module")
+def charts() -> Any:
+    pytest.importorskip("matplotlib")
+    sys.path.insert(0, str(BENCH))  # charts.py imports run.py, which imports layout.py
+    try:
+        import charts as module
+    finally:
+        sys.path.remove(str(BENCH))
+    return module
+
+
+@pytest.fixture(scope="module")
+def data() -> dict[str, Any]:
+    return json.loads(RESULTS.read_text())
+
+
+def _bars(fig: Any) -> dict[str, dict[str, tuple[float, str]]]:
+    """Per panel (its title's workload), per bar label: the bar's length and its note."""
+    from matplotlib.patches import Rectangle
+
+    out = {}
+    for ax in fig.axes:
+        workload = ax.get_title(loc="left").split(":")[0]
+        ticks = {
+            round(t): lab.get_text()
+            for t, lab in zip(ax.get_yticks(), ax.get_yticklabels(), strict=True)
+        }
+        notes = {round(t.get_position()[1]): t.get_text() for t in ax.texts}
+        bars = [p for p in ax.patches if isinstance(p, Rectangle)]
+        panel = {}
+        for bar in bars:
+            y = round(bar.get_y() + bar.get_height() / 2)
+            assert bar.get_x() == 0.0
+            panel[ticks[y]] = (bar.get_width(), notes[y])
+        assert len(panel) == len(bars)  # one bar a label
+        out[workload] = panel
+    return out
+
+
+def _ok(row: dict[str, Any]) -> bool:
+    return row["status"] == "ok" and bool(row["times"])
+
+
+def _subject_median(data: dict[str, Any], row: dict[str, Any]) -> float | None:
+    for r in data["rows"]:
+        if (r["tool"], r["workload"], r["input"]) == ("polars_ireval", row["workload"],
+                                                      row["input"]) and _ok(r):  # fmt: skip
+            return statistics.median(r["times"])
+    return None
+
+
+def test_time_chart_draws_every_median_and_ratio(charts: Any, data: dict[str, Any]) -> None:
+    fig = charts.time_figure(*charts.load(RESULTS))
+    bars = _bars(fig)
+    workloads = list(dict.fromkeys(r["workload"] for r in data["rows"]))
+    assert list(bars) == workloads
+    n_ratios = 0
+    for name in workloads:
+        rows = [r for r in data["rows"] if r["workload"] == name and _ok(r)]
+        assert len(bars[name]) == len(rows) == 6
+        for r in rows:
+            width, note = bars[name][f"{r['tool']} ({r['input']})"]
+            median = statistics.median(r["times"])
+            assert width == median
+            assert note.startswith(f"{median:.3f} s")
+            subject = _subject_median(data, r)
+            if r["tool"] != "polars_ireval" and subject is not None:
+                assert f"({median / subject:.2f}× polars_ireval from {r['input']})" in note
+                n_ratios += 1
+            else:
+                assert "×" not in note
+    assert n_ratios == 8  # every peer row of both workloads has a polars_ireval row
+    # the ratios drawn are the page's table's
+    page = PAGE.read_text()
+    assert "| pytrec_eval | msmarco | text | 7.067 |" in page and "| 6.83× |" in page
+    assert bars["msmarco"]["pytrec_eval (text)"][1] == "7.067 s  (6.83× polars_ireval from text)"
+
+
+def test_memory_chart_draws_every_peak(charts: Any, data: dict[str, Any]) -> None:
+    bars = _bars(charts.memory_figure(*charts.load(RESULTS)))
+    total = 0
+    for name, panel in bars.items():
+        rows = [r for r in data["rows"] if r["workload"] == name and _ok(r)]
+        assert len(panel) == len(rows)
+        for r in rows:
+            width, note = panel[f"{r['tool']} ({r['input']})"]
+            assert width == r["peak_mb"] and note == f"{r['peak_mb']:.0f} MB"
+            total += 1
+    assert total == len(data["rows"]) == 12
+
+
+def test_a_failed_case_has_no_bar_but_says_so(
+    charts: Any, data: dict[str, Any], tmp_path: Path
+) -> None:
+    broken = copy.deepcopy(data)
+    row = next(r for r in broken["rows"] if (r["tool"], r["workload"]) == ("polars_ireval",
+                                                                         "campaign"))  # fmt: skip
+    row.update(status="timeout", error="timed out after 900 s", times=[])
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(broken))
+    fig = charts.time_figure(*charts.load(path))
+    campaign = next(ax for ax in fig.axes if ax.get_title(loc="left").startswith("campaign"))
+    assert len(campaign.patches) == 5
+    assert "timeout" in [t.get_text() for t in campaign.texts]
+    # the peers reading text have no polars_ireval time to be compared with: no ratio
+    notes = _bars(fig)["campaign"]
+    assert notes["pytrec_eval (text)"][1] == f"{statistics.median(row_times(data)):.3f} s"
+
+
+def row_times(data: dict[str, Any]) -> list[float]:
+    return next(
+        r["times"]
+        for r in data["rows"]
+        if (r["tool"], r["workload"], r["input"]) == ("pytrec_eval", "campaign", "text")
+    )
+
+
+def test_committed_charts_and_page_are_fresh(charts: Any, tmp_path: Path) -> None:
+    from matplotlib.testing.compare import compare_images
+
+    written = charts.main(RESULTS, tmp_path)
+    page = PAGE.read_text()
+    for path in written:
+        committed = ROOT / "docs" / "images" / path.name
+        assert f"](images/{path.name})" in page
+        assert compare_images(str(committed), str(path), tol=6) is None, (
+            f"docs/images/{path.name} is stale: run `cd benchmarks && python charts.py`"
+        )
+    # the page is what run.py writes from results.json (``run.py --report-only``)
+    import run
+
+    results = json.loads(RESULTS.read_text())
+    rows = [run.Row(**r) for r in results["rows"]]
+    context = {k: v for k, v in results.items() if k not in ("rows", "cross_check")}
+    assert page == run.markdown(rows, run.cross_check(rows), context), (
+        "docs/benchmarks.md is stale: run `cd benchmarks && python run.py --report-only`"
+    )
+
+
+def test_engines_chart_draws_parts_a_and_c(charts: Any) -> None:
+    data = json.loads(ENGINES.read_text())
+    bars = _bars(charts.engines_figure(*charts.load_engines(ENGINES)))
+    assert {name: len(panel) for name, panel in bars.items()} == {
+        "msmarco": 2, "campaign": 2, "synthetic-5000q": 3}  # fmt: skip
+    drawn = [r for r in data["rows"] if r["part"] in ("a", "c")]
+    assert sum(map(len, bars.values())) == len(drawn) == 7  # part B (SQL variants) is not
+    for r in drawn:
+        width, note = bars[r["workload"]][r["tool"]]
+        median = statistics.median(r["times"])
+        assert width == median and note.startswith(f"{median:.3f} s")
+        polars = next(p for p in drawn if (p["part"], p["workload"], p["tool"]) ==
+                      (r["part"], r["workload"], "polars"))  # fmt: skip
+        if r["tool"] == "polars":
+            assert "×" not in note
+        else:
+            ratio = median / statistics.median(polars["times"])
+            assert note.endswith(f"({ratio:.2f}× polars)")
+    # the page's tables give the same ratios
+    page = ENGINES_PAGE.read_text()
+    assert bars["campaign"]["duckdb"][1].endswith("(4.62× polars)") and "| 4.62 |" in page
+    assert bars["synthetic-5000q"]["spark"][1].endswith("(98.42× polars)") and "| 98.42 |" in page
+
+
+def test_committed_engines_chart_and_page_are_fresh(charts: Any, tmp_path: Path) -> None:
+    from matplotlib.testing.compare import compare_images
+
+    (path,) = charts.main_engines(ENGINES, tmp_path)
+    page = ENGINES_PAGE.read_text()
+    assert f"](images/{path.name})" in page
+    committed = ROOT / "docs" / "images" / path.name
+    assert compare_images(str(committed), str(path), tol=6) is None, (
+        f"docs/images/{path.name} is stale: run `cd benchmarks && python charts.py`"
+    )
+    import engines
+
+    results = json.loads(ENGINES.read_text())
+    rows = [engines.Measured(**r) for r in results["rows"]]
+    context = {k: v for k, v in results.items() if k != "rows"}
+    assert page == engines.markdown(rows, context), (
+        "docs/benchmarks-engines.md is stale: run `cd benchmarks && python engines.py "
+        "--report-only`"
+    )
