@@ -25,6 +25,7 @@ from polars_ireval.errors import (
     RelevanceError,
     SchemaError,
     ScoreError,
+    TieOrdersError,
     UnknownMeasureError,
 )
 from polars_ireval.evaluate import CoverageWarning, evaluate, evaluate_table
@@ -71,6 +72,7 @@ __all__ = [
     "SchemaError",
     "ScoreError",
     "Sessions",
+    "TieOrdersError",
     "UnknownMeasureError",
     "Volatility",
     "Agreement",

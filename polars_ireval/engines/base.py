@@ -69,8 +69,17 @@ def refuse_average(request: Request, engine: str) -> None:
     if request.ties == AVERAGE:
         raise ParameterError(
             f"ties='average' (the expected value over every order of tied documents) is "
-            f"computed by the Polars engine only, not by engine={engine!r}; pass "
-            "engine='polars', or another tie policy"
+            f"computed by the Polars and DuckDB engines, not by engine={engine!r}; pass "
+            "engine='polars' or engine='duckdb', or another tie policy"
+        )
+
+
+def refuse_average_residuals(residuals: bool) -> None:
+    """Raise :class:`ParameterError` for ``ties="average"`` with ``residuals=True``."""
+    if residuals:
+        raise ParameterError(
+            "ties='average' gives expected values without residuals; pass residuals=False "
+            "(or another tie policy for residuals)"
         )
 
 
