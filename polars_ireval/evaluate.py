@@ -15,10 +15,12 @@ import polars as pl
 
 from polars_ireval.engines import ENGINES, Request
 from polars_ireval.engines import engine as engine_named
+from polars_ireval.engines.average import evaluate_spark
 from polars_ireval.engines.polars import per_query_columns
 from polars_ireval.errors import ParameterError
 from polars_ireval.io import Scores, check_scores, float32_scores
 from polars_ireval.judge import (
+    AVERAGE,
     EvalTies,
     Missing,
     as_run,
@@ -226,6 +228,8 @@ def evaluate(
         judged_only=judged_only, ties=ties, residuals=residuals, validate=validate,
         lazy=lazy, con=con, no_relevant=no_relevant,
     )  # fmt: skip
+    if ties == AVERAGE and engine == "spark":  # the arrangements made in Polars
+        return evaluate_spark(request)
     return engine_named(engine)(request)
 
 

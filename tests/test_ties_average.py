@@ -347,3 +347,20 @@ def test_checks_and_warnings_are_those_of_evaluate() -> None:
         RUN, qrels, ["AP", "ERR", "Q"], ties="average", per_query=True, no_relevant="skip"
     )
     assert skipped.filter(pl.col("query_id") == "q2")["measure"].to_list() == ["ERR", "ERR"]
+
+
+def test_spark_average_is_the_polars_average(spark: Any) -> None:
+    """On Spark, the arrangements are made in Polars and each evaluated by the Spark engine
+    under ties="rank": the values of the Polars engine (closed forms and enumeration), per
+    query and aggregated, in a Spark DataFrame; Spark inputs are refused with the fix."""
+    from tests.support import compare, to_polars
+
+    measures = ["ERR@3", "AP"]  # one Spark call: every measure is enumerated there
+    options: dict[str, Any] = {"ties": "average", "per_query": True}
+    got = ir.evaluate(RUN, QRELS, measures, engine="spark", **options)
+    assert hasattr(got, "sparkSession")
+    compare(to_polars(got), ir.evaluate(RUN, QRELS, measures, **options))
+    with pytest.raises(ParameterError, match="Polars frames or paths"):
+        ir.evaluate(
+            spark.createDataFrame(RUN.to_arrow()), QRELS, measures, engine="spark", ties="average"
+        )

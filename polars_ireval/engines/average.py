@@ -32,6 +32,7 @@ A ranking with more than :data:`MAX_ARRANGEMENTS` arrangements raises
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Callable
@@ -40,9 +41,16 @@ from typing import Any
 import polars as pl
 
 from polars_ireval import schema as S
-from polars_ireval.errors import TieOrdersError
+from polars_ireval.engines.base import (
+    Request,
+    check_missing,
+    qrels_frame,
+    refuse_average_residuals,
+    run_frame,
+)
+from polars_ireval.errors import ParameterError, TieOrdersError
 from polars_ireval.judge import INPUT_RANK, Missing, group_keys
-from polars_ireval.results import SKIPPED_PREFIX, NoRelevant
+from polars_ireval.results import MEASURE, SKIPPED_PREFIX, VALUE, NoRelevant, long_result
 
 #: The most distinct orders of its tied documents a ranking may have under
 #: ``ties="average"`` for the measures averaged by enumeration: each order is one ranking
@@ -315,4 +323,66 @@ def _multiset_permutations(counts: list[int]) -> list[tuple[int, ...]]:
     return out
 
 
-__all__ = ["MAX_ARRANGEMENTS", "averaged"]
+def evaluate_spark(request: Request) -> Any:
+    """``ties="average"`` on the Spark engine: every measure averaged over the distinct
+    arrangements of the tied documents, each arrangement a ranking evaluated by
+    :mod:`polars_ireval.engines.spark` under ``ties="rank"`` (the per-query values come
+    back to Polars, are averaged there and aggregated as on the other engines); the
+    result is handed back to Spark as a DataFrame (``request.con``, default the active
+    session), in the order of :func:`polars_ireval.evaluate`.
+
+    The run and qrels must be what :func:`polars_ireval.read_run` and ``read_qrels``
+    accept (frames, paths), not Spark DataFrames or tables: the arrangements are made in
+    Polars.
+    """
+    from polars_ireval.engines import spark as engine
+
+    r = request
+    refuse_average_residuals(r.residuals)
+    if any(_on_spark(x) for x in (r.run, r.qrels)):
+        raise ParameterError(
+            "ties='average' on engine='spark' makes the orders of the tied documents in "
+            "Polars: pass the run and qrels as Polars frames or paths (for a Spark "
+            "DataFrame, df.toArrow() and polars.from_arrow), or another tie policy"
+        )
+    run_df = run_frame(r.run, "trec_eval", validate=r.validate)
+    qrels_df = qrels_frame(r.qrels, validate=r.validate)
+    if r.missing == "error":
+        check_missing(run_df, qrels_df)
+    labels = [m.label for m in r.parsed]
+
+    def by_rank(frame: Any, missing: Missing, policy: NoRelevant) -> pl.LazyFrame:
+        sub = dataclasses.replace(
+            r, run=frame, ties="rank", per_query=True, missing=missing, no_relevant=policy,
+            validate=False, lazy=False,
+        )  # fmt: skip
+        long = pl.from_arrow(engine.evaluate(sub).toArrow())
+        assert isinstance(long, pl.DataFrame)
+        keys = [c for c in (S.RUN_ID, S.QUERY_ID) if c in long.columns]
+        wide = long.pivot(on=MEASURE, index=keys, values=VALUE)
+        absent = [pl.lit(None, pl.Float64).alias(c) for c in labels if c not in wide.columns]
+        return wide.with_columns(absent).select(*keys, *labels).lazy()
+
+    checked: NoRelevant = "zero" if r.no_relevant == "error" else r.no_relevant
+    missing = "skip" if r.missing == "error" else r.missing
+    per_q = averaged(
+        run_df, qrels_df, labels, by_rank, missing=missing, no_relevant=checked,
+        max_depth=r.max_depth,
+    )  # fmt: skip
+    result = long_result(per_q, r.parsed, per_query=r.per_query).collect()
+    session = r.con
+    if session is None:
+        from pyspark.sql import SparkSession
+
+        session = SparkSession.getActiveSession()
+    order = "__ireval_order"
+    numbered = result.with_row_index(order).with_columns(pl.col(order).cast(pl.Int64))
+    return session.createDataFrame(numbered.to_arrow()).orderBy(order).drop(order)
+
+
+def _on_spark(obj: Any) -> bool:
+    """A Spark DataFrame."""
+    return type(obj).__module__.startswith("pyspark")
+
+
+__all__ = ["MAX_ARRANGEMENTS", "averaged", "evaluate_spark"]
