@@ -458,7 +458,6 @@ def test_tie_sensitivity_reports_the_average() -> None:
         (["AP"], {"residuals": True}, "residuals=False"),
         (["ERR"], {"residuals": True}, "residuals=False"),
         (["ERR"], {"residuals": True, "engine": "duckdb"}, "residuals=False"),
-        (["AP"], {"engine": "spark"}, "Polars and DuckDB engines.*engine='spark'"),
     ],
 )
 def test_average_refusals_say_why(measures: list[str], options: dict[str, Any], match: str) -> None:
