@@ -266,7 +266,7 @@ def test_too_many_orders_is_an_error_that_says_what_to_do(monkeypatch: pytest.Mo
     pair): over a limit of 100 it is refused, naming the run, query, groups and fixes."""
     monkeypatch.setattr(average, "MAX_ARRANGEMENTS", 100)
     with pytest.raises(TieOrdersError) as info:
-        ir.evaluate(RUN, QRELS, ["ERR@3"], ties="average")
+        ir.evaluate(RUN, QRELS, ["ERR"], ties="average")
     text = str(info.value)
     assert isinstance(info.value, ParameterError)
     for part in [
@@ -278,7 +278,7 @@ def test_too_many_orders_is_an_error_that_says_what_to_do(monkeypatch: pytest.Mo
     # the closed forms have no limit; at 144 the enumeration runs
     ir.evaluate(RUN, QRELS, ["AP", "nDCG@3"], ties="average")
     monkeypatch.setattr(average, "MAX_ARRANGEMENTS", 144)
-    ir.evaluate(RUN, QRELS, ["ERR@3"], ties="average")
+    ir.evaluate(RUN, QRELS, ["ERR"], ties="average")
 
 
 def test_grades_merge_documents_into_fewer_arrangements(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -303,6 +303,24 @@ def test_grades_merge_documents_into_fewer_arrangements(monkeypatch: pytest.Monk
     # cut at 3, the tie of nine below is cut whatever its order: one arrangement
     cut = ir.evaluate(tied, qrels, ["ERR"], ties="average", max_depth=3)
     assert cut["value"].to_list() == [0.0]
+
+
+def test_ties_below_every_cutoff_are_not_arranged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With only measures cut at 3 (uncondensed), a tie starting below rank 3 is not
+    arranged (its order changes nothing they read): r1's q1 and r2's q1 have 4! = 24
+    arrangements of the tie that rank 3 cuts instead of 144 and 72, and the values are
+    still the mean over every permutation (every measure of the registry cut at k)."""
+    cut = [m for m in MEASURES if average.read_depth([ir.parse_measure(m)], None, False) == 3]
+    assert len(cut) > 30
+    _force_enumeration(monkeypatch)
+    monkeypatch.setattr(average, "MAX_ARRANGEMENTS", 24)
+    got = ir.evaluate(RUN, QRELS, cut, per_query=True, ties="average")
+    want = enumerated_mean(())
+    for run_id, query, measure, value in got.iter_rows():
+        mean = want[run_id, query, measure]
+        assert math.isclose(value, mean, rel_tol=0, abs_tol=1e-12), (measure, run_id, query)
+    with pytest.raises(TieOrdersError, match="144 distinct orders"):  # Q reads every rank
+        ir.evaluate(RUN, QRELS, [*cut, "Q"], ties="average")
 
 
 # --------------------------------------------------------------------------- the frame

@@ -23,8 +23,9 @@ ranking, in arrangement order.
 Arrangement 0 of every ranking keeps the run ids (it holds every ranking, so the engine
 sees the run's own queries, for ``missing="zero"``); the other arrangements are rankings
 of internal run ids, evaluated in a second call with ``missing="skip"``. A group entirely
-below ``max_depth`` is cut whatever its order and is not expanded; a group of one
-judgment has one arrangement.
+below the deepest rank the measures read (:func:`read_depth`: ``max_depth``, or the largest
+cutoff ``@k`` when every measure has one) is not expanded, its order changing nothing they
+read; a group of one judgment has one arrangement.
 
 A ranking with more than :data:`MAX_ARRANGEMENTS` arrangements raises
 :class:`~polars_ireval.errors.TieOrdersError`.
@@ -50,6 +51,7 @@ from polars_ireval.engines.base import (
 )
 from polars_ireval.errors import ParameterError, TieOrdersError
 from polars_ireval.judge import INPUT_RANK, Missing, group_keys
+from polars_ireval.registry import Measure
 from polars_ireval.results import MEASURE, SKIPPED_PREFIX, VALUE, NoRelevant, long_result
 
 #: The most distinct orders of its tied documents a ranking may have under
@@ -67,6 +69,8 @@ PerQuery = Callable[[pl.DataFrame | pl.LazyFrame, Missing, NoRelevant], pl.LazyF
 _TIE, _SLOT, _OCC, _GPOS = "\x00tie", "\x00slot", "\x00occ", "\x00gpos"
 _START, _SIG, _COUNT, _STRIDE = "\x00start", "\x00sig", "\x00count", "\x00stride"
 _ORDERS, _J, _A, _POS, _JUDGED = "\x00orders", "\x00j", "\x00a", "\x00pos", "\x00judged"
+#: Tie groups listed by the error for a ranking over the limit.
+_SHOWN = 8
 #: Separates the arrangement number from the run id in the internal run ids.
 _SEP = "\x1f"
 
@@ -79,11 +83,14 @@ def averaged(
     *,
     missing: Missing,
     no_relevant: NoRelevant,
-    max_depth: int | None,
+    depth: int | None,
 ) -> pl.LazyFrame:
     """The wide per-query frame of the measures ``labels`` (column names of what
     ``per_query`` returns), each value the mean over every distinct arrangement of the
     tied documents of its ranking.
+
+    ``depth``: the deepest rank the measures read (:func:`read_depth`); a group of tied
+    documents starting below it is not arranged, and the rankings are evaluated cut there.
 
     ``run`` and ``qrels`` are canonical (checked) frames (:func:`polars_ireval.judge.as_inputs`).
     The tie groups are found eagerly (a lazy run is collected for them); the cap is
@@ -99,9 +106,11 @@ def averaged(
     """
     eager = isinstance(run, pl.DataFrame) and isinstance(qrels, pl.DataFrame)
     keys = group_keys(run)
-    docs, groups = _tie_groups(run.lazy(), qrels.lazy(), keys, max_depth)
+    docs, groups = _tie_groups(run.lazy(), qrels.lazy(), keys, depth, eager)
     orders, table = _arrangements(groups, keys)
     expanded = _expand(docs, orders, table, keys)
+    if depth is not None:  # what lies deeper is read by no measure (cut by max_depth anyway)
+        expanded = expanded.filter(pl.col(INPUT_RANK) <= depth)
     several = bool(orders.height) and bool(orders[_ORDERS].max() > 1)  # type: ignore[operator]
     columns = [S.QUERY_ID, S.DOC_ID, S.SCORE, INPUT_RANK]
     j = pl.col(_J).cast(pl.String)
@@ -148,24 +157,48 @@ def averaged(
     )
 
 
+def read_depth(measures: list[Measure], max_depth: int | None, judged_only: bool) -> int | None:
+    """The deepest rank of the ranking that ``measures`` read (None: all of them): the
+    evaluation's ``max_depth``, or, if smaller, the largest cutoff ``k`` of the measures
+    when every one has an integer cutoff ``k`` (the ``@k`` that evaluates the top k ranks)
+    and scores the uncondensed ranking (a condensed ranking's rank k lies deeper)."""
+    cutoffs = []
+    for m in measures:
+        k = m.arguments().get("k") if m.defn.cutoff == "k" else None
+        if judged_only or m.judged_only or not isinstance(k, int) or isinstance(k, bool):
+            return max_depth
+        cutoffs.append(k)
+    deepest = max(cutoffs, default=None)
+    if deepest is None:
+        return max_depth
+    return deepest if max_depth is None else min(deepest, max_depth)
+
+
 def _tie_groups(
-    run: pl.LazyFrame, qrels: pl.LazyFrame, keys: list[str], max_depth: int | None
+    run: pl.LazyFrame, qrels: pl.LazyFrame, keys: list[str], depth: int | None, eager: bool
 ) -> tuple[pl.LazyFrame, pl.DataFrame]:
     """The run's rows with their tie group (``_TIE``: the score, -0.0 as 0.0), the group's
     first rank minus one (``_START``), the slot of their judgment in the group (grades in
     order, unjudged first), their number among the group's documents of that slot
-    (``_OCC``) and among the group (``_GPOS``); and the groups that have more than one
-    arrangement (in judged queries, above ``max_depth``), collected: ``keys, _TIE, _SIG``
-    (the number of documents per slot, in slot order, as text)."""
+    (``_OCC``) and among the group (``_GPOS``), without the groups starting below
+    ``depth``; and the groups that have more than one arrangement (in judged queries),
+    collected: ``keys, _TIE, _SIG`` (the number of documents per slot, in slot order, as
+    text). ``eager``: the rows are computed once, here."""
     rel = pl.col(S.RELEVANCE)
     judged_queries = qrels.select(S.QUERY_ID).unique().with_columns(pl.lit(True).alias(_JUDGED))
     group = [*keys, _TIE]
     grades = qrels.select(S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
+    start = pl.col(_TIE).rank("min", descending=True).over(keys).cast(pl.Int64) - 1
     docs = (
         run.select(*keys, S.DOC_ID, S.SCORE)
-        .join(grades, on=[S.QUERY_ID, S.DOC_ID], how="left")
-        .join(judged_queries, on=S.QUERY_ID, how="left")
         .with_columns((pl.col(S.SCORE) + 0.0).alias(_TIE))
+        .with_columns(start.alias(_START))
+    )
+    if depth is not None:  # below it in every order: read by no measure
+        docs = docs.filter(pl.col(_START) < depth)
+    docs = (
+        docs.join(grades, on=[S.QUERY_ID, S.DOC_ID], how="left")
+        .join(judged_queries, on=S.QUERY_ID, how="left")
         .with_columns(
             pl.struct(rel.is_not_null().alias("j"), rel.fill_null(0).alias("g"))
             .rank("dense")
@@ -173,17 +206,16 @@ def _tie_groups(
             .cast(pl.Int64)
             .sub(1)
             .alias(_SLOT),
-            (pl.col(_TIE).rank("min", descending=True).over(keys).cast(pl.Int64) - 1).alias(_START),
             (pl.col(S.DOC_ID).rank("ordinal").over(group).cast(pl.Int64) - 1).alias(_GPOS),
         )
         .with_columns(
             (pl.col(S.DOC_ID).rank("ordinal").over([*group, _SLOT]).cast(pl.Int64) - 1).alias(_OCC)
         )
     )
+    if eager:
+        docs = docs.collect().lazy()
     open_ = pl.col(_JUDGED).fill_null(False) & (pl.len().over(group) > 1)
     open_ = open_ & (pl.col(_SLOT).max().over(group) > 0)
-    if max_depth is not None:  # a group wholly below the cut is cut whatever its order
-        open_ = open_ & (pl.col(_START) < max_depth)
     groups = (
         docs.filter(open_)
         .group_by([*group, _SLOT])
@@ -270,8 +302,12 @@ def _raise_over(
     mine = per_group.join(over.head(1).select(keys), on=keys)
     sigs = mine[_SIG].to_list()
     total = math.prod(counts[s] for s in sigs)
-    sizes = ", ".join(str(sum(_parse(s))) for s in sigs)
-    classes = "; ".join(s.replace(",", "+") for s in sigs)
+    shown, more_groups = sigs[:_SHOWN], len(sigs) - _SHOWN
+    sizes = ", ".join(str(sum(_parse(s))) for s in shown)
+    classes = "; ".join(s.replace(",", "+") for s in shown)
+    if more_groups > 0:
+        sizes += f" and {more_groups} more"
+        classes += "; ..."
     where = f"query {first[S.QUERY_ID]!r}"
     if S.RUN_ID in keys:
         where += f" of run {first[S.RUN_ID]!r}"
@@ -367,7 +403,7 @@ def evaluate_spark(request: Request) -> Any:
     missing = "skip" if r.missing == "error" else r.missing
     per_q = averaged(
         run_df, qrels_df, labels, by_rank, missing=missing, no_relevant=checked,
-        max_depth=r.max_depth,
+        depth=read_depth(r.parsed, r.max_depth, r.judged_only),
     )  # fmt: skip
     result = long_result(per_q, r.parsed, per_query=r.per_query).collect()
     session = r.con

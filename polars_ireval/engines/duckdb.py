@@ -16,7 +16,7 @@ from typing import Any
 import polars as pl
 
 from polars_ireval import schema as S
-from polars_ireval.engines.average import averaged
+from polars_ireval.engines.average import averaged, read_depth
 from polars_ireval.engines.base import (
     USER_FRAME,
     Request,
@@ -112,7 +112,7 @@ def evaluate(request: Request) -> pl.DataFrame:
     per_q_avg = averaged(
         run_df, qrels_df, labels, by_rank, no_relevant=checked,
         missing="skip" if r.missing == "error" else r.missing,
-        max_depth=r.max_depth,
+        depth=read_depth(parsed, r.max_depth, r.judged_only),
     )  # fmt: skip
     return long_result(per_q_avg, parsed, per_query=r.per_query).collect()
 

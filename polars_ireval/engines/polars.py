@@ -13,7 +13,7 @@ from typing import Any, TypeVar, cast
 import polars as pl
 
 from polars_ireval import schema as S
-from polars_ireval.engines.average import averaged
+from polars_ireval.engines.average import averaged, read_depth
 from polars_ireval.engines.base import (
     USER_FRAME,
     Request,
@@ -307,7 +307,7 @@ def _per_query_enumerated(
     labels = [m.label for m in enumerated]
     per_q = averaged(
         run, qrels, labels, by_rank, missing="skip" if missing == "error" else missing,
-        no_relevant=checked, max_depth=max_depth,
+        no_relevant=checked, depth=read_depth(enumerated, max_depth, judged_only),
     )  # fmt: skip
     if closed:
         part = per_query_frame(
