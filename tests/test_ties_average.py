@@ -323,6 +323,16 @@ def test_ties_below_every_cutoff_are_not_arranged(monkeypatch: pytest.MonkeyPatc
         ir.evaluate(RUN, QRELS, [*cut, "Q"], ties="average")
 
 
+def test_rbp_tie_weights_read_the_whole_tie(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RBP(ties='average')@4 weighs r1's q1 tie at ranks 2-5 (cut by 4) by its size: its
+    ranking must not be cut at 4 for the enumeration, which then equals the closed form."""
+    measures = ["RBP(ties='average')@4", "RBP_resid(ties='average')@2"]
+    want = ir.evaluate(RUN, QRELS, measures, per_query=True, ties="average")
+    _force_enumeration(monkeypatch)
+    got = ir.evaluate(RUN, QRELS, measures, per_query=True, ties="average")
+    assert ((got["value"] - want["value"]).abs() <= 1e-12).all()
+
+
 # --------------------------------------------------------------------------- the frame
 
 

@@ -161,11 +161,15 @@ def read_depth(measures: list[Measure], max_depth: int | None, judged_only: bool
     """The deepest rank of the ranking that ``measures`` read (None: all of them): the
     evaluation's ``max_depth``, or, if smaller, the largest cutoff ``k`` of the measures
     when every one has an integer cutoff ``k`` (the ``@k`` that evaluates the top k ranks)
-    and scores the uncondensed ranking (a condensed ranking's rank k lies deeper)."""
+    and scores the uncondensed ranking (a condensed ranking's rank k lies deeper), and
+    none reads the extent of a tie (``RBP(ties='average')@k`` weighs a tie that k cuts by
+    its size, its documents below k included)."""
     cutoffs = []
     for m in measures:
-        k = m.arguments().get("k") if m.defn.cutoff == "k" else None
-        if judged_only or m.judged_only or not isinstance(k, int) or isinstance(k, bool):
+        args = m.arguments()
+        k = args.get("k") if m.defn.cutoff == "k" else None
+        whole = judged_only or m.judged_only or args.get("ties") == "average"
+        if whole or not isinstance(k, int) or isinstance(k, bool):
             return max_depth
         cutoffs.append(k)
     deepest = max(cutoffs, default=None)
