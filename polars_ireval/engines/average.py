@@ -163,7 +163,19 @@ def read_depth(measures: list[Measure], max_depth: int | None, judged_only: bool
     when every one has an integer cutoff ``k`` (the ``@k`` that evaluates the top k ranks)
     and scores the uncondensed ranking (a condensed ranking's rank k lies deeper), and
     none reads the extent of a tie (``RBP(ties='average')@k`` weighs a tie that k cuts by
-    its size, its documents below k included)."""
+    its size, its documents below k included).
+
+    Examples
+    --------
+    >>> import polars_ireval as ir
+    >>> from polars_ireval.engines.average import read_depth
+    >>> read_depth(ir.parse_measures(["ERR@10", "nDCG@5"]), None, False)
+    10
+    >>> read_depth(ir.parse_measures(["ERR@10", "Q"]), 100, False)  # Q reads every rank
+    100
+    >>> read_depth(ir.parse_measures(["ERR@10"]), None, True) is None  # condensed
+    True
+    """
     cutoffs = []
     for m in measures:
         args = m.arguments()
