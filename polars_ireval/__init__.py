@@ -26,6 +26,7 @@ from polars_ireval.errors import (
     RelevanceError,
     SchemaError,
     ScoreError,
+    TieOrdersError,
     UnknownMeasureError,
 )
 from polars_ireval.evaluate import CoverageWarning, evaluate, evaluate_table
@@ -105,6 +106,7 @@ __all__ = [
     "SchemaError",
     "ScoreError",
     "Sessions",
+    "TieOrdersError",
     "UnknownMeasureError",
     "Volatility",
     "Agreement",

@@ -75,3 +75,9 @@ class PreferenceError(IrevalError):
 class NoRelevantError(IrevalError):
     """An evaluated query has no relevant document, so a measure normalised by R is
     undefined for it (with ``no_relevant="error"``)."""
+
+
+class TieOrdersError(ParameterError):
+    """``ties="average"`` for a measure averaged by enumerating the orders of tied
+    documents, on a ranking with more distinct orders than the limit
+    (:data:`polars_ireval.engines.average.MAX_ARRANGEMENTS`)."""

@@ -15,10 +15,12 @@ import polars as pl
 
 from polars_ireval.engines import ENGINES, Request
 from polars_ireval.engines import engine as engine_named
+from polars_ireval.engines.average import evaluate_spark
 from polars_ireval.engines.polars import per_query_columns
 from polars_ireval.errors import ParameterError
 from polars_ireval.io import Scores, check_scores, float32_scores
 from polars_ireval.judge import (
+    AVERAGE,
     EvalTies,
     Missing,
     as_run,
@@ -98,11 +100,21 @@ def evaluate(
     ties
         Order of documents with equal scores; see :func:`judge`. ``"average"``: the
         expected value of each measure over every order of the documents with equal
-        scores (each order equally likely; Polars engine only), for the measures that
-        declare it (P, R, Success, relative_P, Judged, Unjudged, RR, AP, Rprec, the DCG
-        family, RBP...); the others raise :class:`ParameterError` (see
-        :func:`polars_ireval.tie_sensitivity` for their range over tie orders, and
-        ``docs/ties.md``).
+        scores (each order equally likely), for every measure, on every engine (see
+        ``docs/ties.md``). On the Polars engine, the measures that declare a closed form
+        (P, R, Success, relative_P, Judged, Unjudged, RR, AP, Rprec, the DCG family,
+        RBP...) compute it in one pass, whatever the ties. The others (ERR, the C/W/L
+        measures, Q, Bpref, infAP, IPrec, ...; and, with ``max_depth``, those scoring
+        condensed rankings), and every measure on DuckDB and Spark, are averaged over
+        every distinct arrangement of the tied documents (documents of the same grade, or
+        unjudged, are interchangeable), each arrangement evaluated as a ranking in one
+        call of the engine (:mod:`polars_ireval.engines.average`); a ranking with more
+        than ``polars_ireval.engines.average.MAX_ARRANGEMENTS`` (10,000) arrangements
+        raises :class:`~polars_ireval.errors.TieOrdersError`. On Spark the run and qrels
+        must be Polars frames or paths (the arrangements are made in Polars), and the
+        result is a Spark DataFrame made from the Polars result. With a lazy input, the
+        tie groups are found when ``evaluate`` is called (the run is read once for them).
+        Not with ``residuals=True``.
     engine
         ``"polars"`` (default): one lazy Polars query. ``"duckdb"``: the SQL macros of
         ``sql/`` in DuckDB (see :mod:`polars_ireval.engines.duckdb`; returns an eager
@@ -161,6 +173,9 @@ def evaluate(
     NoRelevantError
         With ``no_relevant="error"``, when an evaluated query has no relevant document
         and a measure normalised by R is asked for.
+    TieOrdersError
+        With ``ties="average"``, when a ranking has more distinct orders of its tied
+        documents than the enumeration's limit, for a measure without a closed form.
 
     Examples
     --------
@@ -193,6 +208,17 @@ def evaluate(
     ([0.25, 0.0], [0.5, 0.0], [nan, 0.0])
     >>> print(str(caught[-1].message).split(", per")[0])  # the coverage summary
     (run, query) pairs without relevant documents scored NaN (no_relevant='nan')
+
+    Documents a and b tie below: trec_eval's order puts b first, ``ties="average"`` each
+    first half the time (RR by its closed form, ERR over the two arrangements):
+
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c"],
+    ...                     "score": [1.0, 1.0, 0.5]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "c"], "relevance": [1, 1]})
+    >>> ir.evaluate(run, qrels, ["RR", "ERR"])["value"].round(6).to_list()
+    [0.5, 0.050781]
+    >>> ir.evaluate(run, qrels, ["RR", "ERR"], ties="average")["value"].round(6).to_list()
+    [0.75, 0.066406]
     """
     check_relevance_level(relevance_level)
     for name, flag in (("per_query", per_query), ("residuals", residuals), ("validate", validate)):
@@ -226,6 +252,8 @@ def evaluate(
         judged_only=judged_only, ties=ties, residuals=residuals, validate=validate,
         lazy=lazy, con=con, no_relevant=no_relevant,
     )  # fmt: skip
+    if ties == AVERAGE and engine == "spark":  # the arrangements made in Polars
+        return evaluate_spark(request)
     return engine_named(engine)(request)
 
 

@@ -34,7 +34,7 @@ from polars_ireval.errors import MissingQueryError, ParameterError
 
 Ties = Literal["trec_eval", "doc_id_asc", "input_order", "rank"]
 #: The tie policies of :func:`polars_ireval.evaluate`: the judge's, and ``"average"`` (the
-#: expected value over every order of the tied documents; the Polars engine only).
+#: expected value over every order of the tied documents; evaluate only, every engine).
 EvalTies = Literal["trec_eval", "doc_id_asc", "input_order", "rank", "average"]
 Missing = Literal["skip", "zero", "error"]
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)

@@ -183,7 +183,8 @@ class MeasureDef:
     #: (``evaluate(..., ties="average")``): the measure's parameters and ``depth`` (the
     #: evaluation's ``max_depth``, applied by the builder), over an evaluation table that
     #: also holds each retrieved row's tie span (:data:`polars_ireval.measures._expr.TIE_START`,
-    #: ``TIE_SIZE``). None: the measure refuses ``ties="average"``.
+    #: ``TIE_SIZE``). None: no closed form; ``evaluate`` then averages the measure over
+    #: every arrangement of the tied documents (:mod:`polars_ireval.engines.average`).
     average: Callable[..., pl.Expr] | None = None
     #: Whether the value is normalised by R, the number of relevant documents at the
     #: measure's ``rel`` (AP, R@k, nDCG...), and so undefined (0/0) for a query without any:
@@ -371,13 +372,14 @@ class Measure:
     def average_expr(self, relevance_level: int = 1, depth: int | None = None) -> pl.Expr:
         """The expected value over every order of the tied documents (aliased to
         :attr:`label`), with the evaluation's ``max_depth`` as ``depth``; see
-        :attr:`MeasureDef.average`. :class:`ParameterError` for a measure without it."""
+        :attr:`MeasureDef.average`. :class:`ParameterError` for a measure without one
+        (``evaluate`` then enumerates the tie orders instead)."""
         if self.defn.average is None:
             names = ", ".join(d.name for d in definitions() if d.average is not None)
             raise ParameterError(
                 f"{self.label}: ties='average' (the expected value over every order of "
-                f"tied documents) is computed for {names} only; use "
-                "polars_ireval.tie_sensitivity for the range of this measure over tie orders"
+                f"tied documents) has a closed form for {names} only; evaluate() averages "
+                "the others over every arrangement of the tied documents"
             )
         return self.defn.average(depth=depth, **self._kwargs(relevance_level)).alias(self.label)
 
@@ -588,8 +590,10 @@ def measure(
         ``depth`` (the evaluation's ``max_depth``, or None), returning an aggregation over
         the evaluation table with the tie spans (see :mod:`polars_ireval.measures._expr`,
         ``tie_share`` and ``tie_mean_weight``). It may raise :class:`ParameterError` for
-        parameter values it does not handle. ``tests/test_ties.py`` checks it against the
-        mean over every enumerated tie order.
+        parameter values it does not handle. A measure without it (or for such values) is
+        averaged over every arrangement of the tied documents instead
+        (:mod:`polars_ireval.engines.average`, up to a limit). ``tests/test_ties.py`` checks
+        it against the mean over every enumerated tie order.
     by_r
         Declare True for a measure normalised by R, the number of relevant documents (at
         its ``rel``, else the evaluation's relevance level), or by a quantity that is 0

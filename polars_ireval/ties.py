@@ -132,7 +132,7 @@ def tie_sensitivity(
         The tie policy of the ``value`` column (default ``"trec_eval"``: doc id
         descending); one of the policies that order by score: ``"trec_eval"``,
         ``"doc_id_asc"``, ``"input_order"``, or ``"average"`` (the expected value over
-        every tie order, for the measures that have it; see :func:`polars_ireval.evaluate`).
+        every tie order; see :func:`polars_ireval.evaluate`).
 
     Returns
     -------

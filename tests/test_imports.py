@@ -28,7 +28,10 @@ LAYERS: list[tuple[str, ...]] = [
     ("validation", "io", "judge"),
     ("sql.options", "sql.templates", "sql", "sql.compile", "sql.dialects", "sql.__main__"),
     ("results",),
-    ("engines.base", "engines.polars", "engines.duckdb", "engines.spark", "engines"),
+    (
+        "engines.base", "engines.average", "engines.polars", "engines.duckdb", "engines.spark",
+        "engines",
+    ),
     ("evaluate",),
     (
         "namespace", "significance", "reporting", "agreement", "pooling", "judging", "prefs",

@@ -65,12 +65,24 @@ class Engine(Protocol):
 
 
 def refuse_average(request: Request, engine: str) -> None:
-    """Raise :class:`ParameterError` for ``ties="average"`` on an engine without it."""
+    """Raise :class:`ParameterError` for ``ties="average"`` handed to an engine that does
+    not make the orders of the tied documents itself (Spark: :func:`polars_ireval.evaluate`
+    makes them in Polars, see :func:`polars_ireval.engines.average.evaluate_spark`)."""
     if request.ties == AVERAGE:
         raise ParameterError(
             f"ties='average' (the expected value over every order of tied documents) is "
-            f"computed by the Polars engine only, not by engine={engine!r}; pass "
-            "engine='polars', or another tie policy"
+            f"not evaluated by the engine={engine!r} module itself; call "
+            f"polars_ireval.evaluate(..., engine={engine!r}, ties='average'), or pass "
+            "another tie policy"
+        )
+
+
+def refuse_average_residuals(residuals: bool) -> None:
+    """Raise :class:`ParameterError` for ``ties="average"`` with ``residuals=True``."""
+    if residuals:
+        raise ParameterError(
+            "ties='average' gives expected values without residuals; pass residuals=False "
+            "(or another tie policy for residuals)"
         )
 
 

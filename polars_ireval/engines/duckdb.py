@@ -16,20 +16,22 @@ from typing import Any
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval.engines.average import averaged, read_depth
 from polars_ireval.engines.base import (
     USER_FRAME,
     Request,
     check_missing,
     qrels_frame,
     rank_by_of,
-    refuse_average,
+    refuse_average_residuals,
     run_frame,
 )
-from polars_ireval.judge import coverage_of
+from polars_ireval.judge import AVERAGE, Missing, coverage_of
 from polars_ireval.registry import SqlCall, SqlSpec
 from polars_ireval.results import (
     RESIDUAL,
     RESIDUAL_PREFIX,
+    NoRelevant,
     long_result,
     no_relevant_note,
     no_relevant_pairs,
@@ -62,14 +64,22 @@ SLOW_OPTIMIZERS = ("projection_pullup",)
 
 def evaluate(request: Request) -> pl.DataFrame:
     """Evaluate ``request`` in DuckDB (``request.con``, a new in-memory connection by
-    default; the macros it needs are (re)installed into it)."""
+    default; the macros it needs are (re)installed into it).
+
+    ``ties="average"``: every measure is averaged over the distinct arrangements of the
+    tied documents (:func:`polars_ireval.engines.average.averaged`), each arrangement a
+    ranking of one DuckDB evaluation under ``ties="rank"`` (the closed forms of the Polars
+    engine are Polars expressions; the enumeration gives the same values, up to its limit
+    :data:`polars_ireval.engines.average.MAX_ARRANGEMENTS`).
+    """
     import duckdb
 
     r = request
-    refuse_average(r, "duckdb")
+    average = r.ties == AVERAGE
+    if average:
+        refuse_average_residuals(r.residuals)
     parsed = r.parsed
-    all_specs = specs(parsed, r.relevance_level, residuals=r.residuals)
-    run_df = run_frame(r.run, r.ties, validate=r.validate)
+    run_df = run_frame(r.run, "trec_eval" if average else r.ties, validate=r.validate)
     qrels_df = qrels_frame(r.qrels, validate=r.validate)
     if r.missing == "error":
         check_missing(run_df, qrels_df)
@@ -87,8 +97,45 @@ def evaluate(request: Request) -> pl.DataFrame:
             note = no_relevant_note(pairs, r.no_relevant)
             warn_coverage(cov, r.missing, stacklevel=USER_FRAME, no_relevant=note)
     con = r.con if r.con is not None else duckdb.connect()
+    if not average:
+        per_q = _per_query_frame(con, run_df, qrels_df, r, r.ties, r.missing, r.no_relevant)
+        return long_result(
+            per_q.lazy(), parsed, per_query=r.per_query, residuals=r.residuals
+        ).collect()
+
+    def by_rank(frame: Any, missing: Missing, policy: NoRelevant) -> pl.LazyFrame:
+        ranked = run_frame(frame, "rank", validate=False)
+        return _per_query_frame(con, ranked, qrels_df, r, "rank", missing, policy).lazy()
+
+    checked: NoRelevant = "zero" if r.no_relevant == "error" else r.no_relevant
+    labels = [m.label for m in parsed]
+    per_q_avg = averaged(
+        run_df, qrels_df, labels, by_rank, no_relevant=checked,
+        missing="skip" if r.missing == "error" else r.missing,
+        depth=read_depth(parsed, r.max_depth, r.judged_only),
+    )  # fmt: skip
+    return long_result(per_q_avg, parsed, per_query=r.per_query).collect()
+
+
+def _per_query_frame(
+    con: Any,
+    run_df: pl.DataFrame,
+    qrels_df: pl.DataFrame,
+    r: Request,
+    ties: str,
+    missing: Missing,
+    no_relevant: NoRelevant,
+) -> pl.DataFrame:
+    """The wide per-query frame (see :func:`polars_ireval.results.long_result`) of the
+    request ``r``'s measures on ``run_df`` and ``qrels_df`` (read and checked), ranked by
+    ``ties``, under the ``missing`` and ``no_relevant`` policies (checked beforehand)."""
+    import duckdb
+
+    parsed = r.parsed
+    all_specs = specs(parsed, r.relevance_level, residuals=r.residuals)
+    multi = S.RUN_ID in run_df.columns
     flags = condensed(parsed, r.judged_only)
-    fixed = r.missing == "zero" and any(m.defn.absent is not None for m in parsed)
+    fixed = missing == "zero" and any(m.defn.absent is not None for m in parsed)
     wanted = ["ireval_judge", *sorted(macros_of(s for pair in all_specs for s in pair))]
     load(con, [*wanted, "ireval_rankings"] if fixed else wanted)
     names = {"run": "ireval run 'input'", "qrels": "ireval qrels 'input'"}
@@ -98,8 +145,8 @@ def evaluate(request: Request) -> pl.DataFrame:
     con.register(names["qrels"], qrels_df.to_arrow(compat_level=level))
     common: dict[str, Any] = {
         "max_depth": r.max_depth,
-        "ties": r.ties,
-        "missing": "skip" if r.missing == "error" else r.missing,
+        "ties": ties,
+        "missing": "skip" if missing == "error" else missing,
         "rank_by": rank_by_of(qrels_df),
     }
     rankings = f"ireval_rankings({table_arg(names['run'])})"
@@ -110,7 +157,7 @@ def evaluate(request: Request) -> pl.DataFrame:
 
         body = compose_residual(s, resid, source) if r.residuals else compose(s, source)
         absent = parsed[i].defn.absent
-        if r.missing == "zero" and absent is not None:
+        if missing == "zero" and absent is not None:
             body = with_absent(body, absent, rankings, residual=r.residuals)
         extra = ", q.residual" if r.residuals else ""
         return f"SELECT q.run_id, q.query_id, {i} AS {_INDEX}, q.value{extra} FROM ({body}) AS q"
@@ -133,10 +180,9 @@ def evaluate(request: Request) -> pl.DataFrame:
         for name in names.values():
             con.unregister(name)
     per_q = _per_query(long, [m.label for m in parsed], multi=multi, residuals=r.residuals)
-    per_q = with_no_relevant(
-        per_q, qrels_df.lazy(), parsed, relevance_level=r.relevance_level, policy=r.no_relevant
+    return with_no_relevant(
+        per_q, qrels_df.lazy(), parsed, relevance_level=r.relevance_level, policy=no_relevant
     )
-    return long_result(per_q.lazy(), parsed, per_query=r.per_query, residuals=r.residuals).collect()
 
 
 def _per_query(

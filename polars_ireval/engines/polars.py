@@ -13,7 +13,13 @@ from typing import Any, TypeVar, cast
 import polars as pl
 
 from polars_ireval import schema as S
-from polars_ireval.engines.base import USER_FRAME, Request
+from polars_ireval.engines.average import averaged, read_depth
+from polars_ireval.engines.base import (
+    USER_FRAME,
+    Request,
+    check_missing,
+    refuse_average_residuals,
+)
 from polars_ireval.errors import ParameterError
 from polars_ireval.judge import (
     AVERAGE,
@@ -81,13 +87,22 @@ def per_query_frame(
     here, before the evaluation, for eager inputs.
 
     ``ties="average"``: each measure's expected value over every order of the tied
-    documents (:attr:`polars_ireval.registry.MeasureDef.average`), from the full
-    evaluation table in any order consistent with the scores, uncut: ``max_depth`` is
-    applied by the measures, since a tie it cuts keeps a random part of its documents.
+    documents. Measures with a closed form (:attr:`polars_ireval.registry.MeasureDef.average`)
+    compute it from the full evaluation table in any order consistent with the scores,
+    uncut: ``max_depth`` is applied by the measures, since a tie it cuts keeps a random
+    part of its documents. The others (and those with ``judged_only`` under
+    ``max_depth``) are averaged over every distinct arrangement of the tied documents
+    (:func:`polars_ireval.engines.average.averaged`).
     """
     average = ties == AVERAGE
     if average:
-        _check_average(measures, residuals, max_depth, judged_only)
+        closed, enumerated = split_average(measures, residuals, max_depth, judged_only)
+        if enumerated:
+            return _per_query_enumerated(
+                run, qrels, closed, enumerated, relevance_level=relevance_level,
+                missing=missing, max_depth=max_depth, judged_only=judged_only, warn=warn,
+                validate=validate, no_relevant=no_relevant,
+            )  # fmt: skip
     # Most measures need only the judged documents and their ranks: a much smaller table.
     # Those that also need the unjudged ones (all of them with residuals) get the full table.
     # Of the others, those that read the unretrieved judged documents only through query
@@ -135,15 +150,10 @@ def per_query_frame(
         )
     qrels_lf = as_qrels(qrels).lazy()
     if warn or no_relevant == "error":
-        cov = coverage_of(present, qrels_lf).collect()
-        pairs = no_relevant_pairs(
-            cov, qrels_lf, measures, relevance_level=relevance_level, missing=missing
-        )
-        if no_relevant == "error":
-            raise_no_relevant(pairs)
-        if warn:
-            note = no_relevant_note(pairs, no_relevant)
-            warn_coverage(cov, missing, stacklevel=USER_FRAME + 1, no_relevant=note)
+        _check_coverage(
+            present, qrels_lf, measures, relevance_level=relevance_level, missing=missing,
+            warn=warn, no_relevant=no_relevant, stacklevel=USER_FRAME + 2,
+        )  # fmt: skip
     per_q = parts[0]
     for part in parts[1:]:
         per_q = per_q.join(part, on=group_keys(per_q), how="full", coalesce=True)
@@ -232,23 +242,103 @@ def per_query_columns(
     return out
 
 
-def _check_average(
+def split_average(
     measures: list[Measure], residuals: bool, max_depth: int | None, judged_only: bool
-) -> None:
-    """Refuse what ``ties="average"`` does not compute."""
-    if residuals:
-        raise ParameterError(
-            "ties='average' gives expected values without residuals; pass residuals=False "
-            "(or another tie policy for residuals)"
-        )
-    if max_depth is not None and (judged_only or any(m.judged_only for m in measures)):
-        raise ParameterError(
-            "ties='average' with max_depth and judged_only: the condensed ranking of a tie "
-            "cut by max_depth depends on which of its unjudged documents the cut keeps, "
-            "which is not averaged; drop max_depth or judged_only"
-        )
+) -> tuple[list[Measure], list[Measure]]:
+    """The measures of a ``ties="average"`` evaluation computed by their closed form
+    (:meth:`Measure.average_expr`), and those averaged over the arrangements of the tied
+    documents: the measures without a closed form for their parameters, and, with
+    ``max_depth``, those scoring the condensed ranking (its ties cut by ``max_depth``
+    depend on which unjudged documents the cut keeps, which no closed form follows).
+    :class:`ParameterError` with ``residuals``."""
+    refuse_average_residuals(residuals)
+    closed, enumerated = [], []
     for m in measures:
-        m.average_expr(1, max_depth)  # raises for a measure or parameters without it
+        if max_depth is not None and (judged_only or m.judged_only):
+            enumerated.append(m)
+            continue
+        try:
+            m.average_expr(1, max_depth)
+        except ParameterError:
+            enumerated.append(m)
+        else:
+            closed.append(m)
+    return closed, enumerated
+
+
+def _per_query_enumerated(
+    run: Any,
+    qrels: Any,
+    closed: list[Measure],
+    enumerated: list[Measure],
+    *,
+    relevance_level: int,
+    missing: Missing,
+    max_depth: int | None,
+    judged_only: bool,
+    warn: bool,
+    validate: bool,
+    no_relevant: NoRelevant,
+) -> pl.LazyFrame:
+    """:func:`per_query_frame` under ``ties="average"`` for the measures ``closed`` (their
+    closed forms) and ``enumerated`` (averaged over the arrangements of the tied
+    documents), the checks and warnings made once for both."""
+    run, qrels = as_inputs(run, qrels, validate=validate)
+    qrels_lf = qrels.lazy()
+    if warn or no_relevant == "error":
+        _check_coverage(
+            run.lazy().select(group_keys(run)).unique(), qrels_lf, [*closed, *enumerated],
+            relevance_level=relevance_level, missing=missing, warn=warn,
+            no_relevant=no_relevant, stacklevel=USER_FRAME + 3,
+        )  # fmt: skip
+    if missing == "error" and isinstance(run, pl.DataFrame) and isinstance(qrels, pl.DataFrame):
+        check_missing(run, qrels)
+    checked: NoRelevant = "zero" if no_relevant == "error" else no_relevant
+    options: dict[str, Any] = {
+        "relevance_level": relevance_level, "max_depth": max_depth,
+        "judged_only": judged_only, "validate": False,
+    }  # fmt: skip
+
+    def by_rank(frame: Any, miss: Missing, policy: NoRelevant) -> pl.LazyFrame:
+        return per_query_frame(
+            frame, qrels, enumerated, ties="rank", missing=miss, no_relevant=policy, **options
+        )
+
+    labels = [m.label for m in enumerated]
+    per_q = averaged(
+        run, qrels, labels, by_rank, missing="skip" if missing == "error" else missing,
+        no_relevant=checked, depth=read_depth(enumerated, max_depth, judged_only),
+    )  # fmt: skip
+    if closed:
+        part = per_query_frame(
+            run, qrels, closed, ties="average", missing=missing, no_relevant=checked, **options
+        )
+        per_q = part.join(per_q, on=group_keys(part), how="full", coalesce=True)
+    return per_q
+
+
+def _check_coverage(
+    present: pl.LazyFrame,
+    qrels: pl.LazyFrame,
+    measures: list[Measure],
+    *,
+    relevance_level: int,
+    missing: Missing,
+    warn: bool,
+    no_relevant: NoRelevant,
+    stacklevel: int,
+) -> None:
+    """Warn of the rankings left out (``warn``) and raise for those without relevant
+    documents (``no_relevant="error"``), as :func:`polars_ireval.evaluate` does."""
+    cov = coverage_of(present, qrels).collect()
+    pairs = no_relevant_pairs(
+        cov, qrels, measures, relevance_level=relevance_level, missing=missing
+    )
+    if no_relevant == "error":
+        raise_no_relevant(pairs)
+    if warn:
+        note = no_relevant_note(pairs, no_relevant)
+        warn_coverage(cov, missing, stacklevel=stacklevel, no_relevant=note)
 
 
 def _with_statistics(
