@@ -20,7 +20,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "docs" / "images"
-SHOTS = {"screenshot-home.png": "", "screenshot-tutorial.png": "tutorials/evaluate/"}
+SHOTS = {
+    "screenshot-home.png": "",
+    "screenshot-tutorial.png": "tutorials/evaluate/",
+    "screenshot-compare.png": "tutorials/compare/",
+}
 
 
 def _chromium() -> str:
