@@ -74,6 +74,7 @@ __all__ = [
     "is_validated",
     "narrowed",
     "new_ranking",
+    "parse_simple_runs",
     "paths_label",
     "rankings",
     "read_fields",
@@ -582,6 +583,22 @@ def _read_simple_runs(
         return None
     sources = [f[0] for f in found if f is not None]
     ends = [f[1] for f in found if f is not None]
+    frame = parse_simple_runs(sources, paths, policy)
+    return None if frame is None else (frame, ends)
+
+
+def parse_simple_runs(
+    sources: Sequence[str | bytes], paths: Sequence[str], policy: RunIdPolicy
+) -> pl.DataFrame | None:
+    """The runs ``sources`` (each a plain file's path or run text) read as
+    :func:`_read_simple_runs` reads them, ``paths`` naming them (for ``policy="file"``);
+    None when a line is not six fields separated by single spaces, or there is no line.
+
+    Examples
+    --------
+    >>> parse_simple_runs([b"1 Q0 d1 1 2.5 bm25\\n"], ["bm25.run"], "tag").rows()
+    [('bm25', '1', 'd1', 2.5)]
+    """
     options: dict[str, Any] = {
         "separator": " ", "has_header": False, "quote_char": None, "schema": _SIMPLE_RUN
     }  # fmt: skip
@@ -626,7 +643,7 @@ def _read_simple_runs(
     )
     if rejected or frame.height == 0:
         return None
-    return frame.drop("__gap"), ends
+    return frame.drop("__gap")
 
 
 def _simple_source(path: str) -> tuple[str | bytes, _Ends] | None:

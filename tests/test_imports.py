@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("sql.options", "sql.templates", "sql", "sql.compile", "sql.dialects", "sql.__main__"),
     ("results",),
     ("engines.base", "engines.polars", "engines.duckdb", "engines.spark", "engines"),
-    ("evaluate",),
+    ("evaluate", "outofcore"),
     (
         "namespace", "significance", "reporting", "agreement", "pooling", "judging", "prefs",
         "judgment_groups", "trec_eval", "curves", "stability", "properties", "pir",
