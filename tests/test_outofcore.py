@@ -175,3 +175,16 @@ def test_bad_options(files: dict[str, Path]) -> None:
         ir.evaluate_out_of_core(
             [str(files["one.parquet"]), str(files["one.trec"])], str(files["qrels.parquet"]), "AP"
         )
+
+
+def test_cli_chunks(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """``ireval QRELS RUN --chunks N`` prints what ``ireval QRELS RUN`` prints."""
+    from polars_ireval.cli import main
+
+    command = [str(files["qrels.parquet"]), str(files["one.trec"]), str(files["two.parquet"])]
+    command += ["-m", "nDCG@10 AP RR", "--format", "tsv", "--quiet"]
+    assert main(command) == 0
+    whole = capsys.readouterr().out
+    assert main([*command, "--chunks", "3"]) == 0
+    assert capsys.readouterr().out == whole
+    assert whole.count("\n") == 4  # header, one, run0, run1
