@@ -188,3 +188,14 @@ def test_cli_chunks(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) 
     assert main([*command, "--chunks", "3"]) == 0
     assert capsys.readouterr().out == whole
     assert whole.count("\n") == 4  # header, one, run0, run1
+
+
+def test_docs_blocks_run_and_print_what_they_show() -> None:
+    from tests.docblocks import normalise, run_blocks
+    from tests.paths import ROOT
+
+    results = run_blocks(ROOT / "docs" / "outofcore.md")
+    assert len(results) == 2
+    for code, printed, expected in results:
+        assert expected is not None, f"block without its output:\n{code}"
+        assert normalise(printed) == normalise(expected), f"block:\n{code}"
