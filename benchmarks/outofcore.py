@@ -303,7 +303,8 @@ def main(argv: list[str] | None = None) -> None:
             records[case].append(measure(case, inputs[case], spec.qrels, args))
             print(f"  {records[case][-1]}"[:300], file=sys.stderr, flush=True)
     rows = summarize(records, args.memory_bound)
-    sizes = f"Parquet {spec.run.stat().st_size / 2**20:,.0f} MB, text {text.stat().st_size / 2**20:,.0f} MB"
+    mb = {name: path.stat().st_size / 2**20 for name, path in (("p", spec.run), ("t", text))}
+    sizes = f"Parquet {mb['p']:,.0f} MB, text {mb['t']:,.0f} MB"
     context = {
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine(load),
