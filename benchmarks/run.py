@@ -803,6 +803,14 @@ What polars_ireval does on these workloads (`polars_ireval/io.py`, `polars_ireva
   1.4M documents)."""
 
 
+SEE_ALSO = """\
+- [Deep judgments](benchmarks-deep.md): where the time goes on the deep workload, step by
+  step.
+- [Out of core](benchmarks-outofcore.md): one run of 50M lines evaluated a chunk of queries
+  at a time (`ir.evaluate_out_of_core`, `ireval --chunks`), against pytrec_eval, with its
+  peak memory (`benchmarks/outofcore.py`)."""
+
+
 def targets(rows: list[Row]) -> list[tuple[str, ...]]:
     """One row per polars_ireval measurement: its speed-up and memory against the targets."""
     out: list[tuple[str, ...]] = []
@@ -881,6 +889,8 @@ def markdown(rows: list[Row], checks: list[dict[str, Any]], context: dict[str, A
         "runs and the five measures:",
         markdown_table(CHECK_HEADER, check_cells(checks)),
         "Reference means (averaged over runs):\n\n" + means,
+        "## See also",
+        SEE_ALSO,
     ]
     return "\n\n".join(parts) + "\n"
 
