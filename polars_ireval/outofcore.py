@@ -69,7 +69,7 @@ from polars_ireval.results import (
     raise_no_relevant,
     warn_coverage,
 )
-from polars_ireval.validation import rename_aliases
+from polars_ireval.validation import rankings, rename_aliases
 
 #: Rows a chunk holds when neither ``chunks`` nor ``chunk_rows`` is given: about 0.5 GB
 #: of peak memory for a chunk of five measures (``docs/benchmarks.md``).
@@ -242,7 +242,7 @@ def _evaluate_chunks(
         chunk = float32_scores(part, scores)
         del part
         rank_keys = [k for k in (S.RUN_ID, S.QUERY_ID) if k in chunk.columns]
-        present = chunk.select(rank_keys).unique()
+        present = rankings(chunk, rank_keys)[0]  # known from the validation, no pass
         if keys is not None and present.join(keys, on=rank_keys, how="semi").height:
             raise _SplitRanking
         keys = present if keys is None else pl.concat([keys, present])
