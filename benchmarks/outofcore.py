@@ -7,7 +7,7 @@ fresh process under ``/usr/bin/time -v``, whose "Maximum resident set size" is t
 memory reported (the worker's own ``VmHWM`` is recorded too):
 
 - ``pytrec_eval text``: the plain-Python reader of ``run.py`` into ``{qid: {docid:
-  score}}`` and one ``RelevanceEvaluator.evaluate`` (the reference; about 11 GB at 50M).
+  score}}`` and one ``RelevanceEvaluator.evaluate`` (the reference; 8.3 GB at 50M here).
 - ``polars_ireval parquet``: ``ir.evaluate_out_of_core(run.parquet, qrels, measures)``.
 - ``polars_ireval text``: ``ir.evaluate_out_of_core(run.trec, qrels, measures)``.
 - ``ireval text``: the command ``ireval QRELS run.trec --chunks auto -m ...`` (wall time
