@@ -396,9 +396,8 @@ def _parse_ranges(
                     frame = None
                 else:
                     frame = parse_simple_runs([data], [path], policy)
-                if frame is None:  # lines the general reader reads: the file whole
-                    frame = read_run(path, run_id=policy)
-                    raise _Whole(frame)
+                if frame is None:  # lines the general reader reads: the files whole
+                    raise _Whole
                 del data
                 final = n == len(plans) - 1 and i == len(ranges) - 1
                 yield final, validate_run(frame, label)
@@ -406,9 +405,6 @@ def _parse_ranges(
 
 class _Whole(Exception):
     """A text file needs the general reader."""
-
-    def __init__(self, frame: pl.DataFrame) -> None:
-        self.frame = frame
 
 
 def _text_ranges(path: str, size: int, parts: int) -> list[tuple[int, int]]:

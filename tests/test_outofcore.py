@@ -199,3 +199,19 @@ def test_docs_blocks_run_and_print_what_they_show() -> None:
     for code, printed, expected in results:
         assert expected is not None, f"block without its output:\n{code}"
         assert normalise(printed) == normalise(expected), f"block:\n{code}"
+
+
+@pytest.mark.parametrize("shape", ["gzip", "tabs"])
+def test_other_text_is_read_whole(files: dict[str, Path], tmp_path: Path, shape: str) -> None:
+    """Text the fast reader does not take (gzip, tabs) is read as read_run reads it."""
+    import gzip
+
+    text = files["one.trec"].read_bytes()
+    if shape == "gzip":
+        path = tmp_path / "run.trec.gz"
+        path.write_bytes(gzip.compress(text))
+    else:
+        path = tmp_path / "run.trec"
+        path.write_bytes(text.replace(b" ", b"\t"))
+    want = in_memory(path, files["qrels.parquet"])
+    assert_frame_equal(chunked(path, files["qrels.parquet"], chunks=3), want)
