@@ -19,7 +19,9 @@ How a file is split:
   ranking's lines together): the file is cut into byte ranges at line boundaries between
   two queries and each range is parsed on its own, one pass over the file. A ranking
   whose lines are not together (found when two chunks hold it) is read again through a
-  temporary Parquet copy of the file, written by Polars' streaming engine. Other text
+  temporary Parquet copy of the file, written by Polars' streaming engine (several files
+  named by their tags are then read whole, as :func:`read_run` reads them, which refuses
+  a ranking split between two files). Other text
   (tabs, runs of spaces, comments, gzip) is read whole, as :func:`read_run` reads it.
 
 Polars' streaming engine on the whole evaluation (``collect(engine="streaming")``) does
@@ -191,6 +193,9 @@ def evaluate_out_of_core(
             try:
                 wide, cov = _evaluate_chunks(parts, qrels_frame, parsed, options, scores)
             except _SplitRanking:  # a ranking's lines apart: through a Parquet copy
+                if len(paths) > 1 and policy == "tag":
+                    # maybe one run tag in two files, which read_run refuses: read as it does
+                    return in_memory(read_run(run, run_id=run_id, scores=scores))
                 with tempfile.TemporaryDirectory(prefix="ireval-") as tmp:
                     copy = _text_to_parquet(paths, policy, tmp)
                     table = _table_chunks([copy], "auto", chunks, chunk_rows)

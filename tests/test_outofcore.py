@@ -215,3 +215,15 @@ def test_other_text_is_read_whole(files: dict[str, Path], tmp_path: Path, shape:
         path.write_bytes(text.replace(b" ", b"\t"))
     want = in_memory(path, files["qrels.parquet"])
     assert_frame_equal(chunked(path, files["qrels.parquet"], chunks=3), want)
+
+
+def test_ranking_split_between_files_is_refused(files: dict[str, Path], tmp_path: Path) -> None:
+    """Two text files with one tag that both rank a query: the error read_run gives."""
+    lines = files["one.trec"].read_bytes().splitlines(keepends=True)
+    (tmp_path / "a.trec").write_bytes(b"".join(lines[:10]))
+    (tmp_path / "b.trec").write_bytes(b"".join(lines[10:]))  # the first ranking continues
+    paths = [str(tmp_path / "a.trec"), str(tmp_path / "b.trec")]
+    with pytest.raises(ir.DuplicateError, match="both rank query"):
+        ir.read_run(paths)
+    with pytest.raises(ir.DuplicateError, match="both rank query"):
+        ir.evaluate_out_of_core(paths, str(files["qrels.parquet"]), "AP", chunks=2)
