@@ -11,6 +11,12 @@ Two workloads are produced, each from its own seeded ``numpy.random.default_rng`
     pool of plausible documents per query, with pooled qrels of 300-600 judged documents
     per query (grades 0-2) taken from the documents the runs rank highest.
 
+``deep``
+    One run of 7,000 queries x 1,000 documents with deep judgment pools: 150-250 judged
+    documents per query (1.4M qrels lines), about 85% of them retrieved (drawn towards
+    the top), grades 0-3 (mostly 0); scores with four decimals (so ties occur) and
+    document ids of 20-29 characters.
+
 Scores are float64, written with round-trip (``repr``) precision, and contain ties.
 Files go to ``<data-dir>/<workload>-scale<scale>-seed<seed>/``; a ``manifest.json``
 written last marks a complete data set, which is not generated again.
@@ -31,6 +37,7 @@ import numpy as np
 import polars as pl
 from layout import (
     CAMPAIGN_RUNS,
+    DEEP_TAG,
     DEFAULT_DATA_DIR,
     DEFAULT_SEED,
     MSMARCO_TAG,
@@ -49,6 +56,11 @@ CAMPAIGN_POOL = 4000
 CAMPAIGN_DOC_SPACE = (0, 50_000_000)
 CAMPAIGN_JUDGED = (300, 600)
 
+DEEP_QUERIES = 7000
+DEEP_JUDGED = (150, 250)
+DEEP_RETRIEVED = 0.85
+DEEP_DOC_SPACE = (1, 10**17)
+
 
 def n_queries(name: str, scale: float) -> int:
     """Number of queries of a workload at a given scale (at least one).
@@ -65,7 +77,7 @@ def n_queries(name: str, scale: float) -> int:
     int
         The scaled number of queries.
     """
-    full = MSMARCO_QUERIES if name == "msmarco" else CAMPAIGN_QUERIES
+    full = {"msmarco": MSMARCO_QUERIES, "deep": DEEP_QUERIES}.get(name, CAMPAIGN_QUERIES)
     return max(1, round(full * scale))
 
 
@@ -339,6 +351,83 @@ def campaign_frames(rng: np.random.Generator, queries: int) -> tuple[pl.DataFram
     return run, qrel_frame
 
 
+def deep_labels(ids: np.ndarray, rng: np.random.Generator) -> pl.Series:
+    """Document ids of 20-29 characters: ``doc-`` and the integer zero-padded to 16-25
+    digits (a width drawn per document)."""
+    width = rng.integers(16, 26, size=ids.size)
+    return (
+        pl.DataFrame({"n": ids, "w": width})
+        .select(pl.format("doc-{}", pl.col("n").cast(pl.String).str.zfill(pl.col("w"))))
+        .to_series()
+        .alias("doc_id")
+    )
+
+
+def deep_frames(rng: np.random.Generator, queries: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Build the deep-pool run and its qrels.
+
+    Scores are BM25-like (as :func:`msmarco_scores`) rounded to four decimals. Each query
+    judges 150-250 documents: about 85% drawn from its ranking, each rank with a weight
+    ``1 / (rank + 20)`` (the top more often), the rest documents no query retrieves;
+    grades 0-3, relevance likelier near the top.
+
+    Parameters
+    ----------
+    rng
+        Random generator.
+    queries
+        Number of queries.
+
+    Returns
+    -------
+    tuple of polars.DataFrame
+        The run (``run_id, query_id, doc_id, score, rank``) and the qrels.
+    """
+    qids = np.sort(rng.choice(np.arange(1, 1_200_000), size=queries, replace=False))
+    # integer ids from one space: the unretrieved ones are drawn above it
+    docs = unique_ids(rng, queries, DEPTH, (DEEP_DOC_SPACE[0], DEEP_DOC_SPACE[1] // 2))
+    scores = np.round(msmarco_scores(rng, queries), 4)
+    labels = deep_labels(docs.ravel(), rng).to_numpy().reshape(queries, DEPTH)
+    weights = 1.0 / (np.arange(DEPTH) + 20.0)
+    weights /= weights.sum()
+    q_rows, d_rows, g_rows = [], [], []
+    for i, qid in enumerate(qids):
+        count = int(rng.integers(*DEEP_JUDGED, endpoint=True))
+        inside = int(rng.binomial(count, DEEP_RETRIEVED))
+        ranks = rng.choice(DEPTH, size=inside, replace=False, p=weights)
+        relevant = rng.random(inside) < 0.6 * np.exp(-ranks / 150.0)
+        grades = relevant * rng.choice([1, 2, 3], size=inside, p=[0.6, 0.3, 0.1])
+        outside = rng.integers(DEEP_DOC_SPACE[1] // 2, DEEP_DOC_SPACE[1], size=count - inside)
+        q_rows.append(np.full(count, qid))
+        d_rows.append(np.concatenate([docs[i, ranks], outside]))
+        g_rows.append(np.concatenate([grades, rng.choice([0, 1], size=outside.size)]))
+    judged = np.concatenate(d_rows)
+    qrels = pl.DataFrame(
+        {
+            "query_id": np.concatenate(q_rows).astype(str),
+            "doc_id": judged,
+            "relevance": np.concatenate(g_rows).astype(np.int64),
+        }
+    )
+    # a judged document keeps the label its run line has; unretrieved ones get their own
+    known = pl.DataFrame({"doc_id": docs.ravel(), "label": labels.ravel()}).unique("doc_id")
+    qrels = (
+        qrels.join(known, on="doc_id", how="left")
+        .with_columns(pl.coalesce("label", deep_labels(judged, rng)).alias("doc_id"))
+        .select("query_id", "doc_id", "relevance")
+    )
+    run = pl.DataFrame(
+        {
+            "run_id": DEEP_TAG,
+            "query_id": np.repeat(qids, DEPTH).astype(str),
+            "doc_id": labels.ravel(),
+            "score": scores.ravel(),
+            "rank": np.tile(np.arange(1, DEPTH + 1), queries),
+        }
+    )
+    return run, qrels
+
+
 def write_trec_run(run: pl.DataFrame, path: Path) -> None:
     """Write one run as ``qid Q0 docid rank score tag`` lines.
 
@@ -392,6 +481,7 @@ def write_workload(spec: Workload, run: pl.DataFrame, qrels: pl.DataFrame) -> No
 BUILDERS: dict[str, Callable[[np.random.Generator, int], tuple[pl.DataFrame, pl.DataFrame]]] = {
     "msmarco": msmarco_frames,
     "campaign": campaign_frames,
+    "deep": deep_frames,
 }
 
 
@@ -401,7 +491,7 @@ def ensure(name: str, data_dir: Path, scale: float, seed: int = DEFAULT_SEED) ->
     Parameters
     ----------
     name
-        ``"msmarco"`` or ``"campaign"``.
+        ``"msmarco"``, ``"campaign"`` or ``"deep"``.
     data_dir
         Cache directory.
     scale

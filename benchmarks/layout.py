@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-WORKLOADS = ("msmarco", "campaign")
+WORKLOADS = ("msmarco", "campaign", "deep")
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent / "data"
 DEFAULT_SEED = 42
 MSMARCO_TAG = "msmarco-bm25"
+DEEP_TAG = "deep-bm25"
 CAMPAIGN_RUNS = 100
 
 
@@ -23,7 +24,7 @@ class Workload:
     Attributes
     ----------
     name
-        Workload name (``"msmarco"`` or ``"campaign"``).
+        Workload name (``"msmarco"``, ``"campaign"`` or ``"deep"``).
     directory
         Directory holding every file of the workload.
     run_ids
@@ -75,7 +76,7 @@ def workload(name: str, data_dir: Path, scale: float, seed: int = DEFAULT_SEED) 
     Parameters
     ----------
     name
-        ``"msmarco"`` or ``"campaign"``.
+        ``"msmarco"``, ``"campaign"`` or ``"deep"``.
     data_dir
         Cache directory of all workloads.
     scale
@@ -93,6 +94,8 @@ def workload(name: str, data_dir: Path, scale: float, seed: int = DEFAULT_SEED) 
     directory = Path(data_dir) / f"{name}-scale{scale:g}-seed{seed}"
     if name == "msmarco":
         run_ids: tuple[str, ...] = (MSMARCO_TAG,)
+    elif name == "deep":
+        run_ids = (DEEP_TAG,)
     else:
         run_ids = tuple(f"run{i:03d}" for i in range(CAMPAIGN_RUNS))
     return Workload(name, directory, run_ids)

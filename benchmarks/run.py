@@ -785,7 +785,8 @@ ENGINE = """\
 What polars_ireval does on these workloads (`polars_ireval/io.py`, `polars_ireval/judge.py`):
 
 - A TREC run whose lines are six fields separated by single spaces (what TREC tools write)
-  is read by Polars' parallel CSV reader, all the files of a campaign in one scan; any
+  is read by Polars' parallel CSV reader, all the files of a campaign in one scan (TREC
+  qrels whose lines are four such fields with integer grades too); any
   other shape (tabs, runs of spaces, comments, blank or malformed lines, compression) goes
   to the general regex reader, which names the bad line. A run that fails validation
   (duplicates, NaN) is read again the general way, so errors keep their file and line.
@@ -798,7 +799,16 @@ What polars_ireval does on these workloads (`polars_ireval/io.py`, `polars_ireva
   it does), so the evaluation table holds only the judged documents, with their ranks
   among all retrieved ones: a few thousand rows for msmarco instead of 7 million. Only the
   rows whose doc id the qrels judge (for some query) and the tied rows are joined with the
-  qrels."""
+  qrels; they are found by the 64-bit hashes of the judged doc ids (deep pools judge
+  1.4M documents)."""
+
+
+SEE_ALSO = """\
+- [Deep judgments](benchmarks-deep.md): where the time goes on the deep workload, step by
+  step.
+- [Out of core](benchmarks-outofcore.md): one run of 50M lines evaluated a chunk of queries
+  at a time (`ir.evaluate_out_of_core`, `ireval --chunks`), against pytrec_eval, with its
+  peak memory (`benchmarks/outofcore.py`)."""
 
 
 def targets(rows: list[Row]) -> list[tuple[str, ...]]:
@@ -890,6 +900,8 @@ def markdown(rows: list[Row], checks: list[dict[str, Any]], context: dict[str, A
         "runs and the five measures:",
         markdown_table(CHECK_HEADER, check_cells(checks)),
         "Reference means (averaged over runs):\n\n" + means,
+        "## See also",
+        SEE_ALSO,
     ]
     return "\n\n".join(parts) + "\n"
 

@@ -35,6 +35,7 @@ from polars_ireval.io import read_qrels, read_run, run_tag, validate_qrels, vali
 from polars_ireval.judge import condense, coverage, judge
 from polars_ireval.measures import *  # noqa: F403
 from polars_ireval.measures import __all__ as _measure_names
+from polars_ireval.outofcore import evaluate_out_of_core
 from polars_ireval.parse import known_names, parse_measure, parse_measures
 from polars_ireval.pir import Sessions, pir, read_preferences, simulate_sessions
 from polars_ireval.properties import Properties, properties
@@ -122,6 +123,7 @@ __all__ = [
     "depth_curve",
     "depth_qrels",
     "evaluate",
+    "evaluate_out_of_core",
     "evaluate_table",
     "example_path",
     "judge",

@@ -74,6 +74,7 @@ __all__ = [
     "is_validated",
     "narrowed",
     "new_ranking",
+    "parse_simple_runs",
     "paths_label",
     "rankings",
     "read_fields",
@@ -296,10 +297,10 @@ def _unreadable(path: str, exc: Exception) -> FormatError:
     return FormatError(path, None, f"the file cannot be read as lines of text ({exc})")
 
 
-def _first_last_keys(data: bytes | mmap.mmap) -> _Ends | None:
+def _first_last_keys(data: bytes | mmap.mmap, width: int = 6) -> _Ends | None:
     """(tag, query) of the first and the last line of run text whose fields are
     separated by single spaces (blank lines at either end skipped); None when either line
-    has fewer than six fields."""
+    has fewer than six fields (``width``: four for qrels, whose last field is taken)."""
     start, stop = 0, len(data)
     while start < stop and data[start : start + 1] in b"\n ":
         start += 1
@@ -311,9 +312,9 @@ def _first_last_keys(data: bytes | mmap.mmap) -> _Ends | None:
     keys = []
     for line in (first, last):
         fields = line.decode("utf-8", "replace").split(" ")
-        if len(fields) < 6:
+        if len(fields) < width:
             return None
-        keys.append((fields[5], fields[0]))
+        keys.append((fields[width - 1], fields[0]))
     return keys[0], keys[1]
 
 
@@ -582,6 +583,22 @@ def _read_simple_runs(
         return None
     sources = [f[0] for f in found if f is not None]
     ends = [f[1] for f in found if f is not None]
+    frame = parse_simple_runs(sources, paths, policy)
+    return None if frame is None else (frame, ends)
+
+
+def parse_simple_runs(
+    sources: Sequence[str | bytes], paths: Sequence[str], policy: RunIdPolicy
+) -> pl.DataFrame | None:
+    """The runs ``sources`` (each a plain file's path or run text) read as
+    :func:`_read_simple_runs` reads them, ``paths`` naming them (for ``policy="file"``);
+    None when a line is not six fields separated by single spaces, or there is no line.
+
+    Examples
+    --------
+    >>> parse_simple_runs([b"1 Q0 d1 1 2.5 bm25\\n"], ["bm25.run"], "tag").rows()
+    [('bm25', '1', 'd1', 2.5)]
+    """
     options: dict[str, Any] = {
         "separator": " ", "has_header": False, "quote_char": None, "schema": _SIMPLE_RUN
     }  # fmt: skip
@@ -626,14 +643,15 @@ def _read_simple_runs(
     )
     if rejected or frame.height == 0:
         return None
-    return frame.drop("__gap"), ends
+    return frame.drop("__gap")
 
 
-def _simple_source(path: str) -> tuple[str | bytes, _Ends] | None:
+def _simple_source(path: str, fields: int = 6) -> tuple[str | bytes, _Ends] | None:
     """What :func:`_read_simple_runs` scans of one run file: the path (a plain file) or
     its decompressed text (gzip), and the (tag, query) of its first and last line; None
     when the file needs the general reader (empty, zstd, a tab or carriage return, a first
-    or last line without six fields)."""
+    or last line without six fields). ``fields=4``: a qrels file (the ends are then
+    ``(iteration, query)``)."""
     with open(path, "rb") as f:
         if os.fstat(f.fileno()).st_size == 0:
             return None
@@ -645,16 +663,59 @@ def _simple_source(path: str) -> tuple[str | bytes, _Ends] | None:
             data = mapped if text is None else text
             if data.find(b"\t") >= 0 or data.find(b"\r") >= 0:
                 return None
-            ends = _first_last_keys(data)
+            ends = _first_last_keys(data, fields)
     if ends is None:
         return None
     return (path if text is None else text), ends
+
+
+_SIMPLE_QRELS = {
+    S.QUERY_ID: pl.String,
+    "__iter": pl.String,
+    S.DOC_ID: pl.String,
+    "__rel": pl.String,
+}
+
+
+def _read_simple_qrels(path: str) -> pl.DataFrame | None:
+    """Qrels whose every line is four fields separated by single spaces with an integer
+    grade (what TREC tools write), plain or gzip, read by Polars' parallel CSV reader;
+    None when the file needs the general reader (the same conditions as for runs, see
+    :func:`_simple_source`, and grades such as ``2.0``), which reads it the same way and
+    says where a malformed line is."""
+    found = _simple_source(path, fields=4)
+    if found is None:
+        return None
+    options: dict[str, Any] = {
+        "separator": " ", "has_header": False, "quote_char": None, "schema": _SIMPLE_QRELS
+    }  # fmt: skip
+    rel = pl.col("__rel").cast(pl.Int64, strict=False)
+    try:
+        frame = (
+            pl.scan_csv(found[0], **options)
+            .select(S.QUERY_ID, S.DOC_ID, rel.alias(S.RELEVANCE), pl.col("__iter"))
+            .collect()
+        )
+    except pl.exceptions.PolarsError:  # a line with more than four fields...
+        return None
+    rejected = frame.select(
+        pl.any_horizontal(
+            pl.sum_horizontal(pl.all().null_count()) > 0,
+            pl.col(S.QUERY_ID).str.starts_with("#").any(),
+        )
+    ).item()
+    if rejected or frame.height == 0:
+        return None
+    return frame.drop("__iter")
 
 
 def _read_qrels_path(path: str) -> pl.DataFrame:
     fmt = _format(path)
     if fmt != "trec":
         return _read_binary(path, fmt)
+    simple = _read_simple_qrels(path)
+    if simple is not None:
+        return simple
     try:
         fields = _extract(path, _QRELS_RX, [S.QUERY_ID, S.DOC_ID, "__rel"])
     except FormatError as e:

@@ -195,17 +195,19 @@ def judge_and_rankings(
         present = run_in.lazy().select(keys).unique()
         run_in = run_in.lazy().join(judged_queries, on=S.QUERY_ID, how="semi")
         ordered = False
-    judged_docs = qrels_lf.select(S.DOC_ID).unique().collect().to_series() if not lazy else None
     if ordered and ties != "rank":  # the rank column, not the scores, orders the rows
-        assert judged_docs is not None
         assert isinstance(run_in, pl.DataFrame)
-        plain, candidates, link = _rank_ordered(run_in.lazy(), ties, judged_docs)
+        # the 64-bit hashes of the judged doc ids: hashing them is cheaper than finding the
+        # distinct strings (deep pools judge millions of documents)
+        hashes = qrels_in.lazy().select(pl.col(S.DOC_ID).hash().unique()).collect().to_series()
+        plain, candidates, link = _rank_ordered(run_in.lazy(), ties, hashes)
         # the rankings in the order of their rows, numbered as _rank_ordered numbers them
         blocks = present.join(
             judged_queries, on=S.QUERY_ID, how="semi", maintain_order="left"
         ).with_row_index(_BLOCK)
     else:
         ranked = _rank_general(run_in.lazy(), keys, ties)
+        judged_docs = None if lazy else qrels_lf.select(S.DOC_ID).unique().collect().to_series()
         if judged_docs is None:  # rows whose doc id no query judges need no join
             docs = qrels_lf.select(S.DOC_ID).unique()
             plain = ranked.join(docs, on=S.DOC_ID, how="anti")
@@ -533,7 +535,7 @@ def _in_ranking_order(run: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
 
 
 def _rank_ordered(
-    run: pl.LazyFrame, ties: str, judged_docs: pl.Series
+    run: pl.LazyFrame, ties: str, judged_hashes: pl.Series
 ) -> tuple[pl.LazyFrame, pl.LazyFrame, list[str]]:
     """Rank rows already in ranking order (each ranking contiguous, scores non-increasing).
 
@@ -554,7 +556,7 @@ def _rank_ordered(
     tie, tied, judged = pl.col(_TIE), pl.col(_TIED), pl.col(_JUDGED)
     base = run.with_columns(row.alias(_POS), tie_prev.alias(_TIE)).with_columns(
         (tie | tie.shift(-1).fill_null(False)).alias(_TIED),
-        _maybe_judged(judged_docs).alias(_JUDGED),
+        _maybe_judged(judged_hashes).alias(_JUDGED),
     )
 
     def numbered(kept: pl.Expr) -> pl.LazyFrame:
@@ -587,11 +589,12 @@ def _rank_ordered(
     return plain, pl.concat([untied, ranked_ties]), [_BLOCK]
 
 
-def _maybe_judged(judged_docs: pl.Series) -> pl.Expr:
-    """True for every row whose doc id is in ``judged_docs``, and for the rare row whose id
-    only shares a 64-bit hash with one (a row the join with the qrels then finds unjudged):
-    looking integers up is cheaper than looking strings up."""
-    return pl.col(S.DOC_ID).hash().is_in(judged_docs.hash().unique().implode())
+def _maybe_judged(judged_hashes: pl.Series) -> pl.Expr:
+    """True for every row whose doc id's 64-bit hash is in ``judged_hashes`` (the distinct
+    hashes of the judged doc ids): every judged row, and the rare row whose id only shares
+    a hash with one (a row the join with the qrels then finds unjudged). Looking integers
+    up is cheaper than looking strings up."""
+    return pl.col(S.DOC_ID).hash().is_in(judged_hashes.implode())
 
 
 def _packed_key(packed: bool) -> list[pl.Expr]:

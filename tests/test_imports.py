@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, ...]] = [
         "engines.base", "engines.average", "engines.polars", "engines.duckdb", "engines.spark",
         "engines",
     ),
-    ("evaluate",),
+    ("evaluate", "outofcore"),
     (
         "namespace", "significance", "reporting", "agreement", "pooling", "judging", "prefs",
         "judgment_groups", "trec_eval", "curves", "stability", "properties", "pir",

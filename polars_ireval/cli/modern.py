@@ -8,7 +8,8 @@ output is an aligned table on a terminal and TSV otherwise, or what ``--format``
 judged, judged but not ranked) are summed up on stderr; a progress line shows on stderr
 while many files are read, when stderr is a terminal. ``--batch N`` reads and evaluates N
 run files at a time, so that memory holds N runs instead of the whole campaign; the output
-is the same.
+is the same. ``--chunks N|auto`` evaluates each run file a chunk of queries at a time
+(:func:`polars_ireval.evaluate_out_of_core`), for one run larger than memory.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -27,15 +29,18 @@ from polars_ireval.cli.common import (
     Parser,
     Progress,
     UsageError,
+    _claim,
     expand_runs,
     format_table,
     read_runs,
+    run_name,
 )
 from polars_ireval.errors import IrevalError
 from polars_ireval.evaluate import evaluate
 from polars_ireval.example import EXAMPLE_COMMAND, example_path
 from polars_ireval.io import read_qrels
 from polars_ireval.judge import coverage
+from polars_ireval.outofcore import evaluate_out_of_core
 from polars_ireval.results import (
     NO_RELEVANT,
     CoverageWarning,
@@ -114,6 +119,13 @@ def _parser() -> Parser:
         "(default: all at once, the fastest); the output is the same",
     )
     p.add_argument(
+        "--chunks",
+        default=None,
+        metavar="N|auto",
+        help="evaluate each run file a chunk of queries at a time (N chunks, or auto: about "
+        "4M lines each), for a run larger than memory; the output is the same",
+    )
+    p.add_argument(
         "--scores",
         choices=("float64", "float32"),
         default="float64",
@@ -160,6 +172,9 @@ def modern_main(argv: Sequence[str]) -> int:
         raise UsageError(f"-M {args.max_depth}: the number of documents must be at least 1")
     if args.batch is not None and args.batch < 1:
         raise UsageError(f"--batch {args.batch}: the number of run files must be at least 1")
+    chunks = _chunks(args.chunks)
+    if chunks is not None and args.engine != "polars":
+        raise UsageError("--chunks evaluates with the Polars engine; drop --engine duckdb")
     if not os.path.exists(qrels_path):
         raise FileNotFoundError(2, "no such file", qrels_path)
     fmt = _output_format(args.format, args.output)
@@ -176,6 +191,8 @@ def modern_main(argv: Sequence[str]) -> int:
     paths = expand_runs(run_args)
     progress.update("reading qrels", qrels_path)
     qrels = read_qrels(qrels_path)
+    if chunks is not None:
+        return _out_of_core(args, paths, qrels, parsed, chunks, fmt, progress)
     size = args.batch or len(paths)
     results: list[pl.DataFrame] = []
     covered: list[pl.DataFrame] = []
@@ -222,6 +239,64 @@ def modern_main(argv: Sequence[str]) -> int:
         for line in [*lines, *([note] if note else [])]:
             print(f"ireval: {line}", file=sys.stderr)
     counts = [m.label for m in parsed if m.defn.integer]
+    write_result(wide_result(result, [m.label for m in parsed]), fmt, args.output, counts)
+    return 0
+
+
+def _chunks(value: str | None) -> int | bool | None:
+    """``--chunks``: None when absent, True for ``auto``, else the number of chunks."""
+    if value is None:
+        return None
+    if value == "auto":
+        return True
+    if not value.isdigit() or int(value) < 1:
+        raise UsageError(f"--chunks {value}: give a number of chunks (at least 1) or auto")
+    return int(value)
+
+
+def _out_of_core(
+    args: Any,
+    paths: Sequence[str],
+    qrels: pl.DataFrame,
+    parsed: Any,
+    chunks: int | bool,
+    fmt: str,
+    progress: Progress,
+) -> int:
+    """``--chunks``: each run file evaluated a chunk of queries at a time
+    (:func:`polars_ireval.evaluate_out_of_core`), named as without ``--chunks``."""
+    results: list[pl.DataFrame] = []
+    seen: dict[str, str] = {}
+    notes: list[str] = []
+    for i, path in enumerate(paths, 1):
+        progress.update("evaluating in chunks", path, done=i - 1, total=len(paths))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", CoverageWarning)
+            result = evaluate_out_of_core(
+                path,
+                qrels,
+                parsed,
+                chunks=None if chunks is True else int(chunks),
+                per_query=args.per_query,
+                relevance_level=args.relevance_level,
+                missing="zero" if args.complete else "skip",
+                no_relevant=args.no_relevant,
+                max_depth=args.max_depth,
+                judged_only=args.judged_only,
+                scores=args.scores,
+            )
+        notes += [str(w.message) for w in caught if issubclass(w.category, CoverageWarning)]
+        if S.RUN_ID not in result.columns:
+            result = result.select(pl.lit(run_name(path)).alias(S.RUN_ID), pl.all())
+        for rid in result[S.RUN_ID].unique(maintain_order=True).to_list():
+            _claim(rid, path, seen)
+        results.append(result)
+    progress.done()
+    if not args.quiet:
+        for note in notes:
+            print(f"ireval: note: {note}", file=sys.stderr)
+    counts = [m.label for m in parsed if m.defn.integer]
+    result = _concat_sorted(results)
     write_result(wide_result(result, [m.label for m in parsed]), fmt, args.output, counts)
     return 0
 

@@ -1,0 +1,58 @@
+"""The fast qrels reader (single spaces, integer grades) reads what the general reader
+reads, and leaves every other shape to it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from polars.testing import assert_frame_equal
+
+import polars_ireval as ir
+from polars_ireval import io
+from polars_ireval.errors import DuplicateError, FormatError
+
+
+def general(path: Path) -> object:
+    """The general (regex) reader, the fast one switched off."""
+    saved = io._read_simple_qrels
+    io._read_simple_qrels = lambda p: None  # type: ignore[assignment]
+    try:
+        return ir.read_qrels(str(path))
+    finally:
+        io._read_simple_qrels = saved
+
+
+@pytest.mark.parametrize(
+    "text, fast",
+    [
+        ("1 0 d1 1\n1 0 d2 0\n2 Q0 d-3 -1\n10 0 d1 3\n", True),
+        ("1 0 d1 1\n1 0 d2 2.0\n", False),  # a grade written as a float
+        ("1 0 d1 1\n\n1 0 d2 2\n", False),  # a blank line
+        ("1\t0\td1\t1\n", False),  # tabs
+        ("# judged\n1 0 d1 1\n", False),  # a comment
+    ],
+)
+def test_same_frame(tmp_path: Path, text: str, fast: bool) -> None:
+    path = tmp_path / "qrels.txt"
+    path.write_text(text)
+    assert (io._read_simple_qrels(str(path)) is not None) == fast
+    assert_frame_equal(ir.read_qrels(str(path)), general(path))
+    want = [tuple(line.split()) for line in text.splitlines() if line and line[0] != "#"]
+    got = ir.read_qrels(str(path)).rows()
+    assert got == [(q, d, int(float(r))) for q, _, d, r in want]
+
+
+@pytest.mark.parametrize(
+    "text, error, where",
+    [
+        ("1 0 d1 1\n1 0 d2\n", FormatError, ":2:"),  # three fields: the line is named
+        ("1 0 d1 1\n1 0 d2 x\n", Exception, ":2:"),  # not a grade
+        ("1 0 d1 1\n1 0 d1 2\n", DuplicateError, "d1"),
+    ],
+)
+def test_errors_name_the_line(tmp_path: Path, text: str, error: type, where: str) -> None:
+    path = tmp_path / "qrels.txt"
+    path.write_text(text)
+    with pytest.raises(error, match=where):
+        ir.read_qrels(str(path))

@@ -1,0 +1,229 @@
+"""evaluate_out_of_core: a run evaluated a chunk of queries at a time gives the in-memory
+evaluation's values (per query and aggregated), from Parquet and from TREC text."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import polars_ireval as ir
+from polars_ireval import outofcore
+from polars_ireval.errors import ParameterError
+from polars_ireval.outofcore import _cut, _text_ranges
+
+MEASURES = ["nDCG@10", "AP", "P@5", "R@20", "RR", "num_ret", "gm_map"]
+QUERIES, DEPTH = 40, 25
+
+
+def make_run(rng: np.random.Generator, runs: int) -> pl.DataFrame:
+    """``runs`` runs of QUERIES queries x DEPTH documents, scores rounded (ties), each
+    ranking's rows together, scores not increasing, the queries in a shuffled order."""
+    frames = []
+    for r in range(runs):
+        for q in rng.permutation(QUERIES):
+            depth = int(rng.integers(5, DEPTH + 1))
+            docs = rng.choice(60, size=depth, replace=False)
+            scores = np.sort(np.round(rng.uniform(0, 3, size=depth), 1))[::-1]
+            frames.append(
+                pl.DataFrame(
+                    {
+                        "run_id": f"run{r}",
+                        "query_id": f"q{q:02d}",
+                        "doc_id": [f"d{d}" for d in docs],
+                        "score": scores,
+                    }
+                )
+            )
+    return pl.concat(frames)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """One run (text, Parquet), two runs in one Parquet file, a text run whose rankings
+    are interleaved, and qrels judging queries 3-44 (some not ranked, some ranked queries
+    not judged, one judged query without relevant document)."""
+    rng = np.random.default_rng(23)
+    tmp = tmp_path_factory.mktemp("outofcore")
+    two = make_run(rng, 2)
+    one = two.filter(pl.col("run_id") == "run0").drop("run_id")
+    qrels = pl.DataFrame(
+        [
+            (f"q{q:02d}", f"d{d}", int(rng.choice([0, 0, 1, 2, 3])) if q != 7 else 0)
+            for q in range(3, QUERIES + 5)
+            for d in rng.choice(60, size=20, replace=False)
+        ],
+        schema=["query_id", "doc_id", "relevance"],
+        orient="row",
+    )
+    out = {
+        "one.parquet": one,
+        "two.parquet": two,
+    }
+    for name, frame in out.items():
+        frame.write_parquet(tmp / name)
+    text = one.with_columns(
+        pl.lit("Q0").alias("q0"),
+        (pl.int_range(pl.len()).over("query_id") + 1).alias("rank"),
+        pl.lit("tag").alias("tag"),
+    ).select("query_id", "q0", "doc_id", "rank", "score", "tag")
+    text.write_csv(tmp / "one.trec", separator=" ", include_header=False, quote_style="never")
+    mixed = text.with_row_index("i").sort(pl.col("i") % 7, "i").drop("i")  # rankings apart
+    mixed.write_csv(tmp / "mixed.trec", separator=" ", include_header=False, quote_style="never")
+    qrels.write_parquet(tmp / "qrels.parquet")
+    return {name: tmp / name for name in ["one.parquet", "two.parquet", "one.trec", "mixed.trec",
+                                          "qrels.parquet"]}  # fmt: skip
+
+
+def in_memory(run: Path, qrels: Path, **options: object) -> pl.DataFrame:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ir.CoverageWarning)
+        return ir.evaluate(ir.read_run(str(run)), ir.read_qrels(str(qrels)), MEASURES, **options)
+
+
+def chunked(run: Path, qrels: Path, **options: object) -> pl.DataFrame:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ir.CoverageWarning)
+        return ir.evaluate_out_of_core(str(run), str(qrels), MEASURES, **options)
+
+
+@pytest.mark.parametrize("run", ["one.parquet", "two.parquet", "one.trec", "mixed.trec"])
+@pytest.mark.parametrize("chunks", [4])
+@pytest.mark.parametrize("per_query", [False, True])
+def test_equals_in_memory(files: dict[str, Path], run: str, chunks: int, per_query: bool) -> None:
+    want = in_memory(files[run], files["qrels.parquet"], per_query=per_query)
+    got = chunked(files[run], files["qrels.parquet"], chunks=chunks, per_query=per_query)
+    assert_frame_equal(got, want, check_exact=False, abs_tol=1e-12, rel_tol=0)
+
+
+@pytest.mark.parametrize("run", ["one.parquet", "one.trec"])
+def test_options_equal_in_memory(files: dict[str, Path], run: str) -> None:
+    """missing="zero" (judged queries no chunk ranks go to the last chunk), no_relevant,
+    max_depth and residuals give what they give in memory."""
+    for options in (
+        {"missing": "zero"},
+        {"no_relevant": "skip", "per_query": True},
+        {"no_relevant": "nan"},
+        {"max_depth": 4, "residuals": True},
+    ):
+        want = in_memory(files[run], files["qrels.parquet"], **options)
+        got = chunked(files[run], files["qrels.parquet"], chunks=5, **options)
+        assert_frame_equal(got, want, check_exact=False, abs_tol=1e-12, rel_tol=0)
+
+
+def test_rankings_apart_go_through_parquet(
+    files: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A text file whose rankings' lines are apart is split only after a Parquet copy."""
+    copies = []
+    original = outofcore._text_to_parquet
+    monkeypatch.setattr(outofcore, "_text_to_parquet", lambda *a: copies.append(a) or original(*a))
+    chunked(files["one.trec"], files["qrels.parquet"], chunks=3)
+    assert copies == []
+    chunked(files["mixed.trec"], files["qrels.parquet"], chunks=3)
+    assert len(copies) == 1
+
+
+def test_aggregate_is_the_mean_in_query_order(files: dict[str, Path]) -> None:
+    """The aggregate across chunks is trec_eval's: the per-query values of every chunk added
+    one after the other in query-id order, divided by their number (oracle in Python)."""
+    per_q = chunked(files["two.parquet"], files["qrels.parquet"], chunks=4, per_query=True)
+    means = chunked(files["two.parquet"], files["qrels.parquet"], chunks=4)
+    for (run_id, measure), rows in per_q.sort("query_id").group_by(
+        ["run_id", "measure"], maintain_order=True
+    ):
+        values = rows["value"].to_list()
+        total = 0.0
+        for v in values:
+            total += v
+        got = means.filter((pl.col("run_id") == run_id) & (pl.col("measure") == measure))
+        if measure == "num_ret":
+            assert got["value"].item() == total
+        elif measure != "gm_map":
+            assert got["value"].item() == total / len(values)
+
+
+def test_text_cut_between_queries(files: dict[str, Path]) -> None:
+    """The byte ranges cover the file, and each starts a query's first line."""
+    path = files["one.trec"]
+    data = path.read_bytes()
+    ranges = _text_ranges(str(path), len(data), 6)
+    assert len(ranges) == 6
+    assert ranges[0][0] == 0 and ranges[-1][1] == len(data)
+    for (_, stop), (start, _) in itertools.pairwise(ranges):
+        assert stop == start
+        before = data[:start].splitlines()[-1].split()[0]
+        after = data[start:].split(b" ", 1)[0]
+        assert before != after
+
+
+def test_cut_balances_rows() -> None:
+    assert _cut([3, 3, 3, 3, 3, 3], 3, 1) == [(0, 2), (2, 4), (4, 6)]
+    assert _cut([10, 1, 1], None, 5) == [(0, 1), (1, 2), (2, 3)]  # ceil(12 / 5) parts
+    assert _cut([1, 1], 5, 1) == [(0, 1), (1, 2)]
+
+
+def test_bad_options(files: dict[str, Path]) -> None:
+    with pytest.raises(ParameterError, match="chunks=0"):
+        chunked(files["one.parquet"], files["qrels.parquet"], chunks=0)
+    with pytest.raises(ParameterError, match="mixed"):
+        ir.evaluate_out_of_core(
+            [str(files["one.parquet"]), str(files["one.trec"])], str(files["qrels.parquet"]), "AP"
+        )
+
+
+def test_cli_chunks(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """``ireval QRELS RUN --chunks N`` prints what ``ireval QRELS RUN`` prints."""
+    from polars_ireval.cli import main
+
+    command = [str(files["qrels.parquet"]), str(files["one.trec"]), str(files["two.parquet"])]
+    command += ["-m", "nDCG@10 AP RR", "--format", "tsv", "--quiet"]
+    assert main(command) == 0
+    whole = capsys.readouterr().out
+    assert main([*command, "--chunks", "3"]) == 0
+    assert capsys.readouterr().out == whole
+    assert whole.count("\n") == 4  # header, one, run0, run1
+
+
+def test_docs_blocks_run_and_print_what_they_show() -> None:
+    from tests.docblocks import normalise, run_blocks
+    from tests.paths import ROOT
+
+    results = run_blocks(ROOT / "docs" / "outofcore.md")
+    assert len(results) == 2
+    for code, printed, expected in results:
+        assert expected is not None, f"block without its output:\n{code}"
+        assert normalise(printed) == normalise(expected), f"block:\n{code}"
+
+
+@pytest.mark.parametrize("shape", ["gzip", "tabs"])
+def test_other_text_is_read_whole(files: dict[str, Path], tmp_path: Path, shape: str) -> None:
+    """Text the fast reader does not take (gzip, tabs) is read as read_run reads it."""
+    import gzip
+
+    text = files["one.trec"].read_bytes()
+    if shape == "gzip":
+        path = tmp_path / "run.trec.gz"
+        path.write_bytes(gzip.compress(text))
+    else:
+        path = tmp_path / "run.trec"
+        path.write_bytes(text.replace(b" ", b"\t"))
+    want = in_memory(path, files["qrels.parquet"])
+    assert_frame_equal(chunked(path, files["qrels.parquet"], chunks=3), want)
+
+
+def test_ranking_split_between_files_is_refused(files: dict[str, Path], tmp_path: Path) -> None:
+    """Two text files with one tag that both rank a query: the error read_run gives."""
+    lines = files["one.trec"].read_bytes().splitlines(keepends=True)
+    (tmp_path / "a.trec").write_bytes(b"".join(lines[:10]))
+    (tmp_path / "b.trec").write_bytes(b"".join(lines[10:]))  # the first ranking continues
+    paths = [str(tmp_path / "a.trec"), str(tmp_path / "b.trec")]
+    with pytest.raises(ir.DuplicateError, match="both rank query"):
+        ir.read_run(paths)
+    with pytest.raises(ir.DuplicateError, match="both rank query"):
+        ir.evaluate_out_of_core(paths, str(files["qrels.parquet"]), "AP", chunks=2)
