@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,10 +31,17 @@ def _java() -> bool:
     return shutil.which("java") is not None or bool(home and os.path.exists(home))
 
 
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("localhost", 0))
+        return int(s.getsockname()[1])
+
+
 @pytest.fixture(scope="session")
 def spark() -> Iterator[Any]:
     """The suite's one Spark session (local[1], one shuffle partition, no UI), started once
-    in the worker that runs the ``spark`` xdist group; skips without pyspark or Java."""
+    in the worker that runs the ``spark`` xdist group; skips without pyspark or Java. Its
+    JVM also serves Spark Connect (the plugin, on a free port: see ``spark_connect``)."""
     pytest.importorskip("pyspark", reason="pyspark is a test dependency: pip install '.[test]'")
     if not _java():
         pytest.skip("Java is not installed: the Spark tests need a JRE (.ci/run installs one)")
@@ -48,9 +56,28 @@ def spark() -> Iterator[Any]:
         .config("spark.sql.adaptive.enabled", "false")
         .config("spark.sql.codegen.wholeStage", "false")
         .config("spark.driver.memory", "2g")
+        .config("spark.plugins", "org.apache.spark.sql.connect.SparkConnectPlugin")
+        .config("spark.connect.grpc.binding.address", "localhost")
+        .config("spark.connect.grpc.binding.port", str(_free_port()))
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="session")
+def spark_connect(spark: Any) -> Iterator[Any]:
+    """A Spark Connect session on the suite's Spark (its JVM runs the Connect server, so
+    no second JVM starts); skips without the Connect client's packages (grpcio ...)."""
+    for module in ("grpc", "grpc_status", "google.protobuf", "zstandard"):
+        pytest.importorskip(module, reason="Spark Connect needs pip install 'pyspark[connect]'")
+    # the Connect client's own builder: pyspark.sql.SparkSession's refuses a remote session
+    # beside a classic one in the same process
+    from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+    port = spark.conf.get("spark.connect.grpc.binding.port")
+    session = ConnectSession.builder.remote(f"sc://localhost:{port}").getOrCreate()
     yield session
     session.stop()
 
