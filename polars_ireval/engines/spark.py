@@ -48,7 +48,7 @@ from polars_ireval.errors import (
     ScoreError,
 )
 from polars_ireval.judge import INPUT_RANK
-from polars_ireval.registry import Measure, SqlMean, SqlSpec
+from polars_ireval.registry import Measure, SqlSpec
 from polars_ireval.sql import library
 from polars_ireval.sql import quote_backquoted as quote
 from polars_ireval.sql import templates as T
@@ -76,8 +76,8 @@ _QRELS_COLUMNS = (S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
 #: the sort's time.
 SPARSE_JUDGMENTS = 4.0
 
-#: Macro calls per Spark query (see :func:`batches`).
-BATCH_CALLS = 24
+#: Aggregations and windows per Spark query (see :func:`batches`).
+BATCH_COST = 40
 
 
 def _is_spark_frame(obj: Any) -> bool:
@@ -251,19 +251,25 @@ def evaluate(request: Request) -> Any:
         if missing == "zero" and any(m.defn.absent is not None for m in parsed):
             lib = library()
             rankings = "(" + T.render(lib["ireval_rankings"], lib, {}, tables, "spark") + ")"
-        parts = []
-        for batch in batches(parsed, all_specs):
-            query = _final_query(
-                [parsed[i] for i in batch],
-                [all_specs[i] for i in batch],
-                [eval_views[flags[i]] for i in batch],
-                r.per_query,
-                multi,
-                r.residuals,
-                rankings=rankings,
-                indices=batch,
-            )
-            parts.append(spark.sql(query).localCheckpoint(eager=True))
+        branches = _branches(
+            parsed,
+            all_specs,
+            [eval_views[f] for f in flags],
+            r.per_query,
+            r.residuals,
+            rankings=rankings,
+        )
+        # the per-ranking counts (the stats fragment) of every cutoff and grade, in one
+        # aggregation over each evaluation table, checkpointed; the measures read them
+        branches, shared = _shared_stats(spark, branches, sorted(set(eval_views.values())))
+        views += shared
+        keys = ([S.RUN_ID] if multi else []) + ([S.QUERY_ID] if r.per_query else [])
+        parts = [
+            spark.sql(
+                _batch_query([branches[i] for i in batch], keys, r.residuals)
+            ).localCheckpoint(eager=True)
+            for batch in batches(branches)
+        ]
         out = _ordered(parts, multi, r.per_query, r.residuals)
     finally:
         for v in views:
@@ -282,17 +288,16 @@ def persisted(frame: Any) -> Any:
     return frame.localCheckpoint(eager=True, storageLevel=StorageLevel.MEMORY_AND_DISK)
 
 
-def batches(
-    parsed: list[Measure], all_specs: list[tuple[SqlSpec, SqlSpec | None]]
-) -> list[list[int]]:
-    """The measures (their indices) in the order given, cut into batches of at most
-    :data:`BATCH_CALLS` macro calls (a :class:`SqlMean` counts each of its calls, a residual
-    its own), each batch one Spark query."""
+def batches(branches: list[str]) -> list[list[int]]:
+    """The measures' queries (their indices) in the order given, cut into batches of at
+    most :data:`BATCH_COST` aggregations and windows (each query costs one more than it
+    has), each batch one Spark query: a plan of bounded size whatever the number of
+    measures."""
     out: list[list[int]] = []
     size = 0
-    for i, (s, r) in enumerate(all_specs):
-        cost = sum(len(x.calls) if isinstance(x, SqlMean) else 1 for x in (s, r) if x is not None)
-        if out and size + cost <= BATCH_CALLS:
+    for i, b in enumerate(branches):
+        cost = 1 + b.count("GROUP BY") + b.count(" OVER (")
+        if out and size + cost <= BATCH_COST:
             out[-1].append(i)
             size += cost
         else:
@@ -301,24 +306,21 @@ def batches(
     return out
 
 
-def _final_query(
+def _branches(
     parsed: list[Measure],
     all_specs: list[tuple[SqlSpec, SqlSpec | None]],
     tables: list[str],
     per_query: bool,
-    multi: bool,
     residuals: bool = False,
     rankings: str | None = None,
-    indices: list[int] | None = None,
-) -> str:
-    """The query of the measures ``parsed`` (their positions in the request: ``indices``),
-    each on its evaluation table (``tables``, one per measure), as rows (``run_id``,
-    ``query_id``, ``measure_index``, ``measure``, ``value`` ...; unordered); ``rankings``:
-    the pairs the run holds (``ireval_rankings``), given under ``missing="zero"`` for the
-    measures that declare a value for the others."""
+) -> list[str]:
+    """Per measure, the query of its rows (``run_id``, ``query_id`` when ``per_query``,
+    ``measure_index``, ``measure``, ``value`` [, ``residual``]) on its evaluation table
+    (``tables``, one per measure); ``rankings``: the pairs the run holds
+    (``ireval_rankings``), given under ``missing="zero"`` for the measures that declare a
+    value for the others."""
     parts = []
-    where = indices if indices is not None else list(range(len(parsed)))
-    for i, m, (s, r), table in zip(where, parsed, all_specs, tables, strict=True):
+    for i, (m, (s, r), table) in enumerate(zip(parsed, all_specs, tables, strict=True)):
         label = T.literal(m.label)
         body = residual_query(s, r, table) if residuals else measure_query(s, table)
         if rankings is not None and m.defn.absent is not None:
@@ -336,7 +338,13 @@ def _final_query(
                 f"CAST({aggregate_sql(m.defn.aggregate)} AS DOUBLE) AS value{resid} "
                 f"FROM ({body}) AS q GROUP BY q.run_id"
             )
-    keys = ([S.RUN_ID] if multi else []) + ([S.QUERY_ID] if per_query else [])
+    return parts
+
+
+def _batch_query(branches: list[str], keys: list[str], residuals: bool) -> str:
+    """The rows of the measures' queries ``branches`` in one query (unordered), with the
+    result's columns (``keys``, ``measure_index``, ``measure``, ``value`` [, ``residual``,
+    ``projected``])."""
     cols = [*keys, "measure_index", "measure", "CAST(value AS DOUBLE) AS value"]
     if residuals:
         # polars_ireval.results.projected: null unless the residual is below 1
@@ -346,8 +354,95 @@ def _final_query(
             f"CAST(CASE WHEN residual < {one} THEN value + residual * value / ({one} - residual) "
             "END AS DOUBLE) AS projected",
         ]
-    union = " UNION ALL ".join(parts)
-    return f"SELECT {', '.join(cols)} FROM ({union}) AS u"
+    return f"SELECT {', '.join(cols)} FROM ({' UNION ALL '.join(branches)}) AS u"
+
+
+_SENTINEL_K, _SENTINEL_REL = "__ireval_k__", "__ireval_rel__"
+
+
+@functools.cache
+def _stats_pattern(table: str) -> re.Pattern[str]:
+    """The stats fragment rendered on ``table``, as a pattern capturing its k and rel."""
+    lib = library()
+    text = T.expand(
+        lib["stats"].body, {"k": _SENTINEL_K, "rel": _SENTINEL_REL, "eval_table": table}, lib
+    )
+    pattern = re.escape(text)
+    pattern = pattern.replace(re.escape(_SENTINEL_K), r"(?P<k>NULL|\d+)", 1)
+    pattern = pattern.replace(re.escape(_SENTINEL_K), r"(?P=k)")
+    pattern = pattern.replace(re.escape(_SENTINEL_REL), r"(?P<rel>-?\d+)", 1)
+    pattern = pattern.replace(re.escape(_SENTINEL_REL), r"(?P=rel)")
+    return re.compile(pattern)
+
+
+_STATS_PARTS = re.compile(
+    r"^\(\s*SELECT\s+run_id,\s*query_id,(?P<outer>.*?)FROM \(\s*SELECT\s+run_id,\s*"
+    r"query_id,\s*rank,\s*relevance,(?P<inner>.*?)FROM (?P<table>.*?)\s*\) AS f\s+"
+    r"GROUP BY run_id, query_id\s*\)$",
+    re.S,
+)
+_ALIAS = re.compile(r"\bAS (\w+)\s*(?:,|$)")
+
+
+def shared_stats(branches: list[str], table: str, name: str) -> tuple[list[str], str | None]:
+    """``branches`` (the measures' queries) with each per-ranking count table they read on
+    the evaluation table ``table`` (the ``stats`` fragment, one per cutoff and grade)
+    replaced by its columns of the table ``name``; and the query of that table, which
+    computes the counts of every cutoff and grade in one aggregation (None, and
+    ``branches`` as given, when fewer than two count tables are read). The counts are
+    integers, so the values are those of the fragment.
+
+    Examples
+    --------
+    >>> import polars_ireval as ir
+    >>> from polars_ireval.sql.compile import measure_query, spec
+    >>> queries = [measure_query(spec(m), "ev") for m in ir.parse_measures(["P@5", "R@10"])]
+    >>> [q.count("GROUP BY") for q in queries]
+    [1, 1]
+    >>> shared, wide = shared_stats(queries, "ev", "counts")
+    >>> [q.count("GROUP BY") for q in shared], wide.count("GROUP BY")
+    ([0, 0], 1)
+    """
+    lib = library()
+    pattern = _stats_pattern(table)
+    combos = sorted({(m["k"], m["rel"]) for b in branches for m in pattern.finditer(b)})
+    if len(combos) < 2:
+        return branches, None
+    outer, inner, replaced = [], [], {}
+    for j, (k, rel) in enumerate(combos):
+        text = T.expand(lib["stats"].body, {"k": k, "rel": rel, "eval_table": table}, lib)
+        found = _STATS_PARTS.match(text.strip())
+        if found is None:  # the fragment changed shape: leave the queries as they are
+            return branches, None
+        columns = _ALIAS.findall(found["outer"])
+        o, i = found["outer"], found["inner"]
+        for a in columns + _ALIAS.findall(found["inner"]):
+            o = re.sub(rf"\b{a}\b", f"{a}_{j}", o)
+            i = re.sub(rf"\b{a}\b", f"{a}_{j}", i)
+        outer.append(o.strip().rstrip(","))
+        inner.append(i.strip().rstrip(","))
+        picked = ", ".join(f"{a}_{j} AS {a}" for a in columns)
+        replaced[(k, rel)] = f"(SELECT run_id, query_id, {picked} FROM {name})"
+    wide = (
+        f"SELECT run_id, query_id, {', '.join(outer)} FROM (SELECT run_id, query_id, rank, "
+        f"relevance, {', '.join(inner)} FROM {table}) AS f GROUP BY run_id, query_id"
+    )
+    return [pattern.sub(lambda m: replaced[(m["k"], m["rel"])], b) for b in branches], wide
+
+
+def _shared_stats(
+    spark: Any, branches: list[str], tables: list[str]
+) -> tuple[list[str], list[str]]:
+    """:func:`shared_stats` on each evaluation table of ``tables``, each table of counts
+    computed and checkpointed (:func:`persisted`); and the views made."""
+    views: list[str] = []
+    for table in tables:
+        name = f"ireval_stats_{uuid.uuid4().hex}"
+        branches, wide = shared_stats(branches, table, quote(name))
+        if wide is not None:
+            persisted(spark.sql(wide)).createOrReplaceTempView(name)
+            views.append(name)
+    return branches, views
 
 
 def _ordered(parts: list[Any], multi: bool, per_query: bool, residuals: bool) -> Any:
@@ -378,4 +473,4 @@ def _raise_missing(spark: Any, tables: dict[str, str]) -> None:
         )
 
 
-__all__ = ["evaluate", "from_polars", "quote"]
+__all__ = ["batches", "evaluate", "from_polars", "persisted", "quote", "shared_stats"]
