@@ -11,6 +11,7 @@ parameter. This module covers what is Spark's own: Spark inputs, options, byte-w
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import numpy as np
@@ -192,7 +193,7 @@ def test_all_trec_on_spark(session: Any, level: int) -> None:
     memory (issue 23); its counts are now one aggregation and its plans come in batches."""
     run, qrels = generated(5)
     names = all_trec()
-    kw = {"per_query": True, "relevance_level": level, "missing": "zero"}
+    kw: dict[str, Any] = {"per_query": True, "relevance_level": level, "missing": "zero"}
     got = to_polars(spark_eval(run, qrels, names, spark=session, **kw))
     compare(got, ir.evaluate(run, qrels, names, **kw))
 
@@ -240,3 +241,21 @@ def test_connect_inputs(session: Any) -> None:
     )
     with pytest.raises(ir.DuplicateError, match="duplicate document"):
         spark_eval(dup, qrels_sdf, "AP", spark=session)
+
+
+def test_cli_engine_spark(spark: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """``ireval --engine spark`` (in the active session) prints what the Polars engine does."""
+    from polars_ireval.cli import main
+
+    args = ["--example", "-m", "P@5 AP 11pt_avg", "-q", "--format", "tsv"]
+    outputs = []
+    for engine in ("polars", "spark"):
+        assert main([*args, "--engine", engine]) == 0
+        outputs.append(capsys.readouterr().out)
+    want, got = (pl.read_csv(io.StringIO(o), separator="\t") for o in outputs)
+    assert got.columns == want.columns and got.height == want.height > 0
+    for c in want.columns:
+        if want[c].dtype.is_float():
+            assert ((got[c] - want[c]).abs() <= 1e-12).all(), c
+        else:
+            assert got[c].equals(want[c]), c

@@ -18,6 +18,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -101,9 +102,11 @@ def _parser() -> Parser:
     p.add_argument("-o", "--output", default=None, help="write to this file instead of stdout")
     p.add_argument(
         "--engine",
-        choices=("polars", "duckdb"),
+        choices=("polars", "duckdb", "spark"),
         default="polars",
-        help="polars (default, one lazy query) or duckdb (the SQL macros of sql/)",
+        help="polars (default, one lazy query), duckdb (the SQL macros of sql/) or spark (the "
+        "same SQL in the active Spark session, else SparkSession.builder.getOrCreate(): "
+        "local, or Spark Connect when SPARK_REMOTE is set)",
     )
     p.add_argument(
         "--batch",
@@ -177,6 +180,7 @@ def modern_main(argv: Sequence[str]) -> int:
     progress.update("reading qrels", qrels_path)
     qrels = read_qrels(qrels_path)
     size = args.batch or len(paths)
+    spark = _spark_session() if args.engine == "spark" else None
     results: list[pl.DataFrame] = []
     covered: list[pl.DataFrame] = []
     seen: dict[str, str] = {}
@@ -191,21 +195,23 @@ def modern_main(argv: Sequence[str]) -> int:
         progress.update("evaluating", what)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", CoverageWarning)
-            results.append(
-                evaluate(
-                    run,
-                    qrels,
-                    parsed,
-                    per_query=args.per_query,
-                    relevance_level=args.relevance_level,
-                    missing="zero" if args.complete else "skip",
-                    no_relevant=args.no_relevant,
-                    max_depth=args.max_depth,
-                    judged_only=args.judged_only,
-                    engine=args.engine,
-                    scores=args.scores,
-                )
+            out: Any = evaluate(
+                run,
+                qrels,
+                parsed,
+                per_query=args.per_query,
+                relevance_level=args.relevance_level,
+                missing="zero" if args.complete else "skip",
+                no_relevant=args.no_relevant,
+                max_depth=args.max_depth,
+                judged_only=args.judged_only,
+                engine=args.engine,
+                scores=args.scores,
+                con=spark,
             )
+            if spark is not None:  # a Spark DataFrame: its rows, through Arrow
+                out = pl.from_arrow(out.toArrow())
+            results.append(out)
         if not args.quiet:
             covered.append(coverage(run, qrels))
         del run  # a batch's rows go before the next batch is read
@@ -224,6 +230,18 @@ def modern_main(argv: Sequence[str]) -> int:
     counts = [m.label for m in parsed if m.defn.integer]
     write_result(wide_result(result, [m.label for m in parsed]), fmt, args.output, counts)
     return 0
+
+
+def _spark_session() -> Any:
+    """The active Spark session, else ``SparkSession.builder.getOrCreate()`` (which reads
+    ``SPARK_REMOTE`` for a Spark Connect server)."""
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise UsageError(
+            "--engine spark needs pyspark: pip install 'polars-ireval[spark]'"
+        ) from None
+    return SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
 
 
 def _output_format(fmt: str | None, output: str | None) -> str:

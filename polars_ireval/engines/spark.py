@@ -1,21 +1,36 @@
 """The Spark engine: the same SQL as the DuckDB macros, rendered as Spark SQL.
 
 ``evaluate(..., engine="spark")`` renders the portable templates of ``sql/`` (see
-:mod:`polars_ireval.sql.compile`) as Spark SQL: the judge (``ireval_judge``) over the run
-and qrels, then every measure over the evaluation table, unioned into one lazy Spark
-DataFrame. Inputs may be Spark DataFrames or tables (evaluated where they are) or anything
-:func:`polars_ireval.read_run` accepts (validated in Python, then handed to Spark as Arrow
-and checkpointed into its block store: see :func:`from_polars`). For runs larger than the
-driver's memory, write Parquet and pass Spark's DataFrame of it. ``ties="input_order"``
-needs an ``input_order`` column on Spark inputs (Spark rows have no order of their own).
-The result has the columns of :func:`polars_ireval.evaluate`, rows in its order.
+:mod:`polars_ireval.sql.compile`) as Spark SQL. Inputs may be Spark DataFrames or tables
+(evaluated where they are) or anything :func:`polars_ireval.read_run` accepts (validated in
+Python, then handed to Spark as Arrow and checkpointed into its block store: see
+:func:`from_polars`). For runs larger than the driver's memory, write Parquet and pass
+Spark's DataFrame of it. ``ties="input_order"`` needs an ``input_order`` column on Spark
+inputs (Spark rows have no order of their own). It runs on a classic session and on a Spark
+Connect one (``SparkSession.builder.remote(...)``): it uses only DataFrame and SQL calls
+that both offer (no SparkContext, no RDD).
 
-The evaluation table is repartitioned by ranking and cached (``DataFrame.cache``, filled
-by the first action) so that the judge runs once for all measures; free it with
-``spark.catalog.clearCache()`` when done.
+A call runs a few Spark jobs and returns a DataFrame whose rows are already computed:
 
-Nothing is collected except the input checks on Spark inputs (``validate=True``, one small
-query listing at most five bad rows; and the missing-query check for ``missing="error"``).
+1. the judge (``ireval_judge``) builds the evaluation table once per ``judged_only`` flag
+   the measures need, partitioned by ranking and checkpointed (:func:`persisted`), so that
+   every measure's plan starts from a leaf instead of the judge's plan;
+2. the per-ranking counts that the cutoff measures divide (the ``stats`` fragment: P@k,
+   R@k, Success@k, relative_P@k, the counts, and what IPrec and Rprec_mult read), for
+   every cutoff and grade at once, in one aggregation (:func:`shared_stats`), checkpointed;
+3. the measures, in batches of at most :data:`BATCH_COST` aggregations and windows
+   (:func:`batches`), each batch one query whose result is checkpointed; a hundred
+   measures make a handful of bounded plans, not one plan with a branch per measure.
+
+The returned DataFrame unions the batches' results in the order of
+:func:`polars_ireval.evaluate`. The checkpoints live in Spark's block store (memory,
+spilling to disk) while they are referenced: the evaluation tables and counts only during
+the call, the results as long as the returned DataFrame is (drop it, ``del scores``, to
+free them; Spark Connect releases them on the server then too).
+
+Besides these jobs, only the input checks on Spark inputs (``validate=True``, one small
+query listing at most five bad rows; and the missing-query check for ``missing="error"``)
+collect anything.
 """
 
 from __future__ import annotations
@@ -262,7 +277,7 @@ def evaluate(request: Request) -> Any:
         # the per-ranking counts (the stats fragment) of every cutoff and grade, in one
         # aggregation over each evaluation table, checkpointed; the measures read them
         branches, shared = _shared_stats(spark, branches, sorted(set(eval_views.values())))
-        views += shared
+        views += list(shared)
         keys = ([S.RUN_ID] if multi else []) + ([S.QUERY_ID] if r.per_query else [])
         parts = [
             spark.sql(
@@ -432,16 +447,18 @@ def shared_stats(branches: list[str], table: str, name: str) -> tuple[list[str],
 
 def _shared_stats(
     spark: Any, branches: list[str], tables: list[str]
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[str], dict[str, Any]]:
     """:func:`shared_stats` on each evaluation table of ``tables``, each table of counts
-    computed and checkpointed (:func:`persisted`); and the views made."""
-    views: list[str] = []
+    computed and checkpointed (:func:`persisted`); and the views made, with their frames
+    (kept referenced while the views are read: Spark Connect releases a checkpoint whose
+    frame is collected)."""
+    views: dict[str, Any] = {}
     for table in tables:
         name = f"ireval_stats_{uuid.uuid4().hex}"
         branches, wide = shared_stats(branches, table, quote(name))
         if wide is not None:
-            persisted(spark.sql(wide)).createOrReplaceTempView(name)
-            views.append(name)
+            views[name] = persisted(spark.sql(wide))
+            views[name].createOrReplaceTempView(name)
     return branches, views
 
 
