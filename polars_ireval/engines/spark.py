@@ -294,13 +294,12 @@ def evaluate(request: Request) -> Any:
 
 
 def persisted(frame: Any) -> Any:
-    """``frame`` computed once into Spark's block store (a local checkpoint, in memory,
-    spilling to disk), so that every measure reads it as a leaf of its plan instead of
-    recomputing it or matching its plan against Spark's cache; works on a classic and on a
-    Spark Connect session. Spark frees the blocks once the frame is no longer referenced."""
-    from pyspark import StorageLevel
-
-    return frame.localCheckpoint(eager=True, storageLevel=StorageLevel.MEMORY_AND_DISK)
+    """``frame`` computed once into Spark's block store (a local checkpoint: memory, spilling
+    to disk, Spark's default for one), so that every measure reads it as a leaf of its plan
+    instead of recomputing it or matching its plan against Spark's cache; works on a
+    classic session and on a Spark Connect one (pyspark 4). Spark frees the blocks once the
+    frame is no longer referenced."""
+    return frame.localCheckpoint(eager=True)
 
 
 def batches(branches: list[str]) -> list[list[int]]:
