@@ -31,6 +31,13 @@ def _java() -> bool:
     return shutil.which("java") is not None or bool(home and os.path.exists(home))
 
 
+def _connect_jar() -> bool:
+    """Whether pyspark bundles the Spark Connect server (pyspark 4 does)."""
+    import pyspark
+
+    return any(Path(pyspark.__file__).parent.glob("jars/spark-connect_*.jar"))
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("localhost", 0))
@@ -47,8 +54,15 @@ def spark() -> Iterator[Any]:
         pytest.skip("Java is not installed: the Spark tests need a JRE (.ci/run installs one)")
     from pyspark.sql import SparkSession
 
+    builder = SparkSession.builder
+    if _connect_jar():
+        builder = (
+            builder.config("spark.plugins", "org.apache.spark.sql.connect.SparkConnectPlugin")
+            .config("spark.connect.grpc.binding.address", "localhost")
+            .config("spark.connect.grpc.binding.port", str(_free_port()))
+        )
     session = (
-        SparkSession.builder.master("local[1]")
+        builder.master("local[1]")
         .appName("polars_ireval tests")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
@@ -56,9 +70,6 @@ def spark() -> Iterator[Any]:
         .config("spark.sql.adaptive.enabled", "false")
         .config("spark.sql.codegen.wholeStage", "false")
         .config("spark.driver.memory", "2g")
-        .config("spark.plugins", "org.apache.spark.sql.connect.SparkConnectPlugin")
-        .config("spark.connect.grpc.binding.address", "localhost")
-        .config("spark.connect.grpc.binding.port", str(_free_port()))
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")
@@ -72,6 +83,8 @@ def spark_connect(spark: Any) -> Iterator[Any]:
     no second JVM starts); skips without the Connect client's packages (grpcio ...)."""
     for module in ("grpc", "grpc_status", "google.protobuf", "zstandard"):
         pytest.importorskip(module, reason="Spark Connect needs pip install 'pyspark[connect]'")
+    if not _connect_jar():
+        pytest.skip("this pyspark has no Spark Connect server (pyspark 4 bundles one)")
     # the Connect client's own builder: pyspark.sql.SparkSession's refuses a remote session
     # beside a classic one in the same process
     from pyspark.sql.connect.session import SparkSession as ConnectSession
@@ -84,9 +97,9 @@ def spark_connect(spark: Any) -> Iterator[Any]:
 
 @pytest.fixture(autouse=True)
 def _spark_cache_cleared() -> Iterator[None]:
-    """After each test, drop what Spark cached (polars_ireval.spark.evaluate caches its
-    evaluation tables and leaves freeing them to the caller): one JVM serves every Spark
-    test, and each query is matched against every cached plan."""
+    """After each test, drop what Spark cached (a test's own ``cache()``; the engine
+    checkpoints instead): one JVM serves every Spark test, and each query is matched
+    against every cached plan."""
     yield
     if "pyspark.sql" in sys.modules:
         active = sys.modules["pyspark.sql"].SparkSession.getActiveSession()
