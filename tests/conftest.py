@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,17 +40,38 @@ def _java() -> bool:
     return shutil.which("java") is not None or bool(home and os.path.exists(home))
 
 
+def _connect_jar() -> bool:
+    """Whether pyspark bundles the Spark Connect server (pyspark 4 does)."""
+    import pyspark
+
+    return any(Path(pyspark.__file__).parent.glob("jars/spark-connect_*.jar"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("localhost", 0))
+        return int(s.getsockname()[1])
+
+
 @pytest.fixture(scope="session")
 def spark() -> Iterator[Any]:
     """The suite's one Spark session (local[1], one shuffle partition, no UI), started once
-    in the worker that runs the ``spark`` xdist group; skips without pyspark or Java."""
+    in the worker that runs the ``spark`` xdist group; skips without pyspark or Java. Its
+    JVM also serves Spark Connect (the plugin, on a free port: see ``spark_connect``)."""
     pytest.importorskip("pyspark", reason="pyspark is a test dependency: pip install '.[test]'")
     if not _java():
         pytest.skip("Java is not installed: the Spark tests need a JRE (.ci/run installs one)")
     from pyspark.sql import SparkSession
 
+    builder = SparkSession.builder
+    if _connect_jar():
+        builder = (
+            builder.config("spark.plugins", "org.apache.spark.sql.connect.SparkConnectPlugin")
+            .config("spark.connect.grpc.binding.address", "localhost")
+            .config("spark.connect.grpc.binding.port", str(_free_port()))
+        )
     session = (
-        SparkSession.builder.master("local[1]")
+        builder.master("local[1]")
         .appName("polars_ireval tests")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
@@ -64,11 +86,29 @@ def spark() -> Iterator[Any]:
     session.stop()
 
 
+@pytest.fixture(scope="session")
+def spark_connect(spark: Any) -> Iterator[Any]:
+    """A Spark Connect session on the suite's Spark (its JVM runs the Connect server, so
+    no second JVM starts); skips without the Connect client's packages (grpcio ...)."""
+    for module in ("grpc", "grpc_status", "google.protobuf", "zstandard"):
+        pytest.importorskip(module, reason="Spark Connect needs pip install 'pyspark[connect]'")
+    if not _connect_jar():
+        pytest.skip("this pyspark has no Spark Connect server (pyspark 4 bundles one)")
+    # the Connect client's own builder: pyspark.sql.SparkSession's refuses a remote session
+    # beside a classic one in the same process
+    from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+    port = spark.conf.get("spark.connect.grpc.binding.port")
+    session = ConnectSession.builder.remote(f"sc://localhost:{port}").getOrCreate()
+    yield session
+    session.stop()
+
+
 @pytest.fixture(autouse=True)
 def _spark_cache_cleared() -> Iterator[None]:
-    """After each test, drop what Spark cached (polars_ireval.spark.evaluate caches its
-    evaluation tables and leaves freeing them to the caller): one JVM serves every Spark
-    test, and each query is matched against every cached plan."""
+    """After each test, drop what Spark cached (a test's own ``cache()``; the engine
+    checkpoints instead): one JVM serves every Spark test, and each query is matched
+    against every cached plan."""
     yield
     if "pyspark.sql" in sys.modules:
         active = sys.modules["pyspark.sql"].SparkSession.getActiveSession()

@@ -6,11 +6,14 @@ One Spark session serves the whole suite (the ``spark`` fixture of ``tests/conft
 the measures are checked in few, large batches: ``tests/test_sql.py::test_engines_equal_polars``
 and ``test_residuals_equal_polars`` run every macro and code path (``SPARK_MEASURES``) on
 Spark as on DuckDB, and the DuckDB tests check the same templates on every measure and
-parameter. This module covers what is Spark's own: Spark inputs, options, byte-wise ties, bad input.
+parameter. This module covers what is Spark's own: Spark inputs, options, byte-wise ties, bad input,
+``-m all_trec`` in one call, and the same through Spark Connect (the ``spark_connect`` fixture:
+a Connect server in the suite's JVM).
 """
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import numpy as np
@@ -18,6 +21,7 @@ import polars as pl
 import pytest
 
 import polars_ireval as ir
+from polars_ireval.trec_eval import trec_items
 from tests.paths import TREC_TEST, need_data
 from tests.support import RANK_BY, TIE_IDS, compare, generated, tie_frames, to_polars
 
@@ -29,6 +33,20 @@ import polars_ireval.engines.spark as irspark  # noqa: E402
 pytestmark = pytest.mark.filterwarnings(
     "ignore::polars_ireval.CoverageWarning", "ignore::FutureWarning"
 )
+
+
+@pytest.fixture
+def session(request: pytest.FixtureRequest) -> Any:
+    """The suite's classic session, or (``indirect`` parameter ``"connect"``) a Spark
+    Connect session on the same JVM."""
+    kind = getattr(request, "param", "classic")
+    return request.getfixturevalue("spark" if kind == "classic" else "spark_connect")
+
+
+def all_trec() -> list[Any]:
+    """The measures of trec_eval's ``-m all_trec``."""
+    items, _ = trec_items(["all_trec"])
+    return [m for m in items if isinstance(m, ir.Measure)]
 
 
 def spark_eval(run: Any, qrels: Any, measures: Any, *, spark: Any, **options: Any) -> Any:
@@ -162,3 +180,83 @@ def test_a_polars_run_of_100000_rows(spark: Any) -> None:
     names = ["nDCG@10", "AP", "P@10", "R@1000", "RR"]
     got = to_polars(spark_eval(run, qrels, names, spark=spark, per_query=True))
     compare(got, ir.evaluate(run, qrels, names, per_query=True))
+
+
+@pytest.mark.parametrize(
+    "session,level",
+    [("classic", 2), ("connect", 1)],
+    indirect=["session"],
+    ids=["classic-l2", "connect-l1"],
+)
+def test_all_trec_on_spark(session: Any, level: int) -> None:
+    """``-m all_trec`` (92 measures) in one call equals the Polars engine per query, on runs
+    with ties, unjudged documents, negative grades and judged queries the runs lack. One
+    call of that size used to build one plan with a branch per measure and ran out of
+    memory (issue 23); its counts are now one aggregation and its plans come in batches."""
+    run, qrels = generated(5)
+    names = all_trec()
+    kw: dict[str, Any] = {"per_query": True, "relevance_level": level, "missing": "zero"}
+    got = to_polars(spark_eval(run, qrels, names, spark=session, **kw))
+    compare(got, ir.evaluate(run, qrels, names, **kw))
+
+
+def test_all_trec_plans_are_bounded() -> None:
+    """The counts of all_trec's cutoff measures (P, recall, relative_P, success ...: 21
+    cutoffs and grades) come from one aggregation, and its queries from few bounded
+    batches (no Spark needed: the SQL is inspected)."""
+    from polars_ireval.sql.compile import measure_query, specs
+
+    parsed = all_trec()
+    queries = [measure_query(s, "ev") for s, _ in specs(parsed, 1)]
+    shared, wide = irspark.shared_stats(queries, "ev", "counts")
+    assert wide is not None and wide.count("GROUP BY") == 1
+    assert all("SUM(is_ret)" not in q for q in shared)
+    before = sum(q.count("GROUP BY") for q in queries)
+    after = sum(q.count("GROUP BY") for q in shared)
+    assert after < before / 2, (before, after)
+    batches = irspark.batches(shared)
+    assert sorted(i for b in batches for i in b) == list(range(len(parsed)))
+    assert len(batches) <= 8
+
+
+@pytest.mark.parametrize("session", ["connect"], indirect=True)
+def test_connect_inputs(session: Any) -> None:
+    """Through Spark Connect: Polars frames (sent as Arrow and checkpointed), a Connect
+    DataFrame and a table name, and a bad input raising the readers' exception."""
+    run, qrels = generated(2)
+    names = ["AP", "nDCG@5", "P@3", "RR", "11pt_avg"]
+    want = ir.evaluate(run, qrels, names, per_query=True)
+    got = spark_eval(run, qrels, names, spark=session, per_query=True)
+    assert type(got).__module__.startswith("pyspark.sql.connect")
+    compare(to_polars(got), want)
+    run_sdf = session.createDataFrame(run.to_arrow())
+    qrels_sdf = session.createDataFrame(qrels.to_arrow())
+    qrels_sdf.createOrReplaceTempView("connect_qrels")
+    try:
+        got = spark_eval(run_sdf, "connect_qrels", names, spark=session, per_query=True)
+        compare(to_polars(got), want)
+    finally:
+        session.catalog.dropTempView("connect_qrels")
+    dup = session.createDataFrame(
+        [("q", "d", 1.0), ("q", "d", 2.0)], ["query_id", "doc_id", "score"]
+    )
+    with pytest.raises(ir.DuplicateError, match="duplicate document"):
+        spark_eval(dup, qrels_sdf, "AP", spark=session)
+
+
+def test_cli_engine_spark(spark: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """``ireval --engine spark`` (in the active session) prints what the Polars engine does."""
+    from polars_ireval.cli import main
+
+    args = ["--example", "-m", "P@5 AP 11pt_avg", "-q", "--format", "tsv"]
+    outputs = []
+    for engine in ("polars", "spark"):
+        assert main([*args, "--engine", engine]) == 0
+        outputs.append(capsys.readouterr().out)
+    want, got = (pl.read_csv(io.StringIO(o), separator="\t") for o in outputs)
+    assert got.columns == want.columns and got.height == want.height > 0
+    for c in want.columns:
+        if want[c].dtype.is_float():
+            assert ((got[c] - want[c]).abs() <= 1e-12).all(), c
+        else:
+            assert got[c].equals(want[c]), c

@@ -3,7 +3,7 @@
 The first word chooses the mode (nothing else switches modes)::
 
     ireval QRELS RUN [RUN ...] [-m MEASURES]... [-q] [-l L] [-c] [-M N] [-J]
-           [--format table|tsv|csv|jsonl|parquet] [--output FILE] [--engine polars|duckdb]
+           [--format table|tsv|csv|jsonl|parquet] [--output FILE] [--engine polars|duckdb|spark]
            [--batch N]
     ireval --example                       # the bundled example campaign
     ireval --write-example DIR             # its files, regenerated (seeded) into DIR

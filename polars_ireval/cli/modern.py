@@ -106,9 +106,11 @@ def _parser() -> Parser:
     p.add_argument("-o", "--output", default=None, help="write to this file instead of stdout")
     p.add_argument(
         "--engine",
-        choices=("polars", "duckdb"),
+        choices=("polars", "duckdb", "spark"),
         default="polars",
-        help="polars (default, one lazy query) or duckdb (the SQL macros of sql/)",
+        help="polars (default, one lazy query), duckdb (the SQL macros of sql/) or spark (the "
+        "same SQL in the active Spark session, else SparkSession.builder.getOrCreate(): "
+        "local, or Spark Connect when SPARK_REMOTE is set)",
     )
     p.add_argument(
         "--batch",
@@ -174,7 +176,7 @@ def modern_main(argv: Sequence[str]) -> int:
         raise UsageError(f"--batch {args.batch}: the number of run files must be at least 1")
     chunks = _chunks(args.chunks)
     if chunks is not None and args.engine != "polars":
-        raise UsageError("--chunks evaluates with the Polars engine; drop --engine duckdb")
+        raise UsageError(f"--chunks evaluates with the Polars engine; drop --engine {args.engine}")
     if not os.path.exists(qrels_path):
         raise FileNotFoundError(2, "no such file", qrels_path)
     fmt = _output_format(args.format, args.output)
@@ -194,6 +196,7 @@ def modern_main(argv: Sequence[str]) -> int:
     if chunks is not None:
         return _out_of_core(args, paths, qrels, parsed, chunks, fmt, progress)
     size = args.batch or len(paths)
+    spark = _spark_session() if args.engine == "spark" else None
     results: list[pl.DataFrame] = []
     covered: list[pl.DataFrame] = []
     seen: dict[str, str] = {}
@@ -208,21 +211,23 @@ def modern_main(argv: Sequence[str]) -> int:
         progress.update("evaluating", what)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", CoverageWarning)
-            results.append(
-                evaluate(
-                    run,
-                    qrels,
-                    parsed,
-                    per_query=args.per_query,
-                    relevance_level=args.relevance_level,
-                    missing="zero" if args.complete else "skip",
-                    no_relevant=args.no_relevant,
-                    max_depth=args.max_depth,
-                    judged_only=args.judged_only,
-                    engine=args.engine,
-                    scores=args.scores,
-                )
+            out: Any = evaluate(
+                run,
+                qrels,
+                parsed,
+                per_query=args.per_query,
+                relevance_level=args.relevance_level,
+                missing="zero" if args.complete else "skip",
+                no_relevant=args.no_relevant,
+                max_depth=args.max_depth,
+                judged_only=args.judged_only,
+                engine=args.engine,
+                scores=args.scores,
+                con=spark,
             )
+            if spark is not None:  # a Spark DataFrame: its rows, through Arrow
+                out = pl.from_arrow(out.toArrow())
+            results.append(out)
         if not args.quiet:
             covered.append(coverage(run, qrels))
         del run  # a batch's rows go before the next batch is read
@@ -299,6 +304,18 @@ def _out_of_core(
     result = _concat_sorted(results)
     write_result(wide_result(result, [m.label for m in parsed]), fmt, args.output, counts)
     return 0
+
+
+def _spark_session() -> Any:
+    """The active Spark session, else ``SparkSession.builder.getOrCreate()`` (which reads
+    ``SPARK_REMOTE`` for a Spark Connect server)."""
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise UsageError(
+            "--engine spark needs pyspark: pip install 'polars-ireval[spark]'"
+        ) from None
+    return SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
 
 
 def _output_format(fmt: str | None, output: str | None) -> str:

@@ -1,25 +1,41 @@
 """The Spark engine: the same SQL as the DuckDB macros, rendered as Spark SQL.
 
 ``evaluate(..., engine="spark")`` renders the portable templates of ``sql/`` (see
-:mod:`polars_ireval.sql.compile`) as Spark SQL: the judge (``ireval_judge``) over the run
-and qrels, then every measure over the evaluation table, unioned into one lazy Spark
-DataFrame. Inputs may be Spark DataFrames or tables (evaluated where they are) or anything
-:func:`polars_ireval.read_run` accepts (validated in Python, then handed to Spark as Arrow
-and checkpointed into its block store: see :func:`from_polars`). For runs larger than the
-driver's memory, write Parquet and pass Spark's DataFrame of it. ``ties="input_order"``
-needs an ``input_order`` column on Spark inputs (Spark rows have no order of their own).
-The result has the columns of :func:`polars_ireval.evaluate`, rows in its order.
+:mod:`polars_ireval.sql.compile`) as Spark SQL. Inputs may be Spark DataFrames or tables
+(evaluated where they are) or anything :func:`polars_ireval.read_run` accepts (validated in
+Python, then handed to Spark as Arrow and checkpointed into its block store: see
+:func:`from_polars`). For runs larger than the driver's memory, write Parquet and pass
+Spark's DataFrame of it. ``ties="input_order"`` needs an ``input_order`` column on Spark
+inputs (Spark rows have no order of their own). It runs on a classic session and on a Spark
+Connect one (``SparkSession.builder.remote(...)``): it uses only DataFrame and SQL calls
+that both offer (no SparkContext, no RDD).
 
-The evaluation table is repartitioned by ranking and cached (``DataFrame.cache``, filled
-by the first action) so that the judge runs once for all measures; free it with
-``spark.catalog.clearCache()`` when done.
+A call runs a few Spark jobs and returns a DataFrame whose rows are already computed:
 
-Nothing is collected except the input checks on Spark inputs (``validate=True``, one small
-query listing at most five bad rows; and the missing-query check for ``missing="error"``).
+1. the judge (``ireval_judge``) builds the evaluation table once per ``judged_only`` flag
+   the measures need, partitioned by ranking and checkpointed (:func:`persisted`), so that
+   every measure's plan starts from a leaf instead of the judge's plan;
+2. the per-ranking counts that the cutoff measures divide (the ``stats`` fragment: P@k,
+   R@k, Success@k, relative_P@k, the counts, and what IPrec and Rprec_mult read), for
+   every cutoff and grade at once, in one aggregation (:func:`shared_stats`), checkpointed;
+3. the measures, in batches of at most :data:`BATCH_COST` aggregations and windows
+   (:func:`batches`), each batch one query whose result is checkpointed; a hundred
+   measures make a handful of bounded plans, not one plan with a branch per measure.
+
+The returned DataFrame unions the batches' results in the order of
+:func:`polars_ireval.evaluate`. The checkpoints live in Spark's block store (memory,
+spilling to disk) while they are referenced: the evaluation tables and counts only during
+the call, the results as long as the returned DataFrame is (drop it, ``del scores``, to
+free them; Spark Connect releases them on the server then too).
+
+Besides these jobs, only the input checks on Spark inputs (``validate=True``, one small
+query listing at most five bad rows; and the missing-query check for ``missing="error"``)
+collect anything.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid
 from collections.abc import Iterable
@@ -74,6 +90,9 @@ _QRELS_COLUMNS = (S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
 #: against 5.0 s) and longer at 12 (6.5 s against 5.7 s), where DuckDB's count takes half
 #: the sort's time.
 SPARSE_JUDGMENTS = 4.0
+
+#: Aggregations and windows per Spark query (see :func:`batches`).
+BATCH_COST = 40
 
 
 def _is_spark_frame(obj: Any) -> bool:
@@ -208,6 +227,7 @@ def evaluate(request: Request) -> Any:
             "no order of their own)"
         )
     multi = S.RUN_ID in run_sdf.columns
+    evaluations: dict[bool, Any] = {}
     views = [_view(spark, run_sdf, "run"), _view(spark, qrels_sdf, "qrels")]
     try:
         tables = {
@@ -235,45 +255,84 @@ def evaluate(request: Request) -> Any:
             "missing": missing,
             "rank_by": strategy,
         }
-        evaluations = {}
+        eval_views: dict[bool, str] = {}
         for flag in sorted(set(flags)):
             options = judge_options(parsed, flags, flag, residuals=r.residuals, **common)
             evaluation = spark.sql(judge_sql(tables, **options))
-            evaluation = evaluation.repartition(S.RUN_ID, S.QUERY_ID).cache()
-            views.append(_view(spark, evaluation, "eval"))
-            evaluations[flag] = quote(views[-1])
+            evaluations[flag] = persisted(evaluation.repartition(S.RUN_ID, S.QUERY_ID))
+            views.append(_view(spark, evaluations[flag], "eval"))
+            eval_views[flag] = quote(views[-1])
         rankings = None
         if missing == "zero" and any(m.defn.absent is not None for m in parsed):
             lib = library()
             rankings = "(" + T.render(lib["ireval_rankings"], lib, {}, tables, "spark") + ")"
-        query = _final_query(
+        branches = _branches(
             parsed,
             all_specs,
-            [evaluations[f] for f in flags],
+            [eval_views[f] for f in flags],
             r.per_query,
-            multi,
             r.residuals,
             rankings=rankings,
         )
-        out = spark.sql(query)
+        # the per-ranking counts (the stats fragment) of every cutoff and grade, in one
+        # aggregation over each evaluation table, checkpointed; the measures read them
+        branches, shared = _shared_stats(spark, branches, sorted(set(eval_views.values())))
+        views += list(shared)
+        keys = ([S.RUN_ID] if multi else []) + ([S.QUERY_ID] if r.per_query else [])
+        parts = [
+            spark.sql(
+                _batch_query([branches[i] for i in batch], keys, r.residuals)
+            ).localCheckpoint(eager=True)
+            for batch in batches(branches)
+        ]
+        out = _ordered(parts, multi, r.per_query, r.residuals)
     finally:
         for v in views:
             spark.catalog.dropTempView(v)
+        evaluations.clear()  # the checkpoints go with the last reference
     return out
 
 
-def _final_query(
+def persisted(frame: Any) -> Any:
+    """``frame`` computed once into Spark's block store (a local checkpoint: memory, spilling
+    to disk, Spark's default for one), so that every measure reads it as a leaf of its plan
+    instead of recomputing it or matching its plan against Spark's cache; works on a
+    classic session and on a Spark Connect one (pyspark 4). Spark frees the blocks once the
+    frame is no longer referenced."""
+    return frame.localCheckpoint(eager=True)
+
+
+def batches(branches: list[str]) -> list[list[int]]:
+    """The measures' queries (their indices) in the order given, cut into batches of at
+    most :data:`BATCH_COST` aggregations and windows (each query costs one more than it
+    has), each batch one Spark query: a plan of bounded size whatever the number of
+    measures."""
+    out: list[list[int]] = []
+    size = 0
+    for i, b in enumerate(branches):
+        cost = 1 + b.count("GROUP BY") + b.count(" OVER (")
+        if out and size + cost <= BATCH_COST:
+            out[-1].append(i)
+            size += cost
+        else:
+            out.append([i])
+            size = cost
+    return out
+
+
+def _branches(
     parsed: list[Measure],
     all_specs: list[tuple[SqlSpec, SqlSpec | None]],
     tables: list[str],
     per_query: bool,
-    multi: bool,
     residuals: bool = False,
     rankings: str | None = None,
-) -> str:
-    """The query of every measure, each on its evaluation table (``tables``, one per
-    measure); ``rankings``: the pairs the run holds (``ireval_rankings``), given under
-    ``missing="zero"`` for the measures that declare a value for the others."""
+) -> list[str]:
+    """Per measure, the query of its rows (``run_id``, ``query_id`` when ``per_query``,
+    ``measure_index``, ``measure``, ``value`` [, ``residual``]) on its evaluation table
+    (``tables``, one per measure); ``rankings``: the pairs the run holds
+    (``ireval_rankings``), given under ``missing="zero"`` for the measures that declare a
+    value for the others."""
     parts = []
     for i, (m, (s, r), table) in enumerate(zip(parsed, all_specs, tables, strict=True)):
         label = T.literal(m.label)
@@ -293,8 +352,14 @@ def _final_query(
                 f"CAST({aggregate_sql(m.defn.aggregate)} AS DOUBLE) AS value{resid} "
                 f"FROM ({body}) AS q GROUP BY q.run_id"
             )
-    keys = ([S.RUN_ID] if multi else []) + ([S.QUERY_ID] if per_query else [])
-    cols = [*keys, "measure", "CAST(value AS DOUBLE) AS value"]
+    return parts
+
+
+def _batch_query(branches: list[str], keys: list[str], residuals: bool) -> str:
+    """The rows of the measures' queries ``branches`` in one query (unordered), with the
+    result's columns (``keys``, ``measure_index``, ``measure``, ``value`` [, ``residual``,
+    ``projected``])."""
+    cols = [*keys, "measure_index", "measure", "CAST(value AS DOUBLE) AS value"]
     if residuals:
         # polars_ireval.results.projected: null unless the residual is below 1
         one = "CAST(1 AS DOUBLE)"
@@ -303,9 +368,106 @@ def _final_query(
             f"CAST(CASE WHEN residual < {one} THEN value + residual * value / ({one} - residual) "
             "END AS DOUBLE) AS projected",
         ]
-    order = ", ".join([*keys, "measure_index"])
-    union = " UNION ALL ".join(parts)
-    return f"SELECT {', '.join(cols)} FROM ({union}) AS u ORDER BY {order}"
+    return f"SELECT {', '.join(cols)} FROM ({' UNION ALL '.join(branches)}) AS u"
+
+
+_SENTINEL_K, _SENTINEL_REL = "__ireval_k__", "__ireval_rel__"
+
+
+@functools.cache
+def _stats_pattern(table: str) -> re.Pattern[str]:
+    """The stats fragment rendered on ``table``, as a pattern capturing its k and rel."""
+    lib = library()
+    text = T.expand(
+        lib["stats"].body, {"k": _SENTINEL_K, "rel": _SENTINEL_REL, "eval_table": table}, lib
+    )
+    pattern = re.escape(text)
+    pattern = pattern.replace(re.escape(_SENTINEL_K), r"(?P<k>NULL|\d+)", 1)
+    pattern = pattern.replace(re.escape(_SENTINEL_K), r"(?P=k)")
+    pattern = pattern.replace(re.escape(_SENTINEL_REL), r"(?P<rel>-?\d+)", 1)
+    pattern = pattern.replace(re.escape(_SENTINEL_REL), r"(?P=rel)")
+    return re.compile(pattern)
+
+
+_STATS_PARTS = re.compile(
+    r"^\(\s*SELECT\s+run_id,\s*query_id,(?P<outer>.*?)FROM \(\s*SELECT\s+run_id,\s*"
+    r"query_id,\s*rank,\s*relevance,(?P<inner>.*?)FROM (?P<table>.*?)\s*\) AS f\s+"
+    r"GROUP BY run_id, query_id\s*\)$",
+    re.S,
+)
+_ALIAS = re.compile(r"\bAS (\w+)\s*(?:,|$)")
+
+
+def shared_stats(branches: list[str], table: str, name: str) -> tuple[list[str], str | None]:
+    """``branches`` (the measures' queries) with each per-ranking count table they read on
+    the evaluation table ``table`` (the ``stats`` fragment, one per cutoff and grade)
+    replaced by its columns of the table ``name``; and the query of that table, which
+    computes the counts of every cutoff and grade in one aggregation (None, and
+    ``branches`` as given, when fewer than two count tables are read). The counts are
+    integers, so the values are those of the fragment.
+
+    Examples
+    --------
+    >>> import polars_ireval as ir
+    >>> from polars_ireval.sql.compile import measure_query, spec
+    >>> queries = [measure_query(spec(m), "ev") for m in ir.parse_measures(["P@5", "R@10"])]
+    >>> [q.count("GROUP BY") for q in queries]
+    [1, 1]
+    >>> shared, wide = shared_stats(queries, "ev", "counts")
+    >>> [q.count("GROUP BY") for q in shared], wide.count("GROUP BY")
+    ([0, 0], 1)
+    """
+    lib = library()
+    pattern = _stats_pattern(table)
+    combos = sorted({(m["k"], m["rel"]) for b in branches for m in pattern.finditer(b)})
+    if len(combos) < 2:
+        return branches, None
+    outer, inner, replaced = [], [], {}
+    for j, (k, rel) in enumerate(combos):
+        text = T.expand(lib["stats"].body, {"k": k, "rel": rel, "eval_table": table}, lib)
+        found = _STATS_PARTS.match(text.strip())
+        if found is None:  # the fragment changed shape: leave the queries as they are
+            return branches, None
+        columns = _ALIAS.findall(found["outer"])
+        o, i = found["outer"], found["inner"]
+        for a in columns + _ALIAS.findall(found["inner"]):
+            o = re.sub(rf"\b{a}\b", f"{a}_{j}", o)
+            i = re.sub(rf"\b{a}\b", f"{a}_{j}", i)
+        outer.append(o.strip().rstrip(","))
+        inner.append(i.strip().rstrip(","))
+        picked = ", ".join(f"{a}_{j} AS {a}" for a in columns)
+        replaced[(k, rel)] = f"(SELECT run_id, query_id, {picked} FROM {name})"
+    wide = (
+        f"SELECT run_id, query_id, {', '.join(outer)} FROM (SELECT run_id, query_id, rank, "
+        f"relevance, {', '.join(inner)} FROM {table}) AS f GROUP BY run_id, query_id"
+    )
+    return [pattern.sub(lambda m: replaced[(m["k"], m["rel"])], b) for b in branches], wide
+
+
+def _shared_stats(
+    spark: Any, branches: list[str], tables: list[str]
+) -> tuple[list[str], dict[str, Any]]:
+    """:func:`shared_stats` on each evaluation table of ``tables``, each table of counts
+    computed and checkpointed (:func:`persisted`); and the views made, with their frames
+    (kept referenced while the views are read: Spark Connect releases a checkpoint whose
+    frame is collected)."""
+    views: dict[str, Any] = {}
+    for table in tables:
+        name = f"ireval_stats_{uuid.uuid4().hex}"
+        branches, wide = shared_stats(branches, table, quote(name))
+        if wide is not None:
+            views[name] = persisted(spark.sql(wide))
+            views[name].createOrReplaceTempView(name)
+    return branches, views
+
+
+def _ordered(parts: list[Any], multi: bool, per_query: bool, residuals: bool) -> Any:
+    """The batches' rows (``parts``) in one frame, ordered as :func:`polars_ireval.evaluate`
+    orders them, without ``measure_index``."""
+    out = functools.reduce(lambda a, b: a.unionByName(b), parts)
+    keys = ([S.RUN_ID] if multi else []) + ([S.QUERY_ID] if per_query else [])
+    cols = [*keys, "measure", "value", *(["residual", "projected"] if residuals else [])]
+    return out.orderBy(*keys, "measure_index").select(*cols)
 
 
 def _raise_missing(spark: Any, tables: dict[str, str]) -> None:
@@ -327,4 +489,4 @@ def _raise_missing(spark: Any, tables: dict[str, str]) -> None:
         )
 
 
-__all__ = ["evaluate", "from_polars", "quote"]
+__all__ = ["batches", "evaluate", "from_polars", "persisted", "quote", "shared_stats"]
