@@ -190,6 +190,21 @@ def test_cli_chunks(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) 
     assert whole.count("\n") == 4  # header, one, run0, run1
 
 
+@pytest.mark.parametrize("engine", ["duckdb", "spark"])
+def test_cli_chunks_refuse_other_engines(
+    files: dict[str, Path], engine: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--chunks evaluates with the Polars engine: another engine is refused, named, before
+    any reading (no Spark session is started)."""
+    from polars_ireval.cli import main
+
+    command = [str(files["qrels.parquet"]), str(files["one.trec"]), "-m", "AP"]
+    assert main([*command, "--chunks", "2", "--engine", engine]) == 2
+    assert f"--chunks evaluates with the Polars engine; drop --engine {engine}" in (
+        capsys.readouterr().err
+    )
+
+
 def test_docs_blocks_run_and_print_what_they_show() -> None:
     from tests.docblocks import normalise, run_blocks
     from tests.paths import ROOT
