@@ -211,20 +211,7 @@ def modern_main(argv: Sequence[str]) -> int:
         progress.update("evaluating", what)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", CoverageWarning)
-            out: Any = evaluate(
-                run,
-                qrels,
-                parsed,
-                per_query=args.per_query,
-                relevance_level=args.relevance_level,
-                missing="zero" if args.complete else "skip",
-                no_relevant=args.no_relevant,
-                max_depth=args.max_depth,
-                judged_only=args.judged_only,
-                engine=args.engine,
-                scores=args.scores,
-                con=spark,
-            )
+            out: Any = evaluate(run, qrels, parsed, **_options(args), engine=args.engine, con=spark)
             if spark is not None:  # a Spark DataFrame: its rows, through Arrow
                 out = pl.from_arrow(out.toArrow())
             results.append(out)
@@ -246,6 +233,19 @@ def modern_main(argv: Sequence[str]) -> int:
     counts = [m.label for m in parsed if m.defn.integer]
     write_result(wide_result(result, [m.label for m in parsed]), fmt, args.output, counts)
     return 0
+
+
+def _options(args: Any) -> dict[str, Any]:
+    """The evaluation options the arguments give, as ``evaluate``'s keywords."""
+    return {
+        "per_query": args.per_query,
+        "relevance_level": args.relevance_level,
+        "missing": "zero" if args.complete else "skip",
+        "no_relevant": args.no_relevant,
+        "max_depth": args.max_depth,
+        "judged_only": args.judged_only,
+        "scores": args.scores,
+    }
 
 
 def _chunks(value: str | None) -> int | bool | None:
@@ -278,18 +278,9 @@ def _out_of_core(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", CoverageWarning)
             result = evaluate_out_of_core(
-                path,
-                qrels,
-                parsed,
-                chunks=None if chunks is True else int(chunks),
-                per_query=args.per_query,
-                relevance_level=args.relevance_level,
-                missing="zero" if args.complete else "skip",
-                no_relevant=args.no_relevant,
-                max_depth=args.max_depth,
-                judged_only=args.judged_only,
-                scores=args.scores,
-            )
+                path, qrels, parsed, chunks=None if chunks is True else int(chunks),
+                **_options(args),
+            )  # fmt: skip
         notes += [str(w.message) for w in caught if issubclass(w.category, CoverageWarning)]
         if S.RUN_ID not in result.columns:
             result = result.select(pl.lit(run_name(path)).alias(S.RUN_ID), pl.all())
