@@ -543,6 +543,10 @@ def measure(
         The trec_eval names that map onto this measure.
     cutoff
         The parameter that ``@k`` in a measure string sets (None: the measure has no cutoff).
+        A measure whose cutoff is ``k`` must read only the top k ranks of a ranking:
+        ``ties="average"`` arranges only the ties that reach rank k
+        (:func:`polars_ireval.engines.average.read_depth`); ``tests/test_ties_average.py``
+        holds every registered measure to it.
     checks
         Validators per parameter name.
     residual
