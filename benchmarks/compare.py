@@ -21,7 +21,6 @@ Nothing here is asserted; the figures go into docs/compare.md by hand.
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 import warnings
 from collections.abc import Callable
@@ -30,21 +29,13 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+from layout import timed
 
 import polars_ireval as ir
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "trec-covid-r1"
 MEASURES = ["nDCG@10", "AP", "RBP(p=0.8)"]
-
-
-def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    times, out = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), out
 
 
 def main() -> None:

@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import polars as pl
+from layout import timed
 
 import polars_ireval as ir
 
@@ -39,17 +38,6 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "trec-covid-r1"
 MEASURES = ["AP", "nDCG", "Q(beta=1)", "RBP(p=0.8)", "ERR"]
 DEPTHS = range(1, 1001)
-
-
-def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """The median of ``repeat`` timed calls after an untimed one, and the last result."""
-    out = fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), out
 
 
 def main() -> None:

@@ -6,8 +6,12 @@ processes of ``run.py`` load only the tool they measure.
 
 from __future__ import annotations
 
+import statistics
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 WORKLOADS = ("msmarco", "campaign", "deep")
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -99,3 +103,14 @@ def workload(name: str, data_dir: Path, scale: float, seed: int = DEFAULT_SEED) 
     else:
         run_ids = tuple(f"run{i:03d}" for i in range(CAMPAIGN_RUNS))
     return Workload(name, directory, run_ids)
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """The median wall time of ``repeat`` calls of ``fn`` in this process, and the last
+    call's result (for the in-process benchmarks: compare, depth_curve, pooling)."""
+    times, out = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), out

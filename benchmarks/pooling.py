@@ -26,16 +26,14 @@ the same command gave (load average 2.5 / 5.6):
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 import warnings
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import polars as pl
+from layout import timed
 
 import polars_ireval as ir
 from polars_ireval.pooling import (
@@ -50,15 +48,6 @@ from polars_ireval.pooling import (
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "trec-covid-r1"
 METHOD_NAMES = ["depth", "max", "A", "B", "C"]
-
-
-def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    times, out = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), out
 
 
 def main() -> None:
