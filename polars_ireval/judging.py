@@ -308,7 +308,7 @@ def simulate_judging(
     check_queries(ranked, qrels_df, "the qrels")
     judged_queries = qrels_df.select(S.QUERY_ID).unique()
     pooled = contributing(ranked, names)
-    pooled = Ranked(pooled.rows.join(judged_queries, on=S.QUERY_ID, how="semi"), pooled.runs)
+    pooled = pooled._replace(rows=pooled.rows.join(judged_queries, on=S.QUERY_ID, how="semi"))
     say("weighing the candidates")
     camp = build_campaign(pooled, p)
     known, gain = judged_state(camp, qrels_df, relevance_level)

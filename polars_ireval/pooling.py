@@ -229,22 +229,30 @@ def contributor_list(contributors: Any) -> list[str] | None:
 
 class Ranked(NamedTuple):
     """Runs ranked once: ``rows`` is ``run_id, query_id, doc_id, rank, __run`` (the run's
-    position in ``runs``, the run ids sorted)."""
+    position in ``runs``, the run ids sorted), of every run or only of the contributing
+    ones (see :func:`rank_runs`); ``queries`` the query ids that some run retrieved."""
 
     rows: pl.DataFrame
     runs: list[str]
+    queries: pl.Series
 
 
-def rank_runs(runs: Any) -> Ranked:
+def rank_runs(runs: Any, contributors: list[str] | None = None) -> Ranked:
     """Validate and rank ``runs`` (anything :func:`polars_ireval.read_run` accepts, eager
     or lazy): one row per (run, query, document) with its rank in trec_eval's order.
 
-    A run without a ``run_id`` column is one run named ``"run"``. A LazyFrame is collected
-    here: choosing a pool needs the whole campaign.
+    With ``contributors``, only their rows are ranked and kept (a pool reads nothing else
+    of the other runs); every run is validated, named in ``runs`` and counted in
+    ``queries`` all the same. A run without a ``run_id`` column is one run named
+    ``"run"``. A LazyFrame is collected here: choosing a pool needs the whole campaign.
     """
-    run = as_run(runs).lazy()
-    if S.RUN_ID not in run.collect_schema():
-        run = run.with_columns(pl.lit(SINGLE_RUN).alias(S.RUN_ID))
+    frame = as_run(runs)
+    if isinstance(frame, pl.LazyFrame):
+        frame = frame.collect()
+    if S.RUN_ID not in frame.columns:
+        frame = frame.with_columns(pl.lit(SINGLE_RUN).alias(S.RUN_ID))
+    if frame.height == 0:
+        raise EmptyInputError("the runs hold no document: nothing to pool")
     rank = (
         pl.struct(S.SCORE, S.DOC_ID)
         .rank("ordinal", descending=True)
@@ -252,17 +260,18 @@ def rank_runs(runs: Any) -> Ranked:
         .cast(pl.UInt32)
         .alias(S.RANK)
     )
-    order = run.select(S.RUN_ID).unique().sort(S.RUN_ID).with_row_index(_RUN)
+    order = frame.select(S.RUN_ID).unique().sort(S.RUN_ID).with_row_index(_RUN)
+    queries = frame.get_column(S.QUERY_ID).unique()
+    if contributors is not None:
+        frame = frame.filter(pl.col(S.RUN_ID).is_in(contributors))
     rows = (
-        run.with_columns(rank)
-        .join(order, on=S.RUN_ID)
+        frame.lazy()
+        .with_columns(rank)
+        .join(order.lazy(), on=S.RUN_ID)
         .select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.RANK, _RUN)
         .collect()
     )
-    if rows.height == 0:
-        raise EmptyInputError("the runs hold no document: nothing to pool")
-    names = rows.select(S.RUN_ID, _RUN).unique().sort(_RUN)[S.RUN_ID].to_list()
-    return Ranked(rows, names)
+    return Ranked(rows, order[S.RUN_ID].to_list(), queries)
 
 
 def contributing(ranked: Ranked, contributors: list[str] | None) -> Ranked:
@@ -281,7 +290,7 @@ def contributing(ranked: Ranked, contributors: list[str] | None) -> Ranked:
     wanted = set(contributors)
     names = [r for r in ranked.runs if r in wanted]
     rows = ranked.rows.filter(pl.col(S.RUN_ID).is_in(names))
-    return Ranked(rows, names)
+    return Ranked(rows, names, ranked.queries)
 
 
 def rbp_weight(p: float, rank: pl.Expr | None = None) -> pl.Expr:
@@ -395,7 +404,7 @@ def check_queries(ranked: Ranked, qrels: pl.DataFrame, what: str) -> None:
         qrels.lazy()
         .select(S.QUERY_ID)
         .unique()
-        .join(ranked.rows.lazy().select(S.QUERY_ID).unique(), on=S.QUERY_ID, how="anti")
+        .join(ranked.queries.to_frame().lazy(), on=S.QUERY_ID, how="anti")
         .sort(S.QUERY_ID)
         .collect()[S.QUERY_ID]
         .to_list()
@@ -790,7 +799,7 @@ def pool(
             f"(budget={batch}), judge it, and call ir.pool again with the new qrels "
             "(ir.simulate_judging plays batches out on existing qrels)"
         )
-    ranked = rank_runs(runs)
+    ranked = rank_runs(runs, names)
     judged_qrels: pl.DataFrame | None = None
     if qrels is not None:
         q = as_qrels(qrels)
