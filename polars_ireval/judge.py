@@ -472,10 +472,12 @@ def _rank_column(columns: list[str], ties: str) -> list[str]:
     return []
 
 
-def group_keys(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:
+def group_keys(frame: pl.DataFrame | pl.LazyFrame | pl.Schema) -> list[str]:
     """The columns that identify one ranking: ``[run_id,] query_id``, or the ranking
-    number of a numbered evaluation table (see :class:`Judgment`)."""
-    schema = frame.collect_schema()
+    number of a numbered evaluation table (see :class:`Judgment`). Of a frame or of its
+    schema (resolving the schema of a long lazy query takes milliseconds: a caller that
+    has it passes it)."""
+    schema = frame if isinstance(frame, pl.Schema) else frame.collect_schema()
     if RANKING in schema:
         return [RANKING]
     return [S.RUN_ID, S.QUERY_ID] if S.RUN_ID in schema else [S.QUERY_ID]

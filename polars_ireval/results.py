@@ -64,7 +64,8 @@ def long_frame(
     also of measures outside the registry (preferences, judgment groups)."""
     labels = list(how)
     resid = [RESIDUAL_PREFIX + label for label in labels]
-    keys = group_keys(per_q)
+    schema = per_q.collect_schema()  # once: a long query's schema is costly to resolve
+    keys = group_keys(schema)
     if per_query:
         wide = per_q.sort(keys)
         index = keys
@@ -72,7 +73,7 @@ def long_frame(
         aggs = [aggregate(pl.col(c), h).alias(c) for c, h in how.items()]
         if residuals:
             aggs += [aggregate(pl.col(r), "mean").alias(r) for r in resid]
-        wide = over_queries(per_q, aggs)
+        wide = over_queries(per_q, aggs, keys)
         index = [k for k in keys if k == S.RUN_ID]
     long = wide.select(*index, *[pl.col(c).cast(pl.Float64) for c in labels]).unpivot(
         index=index, on=labels, variable_name=MEASURE, value_name=VALUE
@@ -84,7 +85,7 @@ def long_frame(
             projected(pl.col(VALUE), pl.col(RESIDUAL)).alias(PROJECTED)
         )
     skipped = [SKIPPED_PREFIX + label for label in labels]
-    if per_query and set(skipped) <= set(per_q.collect_schema().names()):
+    if per_query and set(skipped) <= set(schema.names()):
         # rows a measure leaves out (no_relevant="skip"): the same unpivot order lines up
         flags = wide.select(pl.col(skipped).fill_null(False)).unpivot(on=skipped, value_name="s")
         long = pl.concat([long, flags.select("s")], how="horizontal").filter(~pl.col("s"))
@@ -93,12 +94,14 @@ def long_frame(
     return long.sort(index, maintain_order=True) if index else long
 
 
-def over_queries(per_query: FrameT, aggs: list[pl.Expr]) -> FrameT:
+def over_queries(per_query: FrameT, aggs: list[pl.Expr], keys: list[str] | None = None) -> FrameT:
     """``aggs`` over the queries of each run (one row per run, sorted by ``run_id``, or
     one row), each run's queries in id order: the order in which trec_eval adds them
-    (:meth:`polars_ireval.registry.Measure.aggregate` sums in row order)."""
-    ordered = per_query.sort(group_keys(per_query))
-    if S.RUN_ID not in ordered.collect_schema():
+    (:meth:`polars_ireval.registry.Measure.aggregate` sums in row order). ``keys``: the
+    frame's :func:`~polars_ireval.judge.group_keys`, when the caller has them."""
+    keys = group_keys(per_query) if keys is None else keys
+    ordered = per_query.sort(keys)
+    if S.RUN_ID not in keys:
         return ordered.select(aggs)
     return ordered.group_by(S.RUN_ID, maintain_order=True).agg(aggs).sort(S.RUN_ID)
 
@@ -218,11 +221,16 @@ def no_relevant_pairs(
     levels = sorted({m.r_level(relevance_level) for m in chosen})
     counts = relevant_counts(qrels, levels).collect()
     pairs = pairs.join(counts, on=S.QUERY_ID, how="left")
+    # the rankings without relevant documents at each level, once, with the labels of the
+    # measures that read that level (not three frame operations per measure)
+    labels: dict[int, list[str]] = {}
+    for m in chosen:
+        labels.setdefault(m.r_level(relevance_level), []).append(m.label)
     parts = [
-        pairs.filter(pl.col(f"{R_PREFIX}{m.r_level(relevance_level)}").fill_null(0) == 0)
+        pairs.filter(pl.col(f"{R_PREFIX}{level}").fill_null(0) == 0)
         .select(keys)
-        .with_columns(pl.lit(m.label).alias(MEASURE))
-        for m in chosen
+        .join(pl.DataFrame({MEASURE: names}), how="cross")
+        for level, names in labels.items()
     ]
     return pl.concat([empty, *parts]).sort([MEASURE, *keys], maintain_order=True)
 

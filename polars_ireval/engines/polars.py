@@ -156,7 +156,7 @@ def per_query_frame(
         )  # fmt: skip
     per_q = parts[0]
     for part in parts[1:]:
-        per_q = per_q.join(part, on=group_keys(per_q), how="full", coalesce=True)
+        per_q = per_q.join(part, on=group_keys(present), how="full", coalesce=True)
     return with_no_relevant(
         per_q, qrels_lf, measures, relevance_level=relevance_level, policy=no_relevant
     )
@@ -227,7 +227,7 @@ def per_query_columns(
     if numbering is not None:
         names: Any = numbering.collect() if isinstance(out, pl.DataFrame) else numbering
         out = out.join(names, on=RANKING).drop(RANKING)
-        keys = group_keys(out)
+        keys = [c for c in numbering.collect_schema().names() if c != RANKING]
     fixed = [m for m in measures if m.defn.absent is not None]
     if ranked is not None and fixed:
         flag = "\x00in_run"
