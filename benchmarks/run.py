@@ -785,10 +785,11 @@ ENGINE = """\
 What polars_ireval does on these workloads (`polars_ireval/io.py`, `polars_ireval/judge.py`):
 
 - A TREC run whose lines are six fields separated by single spaces (what TREC tools write)
-  is read by Polars' parallel CSV reader, all the files of a campaign in one scan (TREC
-  qrels whose lines are four such fields with integer grades too); any
-  other shape (tabs, runs of spaces, comments, blank or malformed lines, compression) goes
-  to the general regex reader, which names the bad line. A run that fails validation
+  or by single tabs (in text without spaces), plain or gzip, is read by Polars' parallel
+  CSV reader, all the files of a campaign in one scan (TREC qrels whose lines are four
+  such fields with integer grades too); any other shape (tabs beside spaces, runs of
+  spaces, comments, blank or malformed lines, zstd) goes to the general regex reader,
+  which names the bad line. A run that fails validation
   (duplicates, NaN) is read again the general way, so errors keep their file and line.
 - Ranking sorts nothing when each ranking's rows are contiguous and their scores do not
   increase (TREC files, most frames; checked in one pass): the rank is the position in the

@@ -297,21 +297,22 @@ def _unreadable(path: str, exc: Exception) -> FormatError:
     return FormatError(path, None, f"the file cannot be read as lines of text ({exc})")
 
 
-def _first_last_keys(data: bytes | mmap.mmap, width: int = 6) -> _Ends | None:
+def _first_last_keys(data: bytes | mmap.mmap, width: int = 6, sep: bytes = b" ") -> _Ends | None:
     """(tag, query) of the first and the last line of run text whose fields are
-    separated by single spaces (blank lines at either end skipped); None when either line
+    separated by single ``sep`` (blank lines at either end skipped); None when either line
     has fewer than six fields (``width``: four for qrels, whose last field is taken)."""
     start, stop = 0, len(data)
-    while start < stop and data[start : start + 1] in b"\n ":
+    blank = b"\n" + sep
+    while start < stop and data[start : start + 1] in blank:
         start += 1
-    while stop > start and data[stop - 1 : stop] in b"\n ":
+    while stop > start and data[stop - 1 : stop] in blank:
         stop -= 1
     first_end = data.find(b"\n", start, stop)
     first = data[start : stop if first_end < 0 else first_end]
     last = data[data.rfind(b"\n", start, stop) + 1 : stop]
     keys = []
     for line in (first, last):
-        fields = line.decode("utf-8", "replace").split(" ")
+        fields = line.decode("utf-8", "replace").split(sep.decode())
         if len(fields) < width:
             return None
         keys.append((fields[width - 1], fields[0]))
@@ -565,11 +566,13 @@ def _read_simple_runs(
     paths: list[str], policy: RunIdPolicy
 ) -> tuple[pl.DataFrame, list[_Ends]] | None:
     """Runs whose every line is six fields separated by single spaces, the shape TREC
-    tools write, plain or gzip, read in one scan of all the files with Polars' parallel
-    CSV reader (in their order); and the (tag, query) of each file's first and last line.
-    None when a file needs the general reader (tabs, carriage returns, other widths of
-    space, comments, blank or malformed lines, an empty file, zstd): the general reader
-    reads those the same way, and says where a malformed line is or which file is empty.
+    tools write (or by single tabs, in text without spaces), plain or gzip, read in one
+    scan of all the files with Polars' parallel CSV reader (in their order); and the (tag,
+    query) of each file's first and last line. None when a file needs the general reader
+    (tabs beside spaces, carriage returns, other widths of space, comments, blank or
+    malformed lines, an empty file, zstd) or the files differ in their separator: the
+    general reader reads those the same way, and says where a malformed line is or which
+    file is empty.
     """
     if not paths:
         return None
@@ -583,24 +586,33 @@ def _read_simple_runs(
         return None
     sources = [f[0] for f in found if f is not None]
     ends = [f[1] for f in found if f is not None]
-    frame = parse_simple_runs(sources, paths, policy)
+    separators = {f[2] for f in found if f is not None}
+    if len(separators) > 1:  # tab- and space-separated files: the general reader
+        return None
+    frame = parse_simple_runs(sources, paths, policy, separators.pop().decode())
     return None if frame is None else (frame, ends)
 
 
 def parse_simple_runs(
-    sources: Sequence[str | bytes], paths: Sequence[str], policy: RunIdPolicy
+    sources: Sequence[str | bytes],
+    paths: Sequence[str],
+    policy: RunIdPolicy,
+    separator: str = " ",
 ) -> pl.DataFrame | None:
     """The runs ``sources`` (each a plain file's path or run text) read as
     :func:`_read_simple_runs` reads them, ``paths`` naming them (for ``policy="file"``);
-    None when a line is not six fields separated by single spaces, or there is no line.
+    None when a line is not six fields separated by single ``separator`` (a space or a
+    tab), or there is no line.
 
     Examples
     --------
     >>> parse_simple_runs([b"1 Q0 d1 1 2.5 bm25\\n"], ["bm25.run"], "tag").rows()
     [('bm25', '1', 'd1', 2.5)]
+    >>> parse_simple_runs([b"1\\tQ0\\td1\\t1\\t2.5\\tbm25\\n"], ["bm25.run"], "tag", "\\t").rows()
+    [('bm25', '1', 'd1', 2.5)]
     """
     options: dict[str, Any] = {
-        "separator": " ", "has_header": False, "quote_char": None, "schema": _SIMPLE_RUN
+        "separator": separator, "has_header": False, "quote_char": None, "schema": _SIMPLE_RUN
     }  # fmt: skip
     cols: list[pl.Expr] = [pl.col(S.QUERY_ID), pl.col(S.DOC_ID), pl.col(S.SCORE)]
     if policy == "tag":
@@ -646,12 +658,13 @@ def parse_simple_runs(
     return frame.drop("__gap")
 
 
-def _simple_source(path: str, fields: int = 6) -> tuple[str | bytes, _Ends] | None:
+def _simple_source(path: str, fields: int = 6) -> tuple[str | bytes, _Ends, bytes] | None:
     """What :func:`_read_simple_runs` scans of one run file: the path (a plain file) or
-    its decompressed text (gzip), and the (tag, query) of its first and last line; None
-    when the file needs the general reader (empty, zstd, a tab or carriage return, a first
-    or last line without six fields). ``fields=4``: a qrels file (the ends are then
-    ``(iteration, query)``)."""
+    its decompressed text (gzip), the (tag, query) of its first and last line, and the
+    separator of its fields (:func:`simple_separator`); None when the file needs the
+    general reader (empty, zstd, carriage returns, tabs beside spaces, a first or last line
+    without six fields). ``fields=4``: a qrels file (the ends are then ``(iteration,
+    query)``)."""
     with open(path, "rb") as f:
         if os.fstat(f.fileno()).st_size == 0:
             return None
@@ -661,12 +674,25 @@ def _simple_source(path: str, fields: int = 6) -> tuple[str | bytes, _Ends] | No
                 return None
             text = _gunzip(path, mapped) if mapped[:2] == b"\x1f\x8b" else None
             data = mapped if text is None else text
-            if data.find(b"\t") >= 0 or data.find(b"\r") >= 0:
+            sep = simple_separator(data)
+            if sep is None:
                 return None
-            ends = _first_last_keys(data, fields)
+            ends = _first_last_keys(data, fields, sep)
     if ends is None:
         return None
-    return (path if text is None else text), ends
+    return (path if text is None else text), ends, sep
+
+
+def simple_separator(data: bytes | mmap.mmap) -> bytes | None:
+    """The one character that separates the fields of run or qrels text the fast readers
+    take: a space (what TREC tools write), or a tab in text without spaces (many TREC
+    runs are tab-separated); None for text with carriage returns, or with both tabs and
+    spaces (trec_eval splits on any run of whitespace: the general reader does)."""
+    if data.find(b"\r") >= 0:
+        return None
+    if data.find(b"\t") < 0:
+        return b" "
+    return None if data.find(b" ") >= 0 else b"\t"
 
 
 _SIMPLE_QRELS = {
@@ -679,7 +705,8 @@ _SIMPLE_QRELS = {
 
 def _read_simple_qrels(path: str) -> pl.DataFrame | None:
     """Qrels whose every line is four fields separated by single spaces with an integer
-    grade (what TREC tools write), plain or gzip, read by Polars' parallel CSV reader;
+    grade (what TREC tools write; or by single tabs, in text without spaces), plain or
+    gzip, read by Polars' parallel CSV reader;
     None when the file needs the general reader (the same conditions as for runs, see
     :func:`_simple_source`, and grades such as ``2.0``), which reads it the same way and
     says where a malformed line is."""
@@ -687,7 +714,8 @@ def _read_simple_qrels(path: str) -> pl.DataFrame | None:
     if found is None:
         return None
     options: dict[str, Any] = {
-        "separator": " ", "has_header": False, "quote_char": None, "schema": _SIMPLE_QRELS
+        "separator": found[2].decode(), "has_header": False, "quote_char": None,
+        "schema": _SIMPLE_QRELS,
     }  # fmt: skip
     rel = pl.col("__rel").cast(pl.Int64, strict=False)
     try:

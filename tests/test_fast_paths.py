@@ -534,6 +534,60 @@ def test_an_empty_file_among_many_is_named(tmp_path: Path, empty: str) -> None:
         ir.read_run([str(p) for p in paths])
 
 
+TABBED = CLEAN.replace(" ", "\t")
+
+#: Quirks of tab-separated text that send it to the general reader.
+TAB_QUIRKS = {
+    "space beside tabs": "q3\tQ0\td9 1\t3.5\ttagA\n",
+    "two tabs": "q3\tQ0\t\td9\t1\t3.5\ttagA\n",
+    "trailing tab": "q3\tQ0\td9\t1\t3.5\ttagA\t\n",
+    "five fields": "q3\tQ0\td9\t1\t3.5\n",
+}
+
+
+@pytest.mark.parametrize("ext", ["", ".gz"])
+def test_tab_separated_text_equals_general_reader(tmp_path: Path, ext: str) -> None:
+    """Many TREC runs (TREC-COVID's) separate their fields by single tabs: read fast too,
+    as the general reader and as the same run separated by spaces."""
+    path, spaced = tmp_path / f"tabbed.run{ext}", tmp_path / "spaced.run"
+    _write_text(path, TABBED)
+    _write_text(spaced, CLEAN)
+    assert io._read_simple_run(str(path), "none") is not None  # the fast path is taken
+    assert_frame_equal(ir.read_run(str(path)), _general(str(path)))
+    assert_frame_equal(ir.read_run(str(path)), ir.read_run(str(spaced)))
+
+
+@pytest.mark.parametrize("quirk", sorted(TAB_QUIRKS))
+def test_quirky_tab_text_goes_to_the_general_reader(tmp_path: Path, quirk: str) -> None:
+    path = tmp_path / "quirk.run"
+    _write_text(path, TABBED + TAB_QUIRKS[quirk] + TABBED.replace("q", "p"))
+    assert io._read_simple_run(str(path), "none") is None
+    try:
+        expected: pl.DataFrame | str = _general(str(path))
+    except IrevalError as e:
+        expected = str(e)
+    if isinstance(expected, str):
+        with pytest.raises(IrevalError) as info:
+            ir.read_run(str(path))
+        assert str(info.value) == expected
+        assert "quirk.run:5" in expected  # the line is named
+    else:
+        assert_frame_equal(ir.read_run(str(path)), expected)
+
+
+def test_tab_and_space_separated_files_together(tmp_path: Path) -> None:
+    """Files that differ in their separator are read by the general reader, as one run."""
+    paths = [tmp_path / "a.run", tmp_path / "b.run"]
+    paths[0].write_text(CLEAN)
+    paths[1].write_text(TABBED.replace("tagA", "tagB"))
+    names = [str(p) for p in paths]
+    assert all(io._read_simple_run(n, "tag") is not None for n in names)  # each alone: fast
+    assert io._read_simple_runs(names, "tag") is None  # together: the general reader
+    alone = [io._read_run_path(n, "tag", True, fast=False) for n in names]
+    expected = io.validate_run(pl.concat(alone, how="diagonal"), "x")
+    assert_frame_equal(ir.read_run(names), expected)
+
+
 QUIRKS = {
     "tab": "q3\tQ0 d9 1 3.5 tagA\n",
     "tab in Q0": "q3 Q0\tx d9 1 3.5 tagA\n",

@@ -1,5 +1,5 @@
-"""The fast qrels reader (single spaces, integer grades) reads what the general reader
-reads, and leaves every other shape to it."""
+"""The fast qrels reader (single spaces or single tabs, integer grades) reads what the
+general reader reads, and leaves every other shape to it."""
 
 from __future__ import annotations
 
@@ -29,7 +29,9 @@ def general(path: Path) -> object:
         ("1 0 d1 1\n1 0 d2 0\n2 Q0 d-3 -1\n10 0 d1 3\n", True),
         ("1 0 d1 1\n1 0 d2 2.0\n", False),  # a grade written as a float
         ("1 0 d1 1\n\n1 0 d2 2\n", False),  # a blank line
-        ("1\t0\td1\t1\n", False),  # tabs
+        ("1\t0\td1\t1\n2\t0\td2\t0\n", True),  # single tabs, no space: fast too
+        ("1\t0\td1 1\n", False),  # tabs beside spaces
+        ("1\t0\t\td1\t1\n", False),  # two tabs
         ("# judged\n1 0 d1 1\n", False),  # a comment
     ],
 )
