@@ -5,6 +5,9 @@
   (score, doc id) struct per ranking: both checked against an independent full sort by
   (keys, score desc, doc id), on runs with many ties, shuffled or not, eager or lazy, one
   or several runs, for every tie policy.
+* ``judge`` finds the judged rows of runs in ranking order by a join on 64-bit keys of
+  (query id, doc id), each match checked on the ids: with keys that collide for most
+  pairs (weak hashes put in for the test), the table is still the full sort's.
 * ``judge(unjudged=False)`` is the evaluation table without its unjudged rows, and every
   measure declared ``unjudged=False`` gives the same values from it (and every measure
   declared True really depends on unjudged documents, so the declarations stay tight).
