@@ -50,6 +50,9 @@ _QROW = "__qrow"
 _BLOCK = "__block"
 _KEY = "__key"
 _GATE = "__gate"
+_FIRST = "__first"
+# seeds of the hashes of query ids and doc ids in the key that joins runs with qrels
+_QUERY_SEED, _DOC_SEED = 0x51ED27, 0xD0C1D
 RANKING = "__ranking"
 _ABSENT = 1 << 31  # rankings numbered from here on are judged queries a run lacks
 
@@ -195,12 +198,18 @@ def judge_and_rankings(
         present = run_in.lazy().select(keys).unique()
         run_in = run_in.lazy().join(judged_queries, on=S.QUERY_ID, how="semi")
         ordered = False
+    hits: pl.LazyFrame | None = None
     if ordered and ties != "rank":  # the rank column, not the scores, orders the rows
-        assert isinstance(run_in, pl.DataFrame)
-        # the 64-bit hashes of the judged doc ids: hashing them is cheaper than finding the
-        # distinct strings (deep pools judge millions of documents)
-        hashes = qrels_in.lazy().select(pl.col(S.DOC_ID).hash().unique()).collect().to_series()
-        plain, candidates, link = _rank_ordered(run_in.lazy(), ties, hashes)
+        assert isinstance(run_in, pl.DataFrame) and isinstance(qrels_in, pl.DataFrame)
+        # the judged rows, found by a join on 64-bit keys (not strings)
+        hits = _judged_rows(run_in, qrels_in, ties).lazy()
+        plain = candidates = None
+        if unjudged:  # the other rows: those no query judges, and the few left
+            # the 64-bit hashes of the judged doc ids: hashing them is cheaper than finding
+            # the distinct strings (deep pools judge millions of documents)
+            hashes = qrels_in.lazy().select(pl.col(S.DOC_ID).hash().unique()).collect()
+            plain, candidates = _rank_ordered(run_in.lazy(), ties, hashes.to_series())
+        link = [_BLOCK]
         # the rankings in the order of their rows, numbered as _rank_ordered numbers them
         blocks = present.join(
             judged_queries, on=S.QUERY_ID, how="semi", maintain_order="left"
@@ -216,8 +225,19 @@ def judge_and_rankings(
             judged = pl.col(S.DOC_ID).is_in(judged_docs.implode())
             plain, candidates = ranked.filter(~judged), ranked.filter(judged)
         link, blocks = keys, None
+    numbered_qrels = qrels_lf.with_row_index(_QROW)
+    if hits is None:
+        assert candidates is not None
+        hits = candidates.join(
+            numbered_qrels.select(S.QUERY_ID, S.DOC_ID, _QROW, S.RELEVANCE),
+            on=[S.QUERY_ID, S.DOC_ID],
+            how="inner",
+        )
     if max_depth is not None:
-        plain, candidates = (f.filter(pl.col(S.RANK) <= max_depth) for f in (plain, candidates))
+        within = pl.col(S.RANK) <= max_depth
+        hits = hits.filter(within)
+        if plain is not None and candidates is not None:
+            plain, candidates = plain.filter(within), candidates.filter(within)
 
     pairs = _evaluated_pairs(present, qrels_lf, keys, missing)
     if missing == "error" and not lazy:
@@ -231,14 +251,8 @@ def judge_and_rankings(
     # ranks by (ranking, number): integers, not doc id strings.
     # With numbered rankings, (ranking, number) packs into one u64 key, which joins
     # about twice as fast as two columns when the qrels are dense.
-    numbered_qrels = qrels_lf.with_row_index(_QROW)
     packed = _packed_key(blocks is not None)
     on = [_KEY] if packed else [*link, _QROW]
-    hits = candidates.join(
-        numbered_qrels.select(S.QUERY_ID, S.DOC_ID, _QROW, S.RELEVANCE),
-        on=[S.QUERY_ID, S.DOC_ID],
-        how="inner",
-    )
     found = hits.with_columns(packed).select(*on, S.SCORE, S.RANK)
     if numbered and blocks is not None:
         compact, numbering = _numbered_table(pairs, numbered_qrels, found, packed, keys)
@@ -248,6 +262,7 @@ def judge_and_rankings(
         ).sort(RANKING)
         table = compact
         if unjudged:
+            assert plain is not None and candidates is not None
             other = candidates.join(qrels_lf, on=[S.QUERY_ID, S.DOC_ID], how="anti")
             relevance = qrels_lf.collect_schema()[S.RELEVANCE]
             table = _with_unjudged(compact, plain, other, relevance)
@@ -260,6 +275,7 @@ def judge_and_rankings(
     columns = [*keys, S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE]
     parts = [judgments.join(found, on=on, how="left").select(columns)]
     if unjudged:
+        assert plain is not None and candidates is not None
         relevance_type = qrels_lf.collect_schema()[S.RELEVANCE]
         none = pl.lit(None, dtype=relevance_type).alias(S.RELEVANCE)
         other = candidates.join(qrels_lf, on=[S.QUERY_ID, S.DOC_ID], how="anti")
@@ -538,16 +554,16 @@ def _in_ranking_order(run: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
 
 def _rank_ordered(
     run: pl.LazyFrame, ties: str, judged_hashes: pl.Series
-) -> tuple[pl.LazyFrame, pl.LazyFrame, list[str]]:
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """Rank rows already in ranking order (each ranking contiguous, scores non-increasing).
 
     A row's rank is its position in the ranking, except in runs of equal scores, where the
     tie policy orders the few tied rows by doc id: no string is sorted but the doc ids of
-    tied rows. Returns ``(plain, candidates, link)``: ``plain`` holds the untied rows whose
+    tied rows. Returns ``(plain, candidates)``: ``plain`` holds the untied rows whose
     doc id no query judges (the bulk of a run, which needs no join with the qrels),
-    ``candidates`` the others; both have a ``rank``, ``candidates`` also the number of
-    their ranking (``link``: the column that identifies a ranking in ``candidates``).
-    ``run`` has the mask of the rows that start a ranking (a column ``_NEW``).
+    ``candidates`` the others; both have a ``rank`` and the number of their ranking
+    (``_BLOCK``). ``run`` has the mask of the rows that start a ranking (a column ``_NEW``).
+    :func:`_judged_rows` finds the judged rows and ranks them the same way.
     """
     columns = [c for c in run.collect_schema().names() if c != _NEW]
     new = pl.col(_NEW)
@@ -588,7 +604,107 @@ def _rank_ordered(
     )
     plain = numbered(~tied & ~judged).select(*columns, by_position, _BLOCK)
     untied = candidates.filter(~tied).select(*columns, by_position, _BLOCK)
-    return plain, pl.concat([untied, ranked_ties]), [_BLOCK]
+    return plain, pl.concat([untied, ranked_ties])
+
+
+def _judged_rows(run: pl.DataFrame, qrels: pl.DataFrame, ties: str) -> pl.DataFrame:
+    """The rows of ``run`` (in ranking order, with the mask ``_NEW`` of the rows that start
+    a ranking) whose (query, doc id) ``qrels`` judges, in run order: ``_BLOCK`` (the
+    number of the ranking, as :func:`_rank_ordered` numbers them), ``doc_id``, ``score``,
+    ``rank``, ``_QROW`` (the row of the judgment in ``qrels``) and ``relevance``.
+
+    One join of the run with the qrels on a 64-bit key (the hash of the query id xor the
+    hash of the doc id): integers, where a join on the two id strings hashes and compares
+    strings for every row of the run. Each match is then checked on the strings: the doc
+    ids are compared, and the query ids too unless the distinct query ids of both sides
+    have distinct hashes (equal keys and equal doc ids then mean equal query ids). A
+    row's rank is its position in its ranking, except for rows tied in score, which the
+    tie policy orders by doc id (:func:`_tie_positions`).
+    """
+    key = (_id_hash(S.QUERY_ID, _QUERY_SEED) ^ _id_hash(S.DOC_ID, _DOC_SEED)).alias(_KEY)
+    pairs = (
+        run.lazy()
+        .select(key)
+        .with_row_index(_POS)
+        .join(qrels.lazy().select(key).with_row_index(_QROW), on=_KEY)
+        .select(_POS, _QROW)
+        .collect()
+        .sort(_POS)  # in run order (an eager sort: quicker); the run is then read in order
+    )
+    pos, qrow = pairs.get_column(_POS), pairs.get_column(_QROW)
+    doc = run.get_column(S.DOC_ID).gather(pos)
+    same = doc == qrels.get_column(S.DOC_ID).gather(qrow)
+    starts = run.lazy().select(pl.arg_where(pl.col(_NEW)).cast(pl.UInt32)).collect().to_series()
+    if not _distinct_hashes(run.get_column(S.QUERY_ID).gather(starts), qrels):
+        query = run.get_column(S.QUERY_ID).gather(pos)
+        same &= query == qrels.get_column(S.QUERY_ID).gather(qrow)
+    if not same.all():  # a key shared by two pairs of ids: only the equal ids match
+        pos, qrow, doc = pos.filter(same), qrow.filter(same), doc.filter(same)
+    block = (starts.search_sorted(pos, side="right") - 1).cast(pl.UInt32)
+    place = _tie_positions(run, ties)
+    at = pos if place is None else place.gather(pos)
+    return pl.DataFrame(
+        {
+            _BLOCK: block,
+            S.DOC_ID: doc,
+            S.SCORE: run.get_column(S.SCORE).gather(pos),
+            S.RANK: (at - starts.gather(block) + 1).cast(pl.UInt32),
+            _QROW: qrow,
+            S.RELEVANCE: qrels.get_column(S.RELEVANCE).gather(qrow),
+        }
+    ).with_columns(pl.col(_BLOCK).set_sorted())
+
+
+def _distinct_hashes(queries: pl.Series, qrels: pl.DataFrame) -> bool:
+    """True when the distinct query ids of ``queries`` and ``qrels`` have distinct 64-bit
+    hashes (seeded as in :func:`_judged_rows`), as all but astronomically few sets do."""
+    both = pl.concat([queries.to_frame(S.QUERY_ID).lazy(), qrels.lazy().select(S.QUERY_ID)])
+    distinct = both.unique().select(
+        pl.len().alias("ids"), _id_hash(S.QUERY_ID, _QUERY_SEED).n_unique().alias("hashes")
+    )
+    ids, hashes = distinct.collect().row(0)
+    return bool(ids == hashes)
+
+
+def _id_hash(column: str, seed: int) -> pl.Expr:
+    """The 64-bit hash of the id column ``column`` in the key that joins a run with its
+    qrels (:func:`_judged_rows`). Any function of the id gives the same table, since
+    matches are checked on the ids themselves (the tests put weak ones here)."""
+    return pl.col(column).hash(seed)
+
+
+def _tie_positions(run: pl.DataFrame, ties: str) -> pl.Series | None:
+    """The position (0-based, in the whole run) each row of ``run`` (in ranking order, with
+    the mask ``_NEW``) takes once each run of equal scores is put in the order of the tie
+    policy; None when no row is tied, or for ``ties="input_order"`` (the rows' own order).
+    Only the tied rows are sorted, by (run of ties, doc id), as :func:`_rank_ordered` does.
+    """
+    if ties == "input_order":
+        return None
+    new, score = pl.col(_NEW), pl.col(S.SCORE)
+    tie, pos, group = pl.col(_TIE), pl.col(_POS), pl.col(_GROUP)
+    row = pl.int_range(pl.len(), dtype=pl.UInt32)
+    # each run of equal scores: a row with tie false, then the rows with tie true
+    first = ~group.eq_missing(group.shift())
+    in_group = row - pl.when(first).then(row).forward_fill()
+    tied = (
+        run.lazy()
+        .select(S.DOC_ID, (~new & (score == score.shift())).alias(_TIE))
+        .with_row_index(_POS)
+        .filter(tie | tie.shift(-1).fill_null(False))
+        .with_columns(
+            pl.when(~tie).then(pos).forward_fill().alias(_FIRST), (~tie).cum_sum().alias(_GROUP)
+        )
+        .collect()
+        .sort([_GROUP, S.DOC_ID], descending=[False, ties == "trec_eval"])  # eager: quicker
+        .lazy()
+        .select(pos, (pl.col(_FIRST) + in_group).cast(pl.UInt32).alias(_FIRST))
+        .collect()
+    )
+    if tied.height == 0:
+        return None
+    place = pl.int_range(run.height, dtype=pl.UInt32, eager=True)
+    return place.scatter(tied.get_column(_POS), tied.get_column(_FIRST))
 
 
 def _maybe_judged(judged_hashes: pl.Series) -> pl.Expr:

@@ -5,6 +5,9 @@
   (score, doc id) struct per ranking: both checked against an independent full sort by
   (keys, score desc, doc id), on runs with many ties, shuffled or not, eager or lazy, one
   or several runs, for every tie policy.
+* ``judge`` finds the judged rows of runs in ranking order by a join on 64-bit keys of
+  (query id, doc id), each match checked on the ids: with keys that collide for most
+  pairs (weak hashes put in for the test), the table is still the full sort's.
 * ``judge(unjudged=False)`` is the evaluation table without its unjudged rows, and every
   measure declared ``unjudged=False`` gives the same values from it (and every measure
   declared True really depends on unjudged documents, so the declarations stay tight).
@@ -97,6 +100,79 @@ def test_judge_ranks_equal_a_full_sort(seed: int, runs: int, ties: str, order: s
         lazy = ir.judge(run.lazy(), qrels.lazy(), ties=ties, max_depth=max_depth)  # type: ignore[arg-type]
         assert_frame_equal(_canonical(eager), expected)
         assert_frame_equal(_canonical(lazy.collect()), expected)
+
+
+judge_module = importlib.import_module("polars_ireval.judge")
+
+
+def _weak_hash(weak: tuple[str, ...]):
+    """Hashes of ids for the join key, weak (the id's length: most ids collide) for the
+    columns ``weak``, the library's own for the others."""
+
+    def id_hash(column: str, seed: int) -> pl.Expr:
+        if column in weak:
+            return pl.col(column).str.len_bytes().cast(pl.UInt64)
+        return pl.col(column).hash(seed)
+
+    return id_hash
+
+
+@pytest.mark.parametrize("weak", [("doc_id",), ("query_id", "doc_id")], ids=["doc", "both"])
+@pytest.mark.parametrize("ties", ["trec_eval", "doc_id_asc", "input_order"])
+def test_judged_rows_found_by_a_colliding_key_are_exact(
+    monkeypatch: pytest.MonkeyPatch, weak: tuple[str, ...], ties: str
+) -> None:
+    """The judged rows are joined on a 64-bit key of the ids and checked on the ids: with
+    a key that collides for most pairs (weak doc hashes alone, which the doc id check
+    catches; weak query hashes too, which leave the query ids to compare as well), the
+    table is still the full sort's (input_order: a stable sort by score)."""
+    monkeypatch.setattr(judge_module, "_id_hash", _weak_hash(weak))
+    for seed in range(3):
+        run = _random_run(seed, runs=2).sort(
+            ["run_id", "query_id", "score"], descending=[False, False, True], maintain_order=True
+        )
+        qrels = _random_qrels(seed)
+        distinct = judge_module._distinct_hashes(run.get_column("query_id"), qrels)
+        assert distinct == (weak == ("doc_id",))  # q0-q8: one length, one weak hash
+        for max_depth in (None, 5):
+            if ties == "input_order":  # rows in input order within equal scores
+                expected = _oracle_input_order(run, qrels, max_depth)
+            else:
+                expected = _oracle(run, qrels, ties, max_depth)
+            for unjudged in (True, False):
+                table = ir.judge(run, qrels, ties=ties, max_depth=max_depth, unjudged=unjudged)  # type: ignore[arg-type]
+                want = expected if unjudged else expected.filter(pl.col("relevance").is_not_null())
+                assert_frame_equal(_canonical(table), _canonical(want))
+            # the retrieved judged rows, which evaluate reads as they are
+            judgment = judge_module.judge_and_rankings(
+                run, qrels, ties=ties, max_depth=max_depth, unjudged=False, numbered=True
+            )
+            assert judgment.retrieved is not None and judgment.numbering is not None
+            retrieved = (
+                judgment.retrieved.join(judgment.numbering, on=judge_module.RANKING)
+                .select("run_id", "query_id", "doc_id", "score", "rank", "relevance")
+                .collect()
+            )
+            found = expected.filter(
+                pl.col("rank").is_not_null() & pl.col("relevance").is_not_null()
+            )
+            assert_frame_equal(_canonical(retrieved), _canonical(found))
+
+
+def _oracle_input_order(run: pl.DataFrame, qrels: pl.DataFrame, max_depth: int | None):
+    """:func:`_oracle` for ``ties="input_order"``: ranks by a stable sort on score alone."""
+    keys = ["run_id", "query_id"]
+    run = run.filter(pl.col("query_id").is_in(qrels["query_id"].implode()))
+    ranked = run.sort([*keys, "score"], descending=[False, False, True], maintain_order=True)
+    ranked = ranked.with_columns(
+        pl.int_range(1, pl.len() + 1, dtype=pl.UInt32).over(keys).alias("rank")
+    )
+    if max_depth is not None:
+        ranked = ranked.filter(pl.col("rank") <= max_depth)
+    judged = run.select(keys).unique().join(qrels, on="query_id")
+    return ranked.join(judged, on=[*keys, "doc_id"], how="full", coalesce=True).select(
+        *keys, "doc_id", "score", "rank", "relevance"
+    )
 
 
 @pytest.mark.parametrize("missing", ["skip", "zero"])
