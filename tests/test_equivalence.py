@@ -278,19 +278,26 @@ def test_generated_runs_together_equal_alone(data: tuple[pl.DataFrame, pl.DataFr
 def test_generated_namespace_and_free_functions(data: tuple[pl.DataFrame, pl.DataFrame]) -> None:
     run, qrels = data
     table = ir.judge(run, qrels, missing="zero")
+    # evaluate's values of every measure string below, in one call (each measure's values
+    # are its own: test_generated_runs_together_equal_alone's kind of check)
+    strings = list(dict.fromkeys([m for *_, m in NAMESPACE] + [m for _, m in FREE]))
+    labels = dict(zip(strings, (m.label for m in ir.parse_measures(strings)), strict=True))
+    values = ir.evaluate(run, qrels, strings, per_query=True, missing="zero")
+
+    def evaluated(measure: str) -> pl.DataFrame:
+        return values.filter(pl.col("measure") == labels[measure]).select(
+            "run_id", "query_id", pl.col("value").alias("v")
+        )
+
     for method, kwargs, measure in NAMESPACE:
-        expected = ir.evaluate(run, qrels, [measure], per_query=True, missing="zero")
-        expected = expected.select("run_id", "query_id", pl.col("value").alias("v"))
         out = getattr(table.ireval, method)(**kwargs)
         got = out.select("run_id", "query_id", pl.col(out.columns[-1]).cast(pl.Float64).alias("v"))
-        _assert_same(got, expected)
+        _assert_same(got, evaluated(measure))
     exprs = [make() for make, _ in FREE]
     per_q = table.group_by("run_id", "query_id").agg(exprs)
     for (_, measure), col in zip(FREE, per_q.columns[2:], strict=True):
-        expected = ir.evaluate(run, qrels, [measure], per_query=True, missing="zero")
-        expected = expected.select("run_id", "query_id", pl.col("value").alias("v"))
         got = per_q.select("run_id", "query_id", pl.col(col).cast(pl.Float64).alias("v"))
-        _assert_same(got, expected)
+        _assert_same(got, evaluated(measure))
 
 
 #: ir_measures' other spellings of a measure (its grammar), and what they mean here
