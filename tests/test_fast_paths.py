@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import functools
 import gzip
 import importlib
 from pathlib import Path
@@ -416,6 +417,15 @@ def test_unjudged_cases_cover_the_registry() -> None:
     assert {m.name for m in parse_measures(UNJUDGED_CASES)} == set(REGISTRY)
 
 
+@functools.cache
+def _full_and_compact(seed: int, missing: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The evaluation table of generated runs ``seed`` and it without its unjudged rows
+    (judged once for every measure of the test below)."""
+    run, qrels = _random_run(seed, runs=2), _random_qrels(seed)
+    full = ir.judge(run, qrels, missing=missing)  # type: ignore[arg-type]
+    return full, full.filter(pl.col("relevance").is_not_null())
+
+
 @pytest.mark.parametrize("text", UNJUDGED_CASES)
 def test_unjudged_declarations_hold(text: str) -> None:
     """A measure declared ``unjudged=False`` gives the same floats without the unjudged
@@ -426,10 +436,8 @@ def test_unjudged_declarations_hold(text: str) -> None:
     (measure,) = parse_measures([text])
     differences = 0
     for seed in range(6):
-        run, qrels = _random_run(seed, runs=2), _random_qrels(seed)
         for missing in ("skip", "zero"):
-            full = ir.judge(run, qrels, missing=missing)  # type: ignore[arg-type]
-            compact = full.filter(pl.col("relevance").is_not_null())
+            full, compact = _full_and_compact(seed, missing)
             a, b = (
                 evaluate_table(t.lazy(), [measure], per_query=True).collect().sort(pl.all())
                 for t in (full, compact)
