@@ -27,6 +27,7 @@ import functools
 import gzip
 import importlib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -461,13 +462,31 @@ def _needs_judged_only(text: str) -> bool:
 JUDGED_CASES = [text for text in UNJUDGED_CASES if _needs_judged_only(text)]
 
 
+@functools.cache
+def _judged_tables(seed: int, options: tuple[tuple[str, Any], ...]) -> tuple[pl.LazyFrame, ...]:
+    """Generated runs ``seed`` judged with ``options`` (once for every measure of the test
+    below): ``qrels`` and the judgment's ``table``, ``retrieved``, ``numbering`` and
+    ``present``, each computed (as lazy frames over their rows)."""
+    from polars_ireval.judge import judge_and_rankings
+
+    run, qrels = _random_run(seed, runs=2), _random_qrels(seed)
+    run = run.sort("run_id", "query_id", "score", descending=[False, False, True])
+    # a judged query the second run lacks, for missing="zero"
+    run = run.filter(~((pl.col("run_id") == "r1") & (pl.col("query_id") == "q2")))
+    judgment = judge_and_rankings(
+        run, qrels, unjudged=False, numbered=True, collect=False, **dict(options)
+    )
+    assert judgment.retrieved is not None
+    frames = (judgment.table, judgment.retrieved, judgment.numbering, judgment.present)
+    return (qrels.lazy(), *(f.lazy().collect().lazy() for f in frames))
+
+
 @pytest.mark.parametrize("text", JUDGED_CASES)
 def test_qrels_stats_declarations_hold(text: str) -> None:
     """A measure declared ``qrels_stats=True`` gives the same floats from the judged
     documents the run retrieved plus one row of query statistics per ranking as from every
     judgment of every ranking; one not declared so differs somewhere (else declare it)."""
     from polars_ireval.engines.polars import per_query_columns
-    from polars_ireval.judge import judge_and_rankings
     from polars_ireval.parse import parse_measures
 
     (measure,) = parse_measures([text])
@@ -478,25 +497,19 @@ def test_qrels_stats_declarations_hold(text: str) -> None:
     ]
     differences = compared = 0
     for seed in range(6):
-        run, qrels = _random_run(seed, runs=2), _random_qrels(seed)
-        run = run.sort("run_id", "query_id", "score", descending=[False, False, True])
-        # a judged query the second run lacks, for missing="zero"
-        run = run.filter(~((pl.col("run_id") == "r1") & (pl.col("query_id") == "q2")))
         for option in options:
             level = option.get("relevance_level", 1)
-            judge_options = {k: v for k, v in option.items() if k != "relevance_level"}
-            judgment = judge_and_rankings(
-                run, qrels, unjudged=False, numbered=True, collect=False, **judge_options
+            qrels, table, retrieved, numbering, present = _judged_tables(
+                seed, tuple((k, v) for k, v in option.items() if k != "relevance_level")
             )
-            assert judgment.retrieved is not None
             common = {
                 "relevance_level": level,
-                "numbering": judgment.numbering,
-                "ranked": judgment.present if option.get("missing") == "zero" else None,
+                "numbering": numbering,
+                "ranked": present if option.get("missing") == "zero" else None,
             }
             a, b = (
-                per_query_columns(table, [measure], qrels=stats, **common).collect().sort(pl.all())
-                for table, stats in ((judgment.table, None), (judgment.retrieved, qrels.lazy()))
+                per_query_columns(t, [measure], qrels=stats, **common).collect().sort(pl.all())
+                for t, stats in ((table, None), (retrieved, qrels))
             )
             assert a.height == b.height > 0
             x, y = a[measure.label], b[measure.label]
