@@ -21,6 +21,17 @@ def ours(run: Run, qrels: Qrels, measure: str) -> dict[str, float]:
     return dict(zip(out["query_id"], out["value"], strict=True))
 
 
+def ours_many(run: Run, qrels: Qrels, measures: list[str]) -> dict[str, dict[str, float]]:
+    """Our value of each of ``measures`` per query, from one evaluation:
+    ``{measure string: {query: value}}``."""
+    labels = [m.label for m in ir.parse_measures(measures)]
+    out = ir.evaluate(*frames(run, qrels), measures, per_query=True)
+    by_label: dict[str, dict[str, float]] = {label: {} for label in labels}
+    for label, query, value in out.select("measure", "query_id", "value").iter_rows():
+        by_label[label][query] = value
+    return {m: by_label[label] for m, label in zip(measures, labels, strict=True)}
+
+
 def ranking(run: Run, qid: str) -> list[str]:
     """The documents of query ``qid`` by score, best first (the scores are distinct)."""
     return sorted(run[qid], key=lambda d: -run[qid][d])
