@@ -901,10 +901,64 @@ def markdown(rows: list[Row], checks: list[dict[str, Any]], context: dict[str, A
         "runs and the five measures:",
         markdown_table(CHECK_HEADER, check_cells(checks)),
         "Reference means (averaged over runs):\n\n" + means,
+        *companion_sections(),
         "## See also",
         SEE_ALSO,
     ]
     return "\n\n".join(parts) + "\n"
+
+
+def companion_sections() -> list[str]:
+    """The tables of the other two benchmark scripts, from their last runs' JSON (each
+    table's ratios measured within that run): the engines (Polars, DuckDB, DuckDB SQL on
+    50M rows under a memory limit, Spark local mode; ``engines.py``) and one run of 50M
+    lines against pytrec_eval (``outofcore.py``). Nothing for a script not yet run."""
+    import engines
+    import outofcore
+
+    parts: list[str] = []
+    if engines.DEFAULT_JSON.exists():
+        found = json.loads(engines.DEFAULT_JSON.read_text())
+        rows = [engines.Measured(**r) for r in found["rows"]]
+        done = {r.part for r in rows}
+        parts += [
+            "## Engines",
+            f"From `benchmarks/engines.py`, run on {found['date']} (load average before "
+            f"{found['machine']['load_before']}); its method, the SQL and the charts are on "
+            "[the engines page](benchmarks-engines.md). The five measures' means per run, "
+            "from Parquet files, each engine in a fresh process.",
+        ]
+        if "a" in done:
+            parts += [
+                "Polars and DuckDB engines (`ir.evaluate(..., engine=...)`):",
+                markdown_table(engines.ENGINE_HEADER, engines.engine_cells(rows, "a")),
+            ]
+        if "b" in done:
+            limit = found["memory_limit"]
+            parts += [
+                f"DuckDB SQL over 50M rows read in place, under `memory_limit = '{limit}'`:",
+                markdown_table(engines.BIG_HEADER, engines.big_cells(rows, limit)),
+            ]
+        if "c" in done:
+            parts += [
+                "Spark in local mode (`engine='spark'` on `spark.read.parquet` frames), with "
+                "the Polars and DuckDB engines on the same files in the same run:",
+                markdown_table(engines.SPARK_HEADER, engines.spark_cells(rows)),
+            ]
+    if outofcore.DEFAULT_JSON.exists():
+        found = json.loads(outofcore.DEFAULT_JSON.read_text())
+        m = found["manifest"]
+        parts += [
+            "## One run of 50M lines",
+            f"From `benchmarks/outofcore.py`, run on {found['date']} (load average before "
+            f"{found['machine']['load_before']}; [its page](benchmarks-outofcore.md)): one "
+            f"run of {m['queries']:,} queries × 1,000 documents ({found['sizes']}), "
+            "evaluated a chunk of queries at a time (`ir.evaluate_out_of_core`, `ireval "
+            "--chunks auto`) against pytrec_eval reading the text file; peak memory from "
+            "`/usr/bin/time -v`.",
+            markdown_table(outofcore.HEADER, outofcore.cells(found["rows"])),
+        ]
+    return parts
 
 
 def report(
