@@ -913,6 +913,8 @@ def companion_sections() -> list[str]:
     table's ratios measured within that run): the engines (Polars, DuckDB, DuckDB SQL on
     50M rows under a memory limit, Spark local mode; ``engines.py``) and one run of 50M
     lines against pytrec_eval (``outofcore.py``). Nothing for a script not yet run."""
+    if str(BENCH_DIR) not in sys.path:  # imported from elsewhere (the tests): its siblings
+        sys.path.insert(0, str(BENCH_DIR))
     import engines
     import outofcore
 
