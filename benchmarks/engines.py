@@ -1168,9 +1168,13 @@ def kept_rows(args: argparse.Namespace, manifests: dict[str, Any]) -> dict[str, 
     for r in rows:
         if r.workload in old["manifests"]:
             manifests.setdefault(r.workload, old["manifests"][r.workload])
+    parts = sorted({r.part for r in rows})
+    earlier = old.get("kept")
+    if earlier and set(parts) <= set(earlier["parts"]):  # kept there too: from its run
+        return {**earlier, "rows": rows, "parts": parts}
     return {
         "rows": rows,
-        "parts": sorted({r.part for r in rows}),
+        "parts": parts,
         "date": old["date"],
         "load_before": old["machine"]["load_before"],
         "load_after": old["load_after"],
