@@ -156,14 +156,23 @@ def test_spark_bad_input(spark: Any) -> None:
 
 def test_spark_screen_suspects_only_ask(spark: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A suspect found by the one-pass screen (a hash collision, say) on sound inputs only
-    runs ireval_check, which finds nothing: the call evaluates as on Polars."""
+    runs ireval_check, which finds nothing: the check passes and returns the screen's
+    counts of the qrels."""
     run = spark.createDataFrame([("q", "a", 2.0), ("q", "b", 1.0)], ["query_id", "doc_id", "score"])
     qrels = spark.createDataFrame([("q", "b", 1)], ["query_id", "doc_id", "relevance"])
+    run.createOrReplaceTempView("screen_run")
+    qrels.createOrReplaceTempView("screen_qrels")
+    tables = {
+        "run_table": irspark._run_source("screen_run", run.columns),
+        "qrels_table": irspark._qrels_source("screen_qrels", qrels.columns),
+    }
+    assert irspark._check(spark, tables) == (1, 1)  # sound: the screen's counts, no error
+    asked = []
     monkeypatch.setattr(
-        irspark, "screen_sql", lambda tables: "SELECT 1 AS suspect, 1 AS judgments, 1 AS queries"
+        irspark, "screen_sql", lambda t: "SELECT 1 AS suspect, 7 AS judgments, 3 AS queries"
     )
-    got = spark_eval(run, qrels, "RR", spark=spark).collect()
-    assert [(r["measure"], r["value"]) for r in got] == [("RR", 0.5)]  # b at rank 2
+    monkeypatch.setattr(irspark, "_full_check", lambda *a: asked.append(a))
+    assert irspark._check(spark, tables) == (7, 3) and len(asked) == 1
 
 
 def test_evaluate_engine_spark(spark: Any) -> None:
