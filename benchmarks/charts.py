@@ -42,7 +42,7 @@ MEMORY_PNG = "benchmarks-memory.png"
 ENGINES_PNG = "benchmarks-engines.png"
 #: The parts of ``engines.py`` the engines chart draws (B, DuckDB SQL under a memory limit,
 #: compares judge variants, not engines: its table says it).
-ENGINE_PARTS = {"a": "Polars and DuckDB engines", "c": "Spark in local mode (reference)"}
+ENGINE_PARTS = {"a": "Polars and DuckDB engines", "c": "Spark in local mode"}
 #: Bar colours: the subject stands out, the peers share one colour per input format.
 COLOURS = {(SUBJECT, "text"): "#1f77b4", (SUBJECT, "parquet"): "#0b3d91"}
 PEER_COLOURS = {"text": "#bbbbbb", "parquet": "#888888"}

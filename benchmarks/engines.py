@@ -20,16 +20,18 @@ means of nDCG@10, AP, P@10, R@1000 and RR; peak memory from ``VmHWM``):
     what ``engine="duckdb"`` chooses for qrels this sparse) and ``full`` (the default:
     every retrieved row).
 ``c``
-    The same generator at ``--spark-queries`` queries (5M rows):
     ``polars_ireval.evaluate(engine="spark")`` on ``spark.read.parquet`` frames in local
     mode (session start-up timed apart), with the Polars and DuckDB engines on the same
-    files for reference.
+    files, on each of ``--spark-workloads``: ``campaign`` (part a's, 5M rows: the issue
+    asks Spark to be within 10x of the DuckDB engine there) and ``synthetic`` (the part b
+    generator at ``--spark-queries`` queries, 5M rows). ``--keep-parts`` keeps the rows of
+    the other parts from ``--json`` (measured by an earlier run) in the report.
 
 Usage::
 
     python engines.py [--parts a b c] [--repeat 3] [--scale 1.0] [--big-queries 50000]
-                      [--spark-queries 5000] [--out ../docs/benchmarks-engines.md]
-                      [--json engines.json]
+                      [--spark-queries 5000] [--spark-workloads campaign synthetic]
+                      [--keep-parts] [--out ../docs/benchmarks-engines.md] [--json engines.json]
 """
 
 from __future__ import annotations
@@ -85,6 +87,10 @@ PARTS = ("a", "b", "c")
 ENGINES = {"polars": ("polars",), "duckdb": ("duckdb", "pyarrow")}
 #: The issue's target: the DuckDB engine's time at most this multiple of the Polars engine's.
 DUCKDB_TARGET = 1.5
+#: The issue's target for part C: the Spark engine's time at most this multiple of DuckDB's.
+SPARK_TARGET = 10.0
+#: Part C's workloads.
+SPARK_WORKLOADS = ("campaign", "synthetic")
 #: Largest difference between two engines' means that counts as agreement.
 AGREEMENT = 1e-9
 DEPTH = 1000
@@ -678,24 +684,43 @@ def part_b(args: argparse.Namespace, manifests: dict[str, Any]) -> list[Measured
 
 
 def part_c(args: argparse.Namespace, manifests: dict[str, Any]) -> list[Measured]:
-    """Part C: the Spark engine on the synthetic run at ``--spark-queries``, with the
-    Polars and DuckDB engines on the same files."""
-    spec = ensure_synthetic(args.data_dir, args.spark_queries, args.seed)
-    manifests[spec.name] = json.loads(spec.manifest.read_text())
-    warm_cache([spec.run, spec.qrels])
-    print(f"part c: {spec.name}", file=sys.stderr, flush=True)
-    lines = spec.queries * DEPTH
-    rows = engine_rows("c", spec.name, spec.run, spec.qrels, lines, args)
-    job = {
-        "kind": "spark",
-        "run": str(spec.run),
-        "qrels": str(spec.qrels),
-        "master": "local[*]",
-        "driver_memory": args.spark_memory,
-        "shuffle_partitions": args.spark_partitions,
-    }
-    spark = Measured("spark", spec.name, "parquet", part="c", rows=lines)
-    return [*rows, measure(spark, job, args.repeat, args)]
+    """Part C: the Spark engine on each of ``--spark-workloads`` (campaign; the synthetic
+    run at ``--spark-queries``), with the Polars and DuckDB engines on the same files."""
+    import generate
+
+    rows: list[Measured] = []
+    for name in args.spark_workloads:
+        if name == "campaign":
+            found = generate.ensure(name, args.data_dir, args.scale, args.seed)
+            run, qrels, label = found.parquet_run, found.parquet_qrels, name
+            manifests[label] = json.loads(found.manifest.read_text())
+            lines = manifests[label]["run_lines"]
+        else:
+            spec = ensure_synthetic(args.data_dir, args.spark_queries, args.seed)
+            run, qrels, label = spec.run, spec.qrels, spec.name
+            manifests[label] = json.loads(spec.manifest.read_text())
+            lines = spec.queries * DEPTH
+        warm_cache([run, qrels])
+        print(f"part c: {label}", file=sys.stderr, flush=True)
+        rows += engine_rows("c", label, run, qrels, lines, args)
+        for partitions in args.spark_partitions:
+            job = {
+                "kind": "spark",
+                "run": str(run),
+                "qrels": str(qrels),
+                "master": "local[*]",
+                "driver_memory": args.spark_memory,
+                "shuffle_partitions": partitions,
+            }
+            tool = "spark" if partitions is None else f"spark, {partitions} partitions"
+            spark = Measured(tool, label, "parquet", part="c", rows=lines)
+            rows.append(measure(spark, job, args.repeat, args))
+    return rows
+
+
+def partitions_arg(text: str) -> int | None:
+    """A value of ``--spark-partitions``: ``default`` (Spark's, None) or a number."""
+    return None if text == "default" else int(text)
 
 
 # --------------------------------------------------------------------------- analysis
@@ -720,6 +745,23 @@ def versus_polars(rows: list[Measured], row: Measured) -> tuple[float | None, fl
     if ref is None or ref is row or not row.ok or not ref.median or row.median is None:
         return None, None
     return row.median / ref.median, max_difference(ref.means, row.means)[0]
+
+
+def versus_duckdb(rows: list[Measured], row: Measured) -> float | None:
+    """The row's median time over the DuckDB engine's on the same part and workload (None
+    for the other engines or without a DuckDB row)."""
+    ref = next(
+        (
+            r
+            for r in rows
+            if (r.part, r.workload, r.tool) == (row.part, row.workload, "duckdb") and r.ok
+        ),
+        None,
+    )
+    spark = row.tool.startswith("spark")
+    if not spark or ref is None or not row.ok or not ref.median or not row.median:
+        return None
+    return row.median / ref.median
 
 
 def judge_difference(rows: list[Measured]) -> float | None:
@@ -768,6 +810,7 @@ BIG_HEADER = (
     "status",
 )
 SPARK_HEADER = (
+    "workload",
     "engine",
     "rows",
     "median s",
@@ -779,10 +822,12 @@ SPARK_HEADER = (
     "peak MB (Python)",
     "peak MB (JVM)",
     "time / polars",
+    "time / duckdb",
     "max diff vs polars",
     "agree",
     "status",
 )
+SPARK_TARGET_HEADER = ("workload", "engine", "spark / duckdb", "target", "met")
 
 
 def engine_cells(rows: list[Measured], part: str) -> list[tuple[str, ...]]:
@@ -844,6 +889,7 @@ def spark_cells(rows: list[Measured]) -> list[tuple[str, ...]]:
         ratio, diff = versus_polars(rows, row)
         cells.append(
             (
+                row.workload,
                 row.tool,
                 f"{row.rows:,}",
                 number(row.median, ".2f"),
@@ -855,11 +901,22 @@ def spark_cells(rows: list[Measured]) -> list[tuple[str, ...]]:
                 number(row.peak_mb, ".0f"),
                 number(row.jvm_peak_mb, ".0f"),
                 number(ratio, ".2f"),
+                number(versus_duckdb(rows, row), ".1f"),
                 number(diff, ".2g"),
                 agreement(diff),
                 status_text(row),
             )
         )
+    return cells
+
+
+def spark_target_cells(rows: list[Measured]) -> list[tuple[str, ...]]:
+    """Cells of the part C target table: Spark's time over DuckDB's per workload."""
+    cells: list[tuple[str, ...]] = []
+    for row in (r for r in rows if r.part == "c" and r.tool.startswith("spark")):
+        ratio = versus_duckdb(rows, row)
+        met = "—" if ratio is None else ("yes" if ratio <= SPARK_TARGET else "no")
+        cells.append((row.workload, row.tool, number(ratio, ".1f"), f"≤ {SPARK_TARGET:g}", met))
     return cells
 
 
@@ -932,18 +989,19 @@ spill directory held (its size sampled every 0.1 s by a thread). A failure is re
 with the time it took, the error and the peaks reached."""
 
 PART_C = """\
-The same generator at {queries:,} queries. Spark runs in local mode (`local[*]`, driver
-memory {memory}, `spark.sql.shuffle.partitions` {partitions}, adaptive execution as Spark
-sets it, UI off). Each measurement is a fresh process that starts a session
-(`session start s`, not in the time), then times `spark.read.parquet` of both files,
-`polars_ireval.evaluate(run, qrels, measures, engine="spark", con=spark)` and `.collect()` of
-the means. `evaluate() s` is the part of that time the call itself takes before
-returning its lazy frame: it checks the inputs with `ireval_check` (one Spark job) and
-has Spark analyse the judge and the five measures. `warm s` is a second evaluation in
-the same session (after `spark.catalog.clearCache()`), not in the median. `peak MB (JVM)`
-is the `VmHWM` of the Spark JVM, read before the session stops (its heap grows towards the
-driver memory, so this says more about the setting than about what Spark needs). The
-Polars and DuckDB engines run on the same files, as in part A, for reference."""
+Spark runs in local mode (`local[*]`: {cores} cores here, driver memory {memory},
+`spark.sql.shuffle.partitions` {partitions}, adaptive execution as Spark sets it, UI off).
+Each measurement is a fresh process that starts a session (`session start s`, not in the
+time), then times `spark.read.parquet` of both files, `polars_ireval.evaluate(run, qrels,
+measures, engine="spark", con=spark)` and `.collect()` of the means. `evaluate() s` is the
+part of that time the call itself takes before returning: it checks the inputs (one query
+reading the run once, `screen_sql`; `ireval_check` only if it finds a suspect row), builds
+the evaluation table, the shared counts and the measures, each checkpointed. `warm s` is a
+second evaluation in the same session, not in the median. `peak MB (JVM)` is the `VmHWM`
+of the Spark JVM, read before the session stops (its heap grows towards the driver memory,
+so this says more about the setting than about what Spark needs). The Polars and DuckDB
+engines run on the same files, as in part A, in the same run; `time / duckdb` is Spark's
+median over DuckDB's."""
 
 
 def means_lines(rows: list[Measured]) -> list[str]:
@@ -977,11 +1035,26 @@ def machine_lines(context: dict[str, Any]) -> str:
     info = context["machine"]
     versions = ", ".join(f"{k} {v}" for k, v in context["versions"].items())
     busy = max(info["load_before"], context["load_after"]) > BUSY_LOAD
+    kept = context.get("kept")
+    earlier = ""
+    if kept:
+        old_busy = max(kept["load_before"], kept["load_after"]) > BUSY_LOAD
+        earlier = (
+            f"\n- Part(s) {', '.join(kept['parts'])}: kept from the run of {kept['date']} "
+            f"(`{kept['command']}`, --repeat {kept['repeat']}), load average (1 min) before "
+            f"it {kept['load_before']}, after: {kept['load_after']}"
+            + (" (busy machine: timings are skewed)" if old_busy else "")
+            + "; the load below is this run's"
+        )
     return (
-        f"- CPU: {info['cpu']}, {info['cores']} cores\n- RAM: {info['ram_gb']} GB\n"
-        f"- OS: {info['os']}\n- Python: {info['python']}\n- Libraries: {versions}\n"
-        f"- Load average (1 min) before the run: {info['load_before']}, after: "
-        f"{context['load_after']}" + (" (busy machine: timings are skewed)" if busy else "")
+        earlier.lstrip("\n")
+        + ("\n" if earlier else "")
+        + (
+            f"- CPU: {info['cpu']}, {info['cores']} cores\n- RAM: {info['ram_gb']} GB\n"
+            f"- OS: {info['os']}\n- Python: {info['python']}\n- Libraries: {versions}\n"
+            f"- Load average (1 min) before the run: {info['load_before']}, after: "
+            f"{context['load_after']}" + (" (busy machine: timings are skewed)" if busy else "")
+        )
     )
 
 
@@ -992,7 +1065,12 @@ def part_a_section(rows: list[Measured], context: dict[str, Any]) -> list[str]:
         "## A. Polars and DuckDB engines: msmarco and campaign",
         "\n".join(workload_line(n, context["manifests"][n]) for n in names)
         + f"\n\nScale {context['scale']:g}, seed {context['seed']}; see `generate.py`.",
-        PART_A.format(repeat=context["repeat"], agreement=AGREEMENT),
+        PART_A.format(
+            repeat=(context.get("kept") or {}).get("repeat", context["repeat"])
+            if "a" in (context.get("kept") or {}).get("parts", [])
+            else context["repeat"],
+            agreement=AGREEMENT,
+        ),
         markdown_table(ENGINE_HEADER, engine_cells(rows, "a")),
         f"The issue asks the DuckDB engine to be within {DUCKDB_TARGET:g}x of the Polars "
         "engine (median times):",
@@ -1023,18 +1101,29 @@ def part_b_section(rows: list[Measured], context: dict[str, Any]) -> list[str]:
     ]
 
 
+def partitions_text(given: Any) -> str:
+    """``spark.sql.shuffle.partitions`` as the context records it (a number, None or a
+    list of them: one Spark row each), in words."""
+    values = given if isinstance(given, list) else [given]
+    words = ["default (200)" if v is None else str(v) for v in values]
+    return words[0] if len(words) == 1 else " or ".join(words) + " (one row each)"
+
+
 def part_c_section(rows: list[Measured], context: dict[str, Any]) -> list[str]:
     """Markdown of part C."""
-    row = next(r for r in rows if r.part == "c")
+    names = list(dict.fromkeys(r.workload for r in rows if r.part == "c"))
     return [
-        "## C. Spark, local mode (reference)",
-        workload_line(row.workload, context["manifests"][row.workload]),
+        "## C. Spark, local mode",
+        "\n".join(workload_line(n, context["manifests"][n]) for n in names),
         PART_C.format(
-            queries=row.rows // DEPTH,
+            cores=context["machine"]["cores"],
             memory=context["spark_memory"],
-            partitions=context["spark_partitions"] or "default (200)",
+            partitions=partitions_text(context["spark_partitions"]),
         ),
         markdown_table(SPARK_HEADER, spark_cells(rows)),
+        f"Issue 23 asks the Spark engine to be within {SPARK_TARGET:g}x of the DuckDB engine "
+        "(median times):",
+        markdown_table(SPARK_TARGET_HEADER, spark_target_cells(rows)),
     ]
 
 
@@ -1067,10 +1156,42 @@ Parts A and C's median times, drawn from `benchmarks/engines.json` by
 ![Median wall time of each engine, per workload](images/benchmarks-engines.png)"""
 
 
+def kept_rows(args: argparse.Namespace, manifests: dict[str, Any]) -> dict[str, Any] | None:
+    """The rows of the parts not run now, from ``--json`` (an earlier run), with that run's
+    date, load, command and repeat; their workloads' manifests join ``manifests``."""
+    if not args.json.exists():
+        return None
+    old = json.loads(args.json.read_text())
+    rows = [Measured(**r) for r in old["rows"] if r["part"] not in args.parts]
+    if not rows:
+        return None
+    for r in rows:
+        if r.workload in old["manifests"]:
+            manifests.setdefault(r.workload, old["manifests"][r.workload])
+    parts = sorted({r.part for r in rows})
+    earlier = old.get("kept")
+    if earlier and set(parts) <= set(earlier["parts"]):  # kept there too: from its run
+        return {**earlier, "rows": rows, "parts": parts}
+    return {
+        "rows": rows,
+        "parts": parts,
+        "date": old["date"],
+        "load_before": old["machine"]["load_before"],
+        "load_after": old["load_after"],
+        "command": old["command"],
+        "repeat": old["repeat"],
+    }
+
+
 def report(
-    rows: list[Measured], manifests: dict[str, Any], load: float, args: argparse.Namespace
+    rows: list[Measured],
+    manifests: dict[str, Any],
+    load: float,
+    args: argparse.Namespace,
+    kept: dict[str, Any] | None = None,
 ) -> None:
-    """Print the tables and write the Markdown report and the JSON results."""
+    """Print the tables and write the Markdown report and the JSON results (with the rows
+    ``kept`` from an earlier run, see :func:`kept_rows`)."""
     context = {
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine(load),
@@ -1086,6 +1207,9 @@ def report(
         "spark_partitions": args.spark_partitions,
     }
     parts = {r.part for r in rows}
+    if kept is not None:
+        context["kept"] = {k: v for k, v in kept.items() if k != "rows"}
+        rows = sorted([*kept["rows"], *rows], key=lambda r: PARTS.index(r.part))
     if "a" in parts:
         print("part a: Polars and DuckDB engines")
         print(text_table(ENGINE_HEADER, engine_cells(rows, "a")))
@@ -1099,6 +1223,8 @@ def report(
     if "c" in parts:
         print("\npart c: Spark (local mode) and the other engines")
         print(text_table(SPARK_HEADER, spark_cells(rows)))
+        print(f"\nSpark / DuckDB (target <= {SPARK_TARGET:g}):")
+        print(text_table(SPARK_TARGET_HEADER, spark_target_cells(rows)))
     for row in rows:
         if not row.ok:
             print(f"\npart {row.part}, {row.tool}, {row.input}: {row.status}: {row.error}")
@@ -1150,15 +1276,31 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--memory-limit", default="2GB", help="part b: DuckDB memory_limit")
     parser.add_argument("--spark-queries", type=int, default=5_000, help="part c: queries")
+    parser.add_argument(
+        "--spark-workloads",
+        nargs="+",
+        choices=list(SPARK_WORKLOADS),
+        default=["campaign"],
+        help="part c: workloads (campaign: part a's; synthetic: --spark-queries queries)",
+    )
     parser.add_argument("--spark-memory", default="4g", help="part c: spark.driver.memory")
     parser.add_argument(
-        "--spark-partitions", type=int, help="part c: spark.sql.shuffle.partitions (Spark's)"
+        "--spark-partitions",
+        nargs="+",
+        type=partitions_arg,
+        default=[None],
+        help="part c: spark.sql.shuffle.partitions, one Spark row each ('default': Spark's)",
     )
     parser.add_argument("--timeout", type=float, default=3600.0, help="seconds per measurement")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="Markdown report")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="raw results")
+    parser.add_argument(
+        "--keep-parts",
+        action="store_true",
+        help="keep the rows of the parts not run from --json (an earlier run) in the report",
+    )
     parser.add_argument(
         "--report-only",
         action="store_true",
@@ -1184,7 +1326,8 @@ def main(argv: list[str] | None = None) -> None:
     manifests: dict[str, Any] = {}
     runners = {"a": part_a, "b": part_b, "c": part_c}
     rows = [row for part in args.parts for row in runners[part](args, manifests)]
-    report(rows, manifests, load, args)
+    kept = kept_rows(args, manifests) if args.keep_parts else None
+    report(rows, manifests, load, args, kept)
 
 
 if __name__ == "__main__":

@@ -42,13 +42,17 @@ def data() -> dict[str, Any]:
     return json.loads(RESULTS.read_text())
 
 
-def _bars(fig: Any) -> dict[str, dict[str, tuple[float, str]]]:
-    """Per panel (its title's workload), per bar label: the bar's length and its note."""
+def _bars(fig: Any, *, by_part: bool = False) -> dict[str, dict[str, tuple[float, str]]]:
+    """Per panel (its title's workload; with ``by_part``, ``workload|part`` from the
+    engines chart's titles), per bar label: the bar's length and its note."""
     from matplotlib.patches import Rectangle
 
     out = {}
     for ax in fig.axes:
-        workload = ax.get_title(loc="left").split(":")[0]
+        title = ax.get_title(loc="left")
+        workload = title.split(":")[0]
+        if by_part:
+            workload += "|" + title.rsplit(", ", 1)[-1]
         ticks = {
             round(t): lab.get_text()
             for t, lab in zip(ax.get_yticks(), ax.get_yticklabels(), strict=True)
@@ -179,13 +183,14 @@ def test_committed_charts_and_page_are_fresh(charts: Any, tmp_path: Path) -> Non
 
 def test_engines_chart_draws_parts_a_and_c(charts: Any) -> None:
     data = json.loads(ENGINES.read_text())
-    bars = _bars(charts.engines_figure(*charts.load_engines(ENGINES)))
+    bars = _bars(charts.engines_figure(*charts.load_engines(ENGINES)), by_part=True)
+    a, c = charts.ENGINE_PARTS["a"], charts.ENGINE_PARTS["c"]
     assert {name: len(panel) for name, panel in bars.items()} == {
-        "msmarco": 2, "campaign": 2, "synthetic-5000q": 3}  # fmt: skip
+        f"msmarco|{a}": 2, f"campaign|{a}": 2, f"campaign|{c}": 4}  # fmt: skip
     drawn = [r for r in data["rows"] if r["part"] in ("a", "c")]
-    assert sum(map(len, bars.values())) == len(drawn) == 7  # part B (SQL variants) is not
+    assert sum(map(len, bars.values())) == len(drawn) == 8  # part B (SQL variants) is not
     for r in drawn:
-        width, note = bars[r["workload"]][r["tool"]]
+        width, note = bars[f"{r['workload']}|{charts.ENGINE_PARTS[r['part']]}"][r["tool"]]
         median = statistics.median(r["times"])
         assert width == median and note.startswith(f"{median:.3f} s")
         polars = next(p for p in drawn if (p["part"], p["workload"], p["tool"]) ==
@@ -197,8 +202,10 @@ def test_engines_chart_draws_parts_a_and_c(charts: Any) -> None:
             assert note.endswith(f"({ratio:.2f}× polars)")
     # the page's tables give the same ratios
     page = ENGINES_PAGE.read_text()
-    assert bars["campaign"]["duckdb"][1].endswith("(4.62× polars)") and "| 4.62 |" in page
-    assert bars["synthetic-5000q"]["spark"][1].endswith("(98.42× polars)") and "| 98.42 |" in page
+    assert bars[f"campaign|{a}"]["duckdb"][1].endswith("(4.62× polars)") and "| 4.62 |" in page
+    assert bars[f"campaign|{c}"]["spark"][1].endswith("(70.39× polars)") and "| 70.39 |" in page
+    # and part C's ratio to DuckDB, against the issue's 10x
+    assert "| campaign | spark | 15.1 | ≤ 10 | no |" in page
 
 
 def test_committed_engines_chart_and_page_are_fresh(charts: Any, tmp_path: Path) -> None:

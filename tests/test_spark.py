@@ -145,6 +145,34 @@ def test_spark_bad_input(spark: Any) -> None:
     )
     with pytest.raises(ir.MissingQueryError, match="q2"):
         spark_eval(ok, more, "AP", spark=spark, missing="error")
+    # the one-pass screen flags each kind (then ireval_check names them all, in one call)
+    null = spark.createDataFrame([("q", "d", None)], "query_id string, doc_id string, score double")
+    bad = spark.createDataFrame([("q", "d", 1.0), ("q", "d", 1.5)], qrels.columns)
+    with pytest.raises(ir.IrevalError) as raised:
+        spark_eval(null, bad, "AP", spark=spark)
+    for problem in ("score is null", "duplicate judgment", "relevance is not an integer"):
+        assert problem in str(raised.value)
+
+
+def test_spark_screen_suspects_only_ask(spark: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A suspect found by the one-pass screen (a hash collision, say) on sound inputs only
+    runs ireval_check, which finds nothing: the check passes and returns the screen's
+    counts of the qrels."""
+    run = spark.createDataFrame([("q", "a", 2.0), ("q", "b", 1.0)], ["query_id", "doc_id", "score"])
+    qrels = spark.createDataFrame([("q", "b", 1)], ["query_id", "doc_id", "relevance"])
+    run.createOrReplaceTempView("screen_run")
+    qrels.createOrReplaceTempView("screen_qrels")
+    tables = {
+        "run_table": irspark._run_source("screen_run", run.columns),
+        "qrels_table": irspark._qrels_source("screen_qrels", qrels.columns),
+    }
+    assert irspark._check(spark, tables) == (1, 1)  # sound: the screen's counts, no error
+    asked = []
+    monkeypatch.setattr(
+        irspark, "screen_sql", lambda t: "SELECT 1 AS suspect, 7 AS judgments, 3 AS queries"
+    )
+    monkeypatch.setattr(irspark, "_full_check", lambda *a: asked.append(a))
+    assert irspark._check(spark, tables) == (7, 3) and len(asked) == 1
 
 
 def test_evaluate_engine_spark(spark: Any) -> None:

@@ -13,7 +13,7 @@ that both offer (no SparkContext, no RDD).
 A call runs a few Spark jobs and returns a DataFrame whose rows are already computed:
 
 1. the judge (``ireval_judge``) builds the evaluation table once per ``judged_only`` flag
-   the measures need, partitioned by ranking and checkpointed (:func:`persisted`), so that
+   the measures need, checkpointed (:func:`persisted`), so that
    every measure's plan starts from a leaf instead of the judge's plan;
 2. the per-ranking counts that the cutoff measures divide (the ``stats`` fragment: P@k,
    R@k, Success@k, relative_P@k, the counts, and what IPrec and Rprec_mult read), for
@@ -28,9 +28,11 @@ spilling to disk) while they are referenced: the evaluation tables and counts on
 the call, the results as long as the returned DataFrame is (drop it, ``del scores``, to
 free them; Spark Connect releases them on the server then too).
 
-Besides these jobs, only the input checks on Spark inputs (``validate=True``, one small
-query listing at most five bad rows; and the missing-query check for ``missing="error"``)
-collect anything.
+Besides these jobs, only the input checks on Spark inputs collect anything: with
+``validate=True``, one query reading the run once (:func:`screen_sql`: whether any row may
+be bad, and the qrels' size, which chooses ``rank_by``), then ``ireval_check`` (at most five
+bad rows, named in the error) only when it finds a suspect; and the missing-query check
+for ``missing="error"``.
 """
 
 from __future__ import annotations
@@ -174,7 +176,66 @@ _PROBLEMS: dict[str, type[IrevalError]] = {
 }
 
 
-def _check(spark: Any, tables: dict[str, str]) -> None:
+#: A run row (of the judge's ``run``) or a qrels row (as given) that ``ireval_check``
+#: reports without counting copies: a null id, a null or non-finite score (Spark orders NaN
+#: above every number, so the bounds catch it), a null or non-integer grade.
+_RUN_BAD = (
+    "CASE WHEN query_id IS NULL OR doc_id IS NULL OR score IS NULL OR NOT (score >= "
+    "CAST('-1.7976931348623157e308' AS DOUBLE) AND score <= "
+    "CAST('1.7976931348623157e308' AS DOUBLE)) THEN 1 ELSE 0 END"
+)
+_QRELS_BAD = (
+    "CASE WHEN query_id IS NULL OR doc_id IS NULL OR relevance IS NULL OR "
+    "CAST(relevance AS DOUBLE) <> CAST(CAST(relevance AS BIGINT) AS DOUBLE) THEN 1 ELSE 0 END"
+)
+
+
+def screen_sql(tables: dict[str, str]) -> str:
+    """One query over the run and the qrels (``tables``: ``run_table``, ``qrels_table``, as
+    the judge reads them) returning one row: ``suspect`` (1 when some row may be one that
+    ``ireval_check`` reports, else 0), ``judgments`` and ``queries`` (the qrels' rows and
+    judged queries, what :func:`polars_ireval.sql.compile.rank_by` reads).
+
+    It reads the run once and groups its rows by a 64-bit hash of their ids instead of
+    the ids' text: equal ids have equal hashes, so a duplicate always makes a group of two
+    or more; a group of two without one (a hash collision) only makes the caller run
+    ``ireval_check``, which names the rows. On sound inputs this is the only check, and it
+    shuffles a number a row where ``ireval_check`` shuffles and sorts three strings.
+
+    Examples
+    --------
+    >>> sql = screen_sql({"run_table": "run_view", "qrels_table": "qrels_view"})
+    >>> sql.count("xxhash64(run_id, query_id, doc_id)"), sql.count("GROUP BY")
+    (1, 2)
+    """
+    lib = library()
+    inputs = T.render(lib["inputs"], lib, {}, tables)
+    qrels = tables["qrels_table"]
+    return (
+        f"WITH {inputs} SELECT GREATEST(r.suspect, q.suspect) AS suspect, q.judgments, "
+        "q.queries FROM ("
+        "SELECT COALESCE(MAX(CASE WHEN n > 1 OR bad = 1 THEN 1 ELSE 0 END), 0) AS suspect "
+        f"FROM (SELECT COUNT(*) AS n, MAX({_RUN_BAD}) AS bad FROM run "
+        "GROUP BY xxhash64(run_id, query_id, doc_id)) AS rg) AS r CROSS JOIN ("
+        "SELECT COALESCE(MAX(CASE WHEN n > 1 OR bad = 1 THEN 1 ELSE 0 END), 0) AS suspect, "
+        "COALESCE(SUM(n), 0) AS judgments, COUNT(DISTINCT query_id) AS queries FROM ("
+        f"SELECT query_id, COUNT(*) AS n, MAX({_QRELS_BAD}) AS bad FROM (SELECT "
+        "CAST(query_id AS STRING) AS query_id, CAST(doc_id AS STRING) AS doc_id, relevance "
+        f"FROM {qrels} AS q0) AS qs GROUP BY query_id, doc_id) AS qg) AS q"
+    )
+
+
+def _check(spark: Any, tables: dict[str, str]) -> tuple[int, int]:
+    """Raise the readers' error for bad Spark inputs (:func:`screen_sql`, then, when it
+    finds a suspect row, ``ireval_check`` for the rows to name); return the qrels' rows and
+    judged queries."""
+    row = spark.sql(screen_sql(tables)).first()
+    if row["suspect"]:
+        _full_check(spark, tables)
+    return int(row["judgments"]), int(row["queries"])
+
+
+def _full_check(spark: Any, tables: dict[str, str]) -> None:
     lib = library()
     query = T.render(lib["ireval_check"], lib, {}, tables)
     bad = spark.sql(query).limit(5).collect()
@@ -234,16 +295,19 @@ def evaluate(request: Request) -> Any:
             "run_table": _run_source(views[0], run_sdf.columns),
             "qrels_table": _qrels_source(views[1], qrels_sdf.columns),
         }
+        counted = None
         if r.validate and (run_native or qrels_native):
-            _check(spark, tables)
+            counted = _check(spark, tables)
         if missing == "error" and (run_native or qrels_native):
             _raise_missing(spark, tables)
         # one evaluation table per judged_only flag the measures need (see condensed),
-        # each partitioned by ranking (so the measures' windows and groupings need no
-        # further shuffle) and cached, lazily, so that its judge runs once
+        # checkpointed so that its judge runs once (not repartitioned by ranking first: a
+        # checkpoint does not keep the partitioning, so the measures shuffled it again)
         flags = condensed(parsed, r.judged_only)
         if qrels_df is not None:
             strategy = rank_by_of(qrels_df, SPARSE_JUDGMENTS)
+        elif counted is not None:  # counted by the check
+            strategy = rank_by(*counted, SPARSE_JUDGMENTS)
         else:  # one small job over the qrels
             judgments, queries = qrels_sdf.selectExpr(
                 "COUNT(*)", f"COUNT(DISTINCT {S.QUERY_ID})"
@@ -259,7 +323,7 @@ def evaluate(request: Request) -> Any:
         for flag in sorted(set(flags)):
             options = judge_options(parsed, flags, flag, residuals=r.residuals, **common)
             evaluation = spark.sql(judge_sql(tables, **options))
-            evaluations[flag] = persisted(evaluation.repartition(S.RUN_ID, S.QUERY_ID))
+            evaluations[flag] = persisted(evaluation)
             views.append(_view(spark, evaluations[flag], "eval"))
             eval_views[flag] = quote(views[-1])
         rankings = None
@@ -489,4 +553,12 @@ def _raise_missing(spark: Any, tables: dict[str, str]) -> None:
         )
 
 
-__all__ = ["batches", "evaluate", "from_polars", "persisted", "quote", "shared_stats"]
+__all__ = [
+    "batches",
+    "evaluate",
+    "from_polars",
+    "persisted",
+    "quote",
+    "screen_sql",
+    "shared_stats",
+]
