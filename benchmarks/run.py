@@ -798,10 +798,12 @@ What polars_ireval does on these workloads (`polars_ireval/io.py`, `polars_ireva
   (score, doc id) within its ranking, which needs no sort of the frame.
 - None of the five measures depends on unjudged documents (each measure declares whether
   it does), so the evaluation table holds only the judged documents, with their ranks
-  among all retrieved ones: a few thousand rows for msmarco instead of 7 million. The
-  judged rows are found by one join of the run with the qrels on a 64-bit key (the hash of
-  the query id xor the hash of the doc id), each match checked on the ids: integers, not
-  the strings of 7M rows against 1.4M judgments (deep pools)."""
+  among all retrieved ones: a few thousand rows for msmarco instead of 7 million. With
+  many judgments (200K or more: deep pools) the judged rows are found by one join of the
+  run with the qrels on a 64-bit key (the hash of the query id xor the hash of the doc
+  id), each match checked on the ids: integers, not the strings of 7M rows against 1.4M
+  judgments. With fewer, only the rows whose doc id some query judges (found by 64-bit
+  hashes) are joined with the qrels on the ids, a join with a small build side."""
 
 
 SEE_ALSO = """\

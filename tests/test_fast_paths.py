@@ -89,7 +89,13 @@ def _canonical(frame: pl.DataFrame) -> pl.DataFrame:
 @pytest.mark.parametrize("runs", [1, 3])
 @pytest.mark.parametrize("ties", ["trec_eval", "doc_id_asc"])
 @pytest.mark.parametrize("order", ["ranked", "shuffled"])
-def test_judge_ranks_equal_a_full_sort(seed: int, runs: int, ties: str, order: str) -> None:
+@pytest.mark.parametrize("keyed", [False, True], ids=["by_ids", "keyed"])
+def test_judge_ranks_equal_a_full_sort(
+    monkeypatch: pytest.MonkeyPatch, seed: int, runs: int, ties: str, order: str, keyed: bool
+) -> None:
+    # the judged rows of a ranked run: joined on the ids (few judgments) or on 64-bit keys
+    # (many: judge.KEYED_JUDGMENTS), both paths on the same small cases
+    monkeypatch.setattr(judge_module, "KEYED_JUDGMENTS", 0 if keyed else 1 << 62)
     run, qrels = _random_run(seed, runs=runs), _random_qrels(seed)
     keys = [c for c in ("run_id", "query_id") if c in run.columns]
     if order == "ranked":  # the fast path: rows already grouped, scores descending
@@ -129,6 +135,13 @@ def test_judged_rows_found_by_a_colliding_key_are_exact(
     catches; weak query hashes too, which leave the query ids to compare as well), the
     table is still the full sort's (input_order: a stable sort by score)."""
     monkeypatch.setattr(judge_module, "_id_hash", _weak_hash(weak))
+    # the keyed join whatever the number of judgments, and a count that it ran
+    monkeypatch.setattr(judge_module, "KEYED_JUDGMENTS", 0)
+    calls = []
+    keyed = judge_module._judged_rows
+    monkeypatch.setattr(
+        judge_module, "_judged_rows", lambda *a, **k: calls.append(1) or keyed(*a, **k)
+    )
     for seed in range(3):
         run = _random_run(seed, runs=2).sort(
             ["run_id", "query_id", "score"], descending=[False, False, True], maintain_order=True
@@ -159,6 +172,7 @@ def test_judged_rows_found_by_a_colliding_key_are_exact(
                 pl.col("rank").is_not_null() & pl.col("relevance").is_not_null()
             )
             assert_frame_equal(_canonical(retrieved), _canonical(found))
+    assert calls, "the keyed join was not taken"
 
 
 def _oracle_input_order(run: pl.DataFrame, qrels: pl.DataFrame, max_depth: int | None):
