@@ -66,24 +66,8 @@ def reference(
     """``ir.evaluate`` of every ``m@k`` (one call), in the shape and order of depth_curve;
     computed once for the same frames and arguments (see :data:`_REFERENCES`)."""
     key = (id(runs), id(qrels), tuple(measures), tuple(depths), condensed, *sorted(options.items()))
-    if key not in _REFERENCES:
-        _REFERENCES[key] = (
-            runs,
-            qrels,
-            _reference(runs, qrels, measures, depths, condensed=condensed, **options),
-        )
-    return _REFERENCES[key][2]
-
-
-def _reference(
-    runs: Any,
-    qrels: Any,
-    measures: Sequence[str],
-    depths: Sequence[int],
-    *,
-    condensed: bool = False,
-    **options: Any,
-) -> pl.DataFrame:
+    if key in _REFERENCES:
+        return _REFERENCES[key][2]
     labels = [f"{m}@{d}" for m in measures for d in depths]
     scores = ir.evaluate(runs, qrels, labels, judged_only=condensed, **options)
     names = pl.DataFrame(
@@ -96,11 +80,13 @@ def _reference(
     )
     keys = [c for c in ("run_id", "query_id") if c in scores.columns]
     extra = ["residual"] if options.get("residuals") else []
-    return (
+    out = (
         scores.join(names, left_on="measure", right_on="label")
         .sort("order", *keys, "depth")
         .select(*keys, pl.col("name").alias("measure"), "depth", "value", *extra)
     )
+    _REFERENCES[key] = (runs, qrels, out)
+    return out
 
 
 def bits(series: pl.Series) -> tuple[list[bool], np.ndarray]:
