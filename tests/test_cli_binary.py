@@ -8,17 +8,22 @@ one the test is skipped with that message: the fixed references of test_cli*.py 
 9.0.4 keeps scores as 32-bit floats, 9.0.8 (and ireval) as doubles: scores equal to 7
 digits tie in 9.0.4 only. The runs compared here have no such pair.
 `.ci/run` fetches the binary with `tests/tools/trec_eval_binary.py`.
+Our side runs in this process (`main`, stdout captured), except in the 9.0.4 test, which
+starts `python -m polars_ireval.cli` as a user would.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
+from polars_ireval.cli import main
 from polars_ireval.example import example_path
 from tests.conftest import CAST, ROOT, TREC_TEST, need_data
 
@@ -63,18 +68,24 @@ def _run(cmd: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
 
 
+def _ireval(args: list[str]) -> tuple[int, str, str]:
+    """``ireval trec_eval ARGS`` in this process: exit code, stdout, stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(["trec_eval", *args])
+    return code, out.getvalue(), err.getvalue()
+
+
 def _compare(flags: str, pairs: list[tuple[str, str]]) -> None:
     for qrels, run in pairs:
         theirs = _run([BINARY, *flags.split(), qrels, run])
         assert theirs.returncode == 0, theirs.stderr
-        ours = _run(
-            [sys.executable, "-m", "polars_ireval.cli", "trec_eval", *flags.split(), qrels, run]
-        )
-        assert ours.returncode == 0, ours.stderr
-        if ours.stdout != theirs.stdout:
+        code, ours, err = _ireval([*flags.split(), qrels, run])
+        assert code == 0, err
+        if ours != theirs.stdout:
             diff = [
                 (a, b)
-                for a, b in zip(theirs.stdout.splitlines(), ours.stdout.splitlines(), strict=False)
+                for a, b in zip(theirs.stdout.splitlines(), ours.splitlines(), strict=False)
                 if a != b
             ]
             pytest.fail(f"{flags} {qrels} {run}: first differences (trec_eval, ireval) {diff[:3]}")
