@@ -53,11 +53,16 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: The test JVM: C1 only, one compiler thread, the serial collector (see ``spark``).
+_JVM_OPTIONS = ("-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:+UseSerialGC")
+
+
 @pytest.fixture(scope="session")
 def spark() -> Iterator[Any]:
-    """The suite's one Spark session (local[1], one shuffle partition, no UI), started once
-    in the worker that runs the ``spark`` xdist group; skips without pyspark or Java. Its
-    JVM also serves Spark Connect (the plugin, on a free port: see ``spark_connect``)."""
+    """The suite's one Spark session (local[1], one shuffle partition, no UI, no generated
+    code), started once in the worker that runs the ``spark`` xdist group; skips without
+    pyspark or Java. Its JVM also serves Spark Connect (the plugin, on a free port: see
+    ``spark_connect``)."""
     pytest.importorskip("pyspark", reason="pyspark is a test dependency: pip install '.[test]'")
     if not _java():
         pytest.skip("Java is not installed: the Spark tests need a JRE (.ci/run installs one)")
@@ -79,6 +84,11 @@ def spark() -> Iterator[Any]:
         .config("spark.sql.adaptive.enabled", "false")
         .config("spark.sql.codegen.wholeStage", "false")
         .config("spark.driver.memory", "2g")
+        # small inputs: Spark's interpreted expressions and the JVM's quick compiler alone
+        # cost less CPU than compiling code for every query (the suite's Spark tests: 179 ->
+        # 113 CPU s, which the other xdist worker gets); the benchmarks keep Spark's defaults
+        .config("spark.sql.codegen.factoryMode", "NO_CODEGEN")
+        .config("spark.driver.extraJavaOptions", " ".join(_JVM_OPTIONS))
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")

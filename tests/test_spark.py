@@ -2,13 +2,14 @@
 Spark SQL, run in local mode, against the Polars engine.
 
 One Spark session serves the whole suite (the ``spark`` fixture of ``tests/conftest.py``:
-``local[1]``, one shuffle partition, no UI). Spark plans are costly on a small machine, so
-the measures are checked in few, large batches: ``tests/test_sql.py::test_engines_equal_polars``
-and ``test_residuals_equal_polars`` run every macro and code path (``SPARK_MEASURES``) on
-Spark as on DuckDB, and the DuckDB tests check the same templates on every measure and
-parameter. This module covers what is Spark's own: Spark inputs, options, byte-wise ties, bad input,
-``-m all_trec`` in one call, and the same through Spark Connect (the ``spark_connect`` fixture:
-a Connect server in the suite's JVM).
+``local[1]``, one shuffle partition, no UI, interpreted expressions). Spark plans are costly
+on a small machine, so the measures are checked in few, large batches:
+``tests/test_sql.py::test_engines_equal_polars`` and ``test_residuals_equal_polars`` run
+every macro and code path (``SPARK_MEASURES``) on Spark as on DuckDB, and the DuckDB tests
+check the same templates on every measure and parameter. This module covers what is Spark's
+own: Spark inputs, options, byte-wise ties, bad input, ``-m all_trec`` in one call, and the
+same through Spark Connect (the ``spark_connect`` fixture: a Connect server in the suite's
+JVM).
 """
 
 from __future__ import annotations
