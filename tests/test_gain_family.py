@@ -18,7 +18,6 @@ import hypothesis.strategies as st
 import ir_measures
 import polars as pl
 import pytest
-import ranx
 from hypothesis import given, settings
 from polars.testing import assert_frame_equal
 
@@ -116,6 +115,8 @@ def test_every_gain_discount_and_norm_matches_its_formula(
 @DERANDOMIZED
 @given(data=graded_collections(), k=st.sampled_from([1, 3, 5, 10, 20]))
 def test_ndcg_exp_gain_matches_ranx_ndcg_burges(data: tuple[Run, Qrels], k: int) -> None:
+    import ranx  # here, not at collection: ranx (numba) takes seconds to import
+
     run, qrels = data
     ranx_qrels = ranx.Qrels({q: {d: g for d, g in docs.items()} for q, docs in qrels.items()})
     ranx_run = ranx.Run(run)
@@ -237,6 +238,8 @@ SHARED = [
 
 @pytest.mark.parametrize(("run_name", "qrels_name"), SHARED)
 def test_shared_data_against_ranx_and_cwl_eval(run_name: str, qrels_name: str) -> None:
+    import ranx
+
     run, qrels = shared(run_name, qrels_name)
     ranx_run = ranx.Run(run)
     ranx.evaluate(ranx.Qrels(qrels), ranx_run, ["ndcg_burges@10", "ndcg_burges@100"])
