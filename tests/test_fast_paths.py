@@ -766,3 +766,35 @@ def test_dcg_blocks_equal_ndcg(gain: str, k: int | None) -> None:
         )
         assert got.height > 10
         assert (got["fast"] == got["ndcg"]).all()
+
+
+def test_built_expressions_are_reused_with_their_query_statistics(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``evaluate`` builds each expression of the package's measures once per process
+    (``engines.polars.built``): a second evaluation reuses them, with the query statistics
+    they read, and gives the frame of a first; a cache bounded to 3 entries (evicting while
+    building) gives it too. With residuals the full table is used (no statistics): the
+    values are built apart from those of the statistics path."""
+    from collections import OrderedDict
+
+    from polars_ireval.engines import polars as engine
+
+    run, qrels = _random_run(3, runs=2), _random_qrels(3)
+    names = ["nDCG@5", "AP", "R@10", "11pt_avg", "RBP(p=0.8)", "ERR@10", "infAP", "P@5"]
+    for kw in ({"missing": "zero"}, {"residuals": True}):
+        monkeypatch.setattr(engine, "_BUILT", OrderedDict())
+        monkeypatch.setattr(engine, "BUILT_LIMIT", 4096)
+        first = ir.evaluate(run, qrels, names, per_query=True, **kw)
+        cached = dict(engine._BUILT)
+        assert len(cached) == len(names) * (2 if kw.get("residuals") else 1)
+        stats = sum(len(s) for _, _, s in cached.values())
+        assert (stats > 0) == (not kw.get("residuals"))  # R and the ideal DCGs, read by name
+        again = ir.evaluate(run, qrels, names, per_query=True, **kw)
+        assert engine._BUILT.keys() == cached.keys()
+        assert all(engine._BUILT[key][1] is cached[key][1] for key in cached)  # none rebuilt
+        assert_frame_equal(again, first)
+        monkeypatch.setattr(engine, "_BUILT", OrderedDict())
+        monkeypatch.setattr(engine, "BUILT_LIMIT", 3)
+        assert_frame_equal(ir.evaluate(run, qrels, names, per_query=True, **kw), first)
+        assert len(engine._BUILT) == 3

@@ -43,6 +43,11 @@ def query_stat(stat: pl.Expr) -> pl.Expr:
     return pl.col(name).max()  # the statistics row holds the one non-null value
 
 
+def collected_stats() -> dict[str, pl.Expr] | None:
+    """The dict the innermost :func:`query_stats` is filling, or None outside one."""
+    return _COLLECTED.get()
+
+
 @contextmanager
 def query_stats() -> Iterator[dict[str, pl.Expr]]:
     """Collect the :func:`query_stat` of the expressions built inside: yields a dict
