@@ -798,3 +798,22 @@ def test_built_expressions_are_reused_with_their_query_statistics(
         monkeypatch.setattr(engine, "BUILT_LIMIT", 3)
         assert_frame_equal(ir.evaluate(run, qrels, names, per_query=True, **kw), first)
         assert len(engine._BUILT) == 3
+
+
+@pytest.mark.parametrize("per_query", [True, False])
+def test_in_memory_and_streaming_collects_agree(
+    monkeypatch: pytest.MonkeyPatch, per_query: bool
+) -> None:
+    """``evaluate`` collects a small eager run with Polars' in-memory engine and a large
+    one with the streaming engine (``engines.polars.IN_MEMORY_ROWS``): the same floats
+    from both, means included, on runs with ties and unjudged documents."""
+    from polars_ireval.engines import polars as engine
+
+    names = ["nDCG@5", "AP", "R@10", "11pt_avg", "RBP(p=0.8)", "ERR@10", "infAP", "bpref"]
+    for seed in range(3):
+        run, qrels = _random_run(seed, runs=3), _random_qrels(seed)
+        got = {}
+        for rows in (0, 10**9):
+            monkeypatch.setattr(engine, "IN_MEMORY_ROWS", rows)
+            got[rows] = ir.evaluate(run, qrels, names, per_query=per_query, residuals=True)
+        assert_frame_equal(got[0], got[10**9], check_exact=True)
