@@ -23,6 +23,7 @@ same expressions.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Collection
 from typing import Any, Literal, NamedTuple, TypeVar
 
 import polars as pl
@@ -495,12 +496,12 @@ def _rank_column(columns: list[str], ties: str) -> list[str]:
     return []
 
 
-def group_keys(frame: pl.DataFrame | pl.LazyFrame | pl.Schema) -> list[str]:
+def group_keys(frame: pl.DataFrame | pl.LazyFrame | Collection[str]) -> list[str]:
     """The columns that identify one ranking: ``[run_id,] query_id``, or the ranking
-    number of a numbered evaluation table (see :class:`Judgment`). Of a frame or of its
-    schema (resolving the schema of a long lazy query takes milliseconds: a caller that
-    has it passes it)."""
-    schema = frame if isinstance(frame, pl.Schema) else frame.collect_schema()
+    number of a numbered evaluation table (see :class:`Judgment`). Of a frame, or of its
+    schema or column names (resolving the schema of a long lazy query takes milliseconds:
+    a caller that has it passes it)."""
+    schema = frame.collect_schema() if isinstance(frame, (pl.DataFrame, pl.LazyFrame)) else frame
     if RANKING in schema:
         return [RANKING]
     return [S.RUN_ID, S.QUERY_ID] if S.RUN_ID in schema else [S.QUERY_ID]

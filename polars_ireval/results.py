@@ -12,7 +12,7 @@ The Spark engine, whose result stays in Spark, aggregates with
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, Literal, TypeVar
 
 import polars as pl
@@ -44,12 +44,18 @@ class CoverageWarning(UserWarning):
 
 
 def long_result(
-    per_q: pl.LazyFrame, measures: list[Measure], *, per_query: bool, residuals: bool = False
+    per_q: pl.LazyFrame,
+    measures: list[Measure],
+    *,
+    per_query: bool,
+    residuals: bool = False,
+    names: Collection[str] | None = None,
 ) -> pl.LazyFrame:
     """The result of an evaluation from its wide per-query frame ``per_q`` (one column per
-    measure label; with ``residuals``, one per :data:`RESIDUAL_PREFIX` + label too)."""
+    measure label; with ``residuals``, one per :data:`RESIDUAL_PREFIX` + label too).
+    ``names``: ``per_q``'s columns (:func:`wide_names`), when the caller knows them."""
     how = {m.label: m.defn.aggregate for m in measures}
-    return long_frame(per_q, how, per_query=per_query, residuals=residuals)
+    return long_frame(per_q, how, per_query=per_query, residuals=residuals, names=names)
 
 
 def long_frame(
@@ -58,14 +64,17 @@ def long_frame(
     *,
     per_query: bool,
     residuals: bool = False,
+    names: Collection[str] | None = None,
 ) -> pl.LazyFrame:
     """:func:`long_result` for the columns ``how`` names, each aggregated its way
     (:func:`polars_ireval.registry.aggregate`): the shape of every evaluation's result,
-    also of measures outside the registry (preferences, judgment groups)."""
+    also of measures outside the registry (preferences, judgment groups). ``names``:
+    ``per_q``'s columns, when known (else its schema is resolved, which costs a few
+    milliseconds for a long query)."""
     labels = list(how)
     resid = [RESIDUAL_PREFIX + label for label in labels]
-    schema = per_q.collect_schema()  # once: a long query's schema is costly to resolve
-    keys = group_keys(schema)
+    columns = set(per_q.collect_schema().names() if names is None else names)
+    keys = group_keys(columns)
     if per_query:
         wide = per_q.sort(keys)
         index = keys
@@ -85,7 +94,7 @@ def long_frame(
             projected(pl.col(VALUE), pl.col(RESIDUAL)).alias(PROJECTED)
         )
     skipped = [SKIPPED_PREFIX + label for label in labels]
-    if per_query and set(skipped) <= set(schema.names()):
+    if per_query and set(skipped) <= columns:
         # rows a measure leaves out (no_relevant="skip"): the same unpivot order lines up
         flags = wide.select(pl.col(skipped).fill_null(False)).unpivot(on=skipped, value_name="s")
         long = pl.concat([long, flags.select("s")], how="horizontal").filter(~pl.col("s"))
@@ -177,7 +186,7 @@ def with_no_relevant(
     (``"nan"``) or null, flagged to leave the query out of that measure (``"skip"``).
     ``"zero"`` and ``"error"`` (checked beforehand, :func:`no_relevant_pairs`) keep it."""
     chosen = [m for m in measures if m.by_r]
-    if policy not in ("nan", "skip") or not chosen:
+    if not _changes_values(measures, policy):
         return per_q
     levels = sorted({m.r_level(relevance_level) for m in chosen})
     lazy_counts = relevant_counts(qrels, levels)
@@ -198,6 +207,24 @@ def with_no_relevant(
             flag = flag if m.by_r else pl.lit(False)
             exprs.append(flag.alias(SKIPPED_PREFIX + m.label))
     return out.with_columns(exprs).drop(f"{R_PREFIX}{level}" for level in levels)
+
+
+def _changes_values(measures: list[Measure], policy: NoRelevant) -> bool:
+    """Whether :func:`with_no_relevant` changes (or flags) any value of ``measures``."""
+    return policy in ("nan", "skip") and any(m.by_r for m in measures)
+
+
+def wide_names(
+    keys: list[str], measures: list[Measure], *, residuals: bool, no_relevant: NoRelevant
+) -> list[str]:
+    """The columns of a wide per-query frame with the group keys ``keys``, built by
+    :func:`polars_ireval.engines.polars.per_query_columns` and :func:`with_no_relevant`."""
+    names = [*keys, *(m.label for m in measures)]
+    if residuals:
+        names += [RESIDUAL_PREFIX + m.label for m in measures]
+    if no_relevant == "skip" and _changes_values(measures, no_relevant):
+        names += [SKIPPED_PREFIX + m.label for m in measures]
+    return names
 
 
 def no_relevant_pairs(

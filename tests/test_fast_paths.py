@@ -817,3 +817,32 @@ def test_in_memory_and_streaming_collects_agree(
             monkeypatch.setattr(engine, "IN_MEMORY_ROWS", rows)
             got[rows] = ir.evaluate(run, qrels, names, per_query=per_query, residuals=True)
         assert_frame_equal(got[0], got[10**9], check_exact=True)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"residuals": True, "missing": "zero"},
+        {"no_relevant": "skip"},
+        {"no_relevant": "nan", "residuals": True},
+        {"no_relevant": "skip", "judged_only": True, "relevance_level": 2},
+        {"ties": "average"},
+    ],
+    ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "-",
+)
+@pytest.mark.parametrize("runs", [1, 2])
+def test_known_columns_are_the_wide_frame_columns(options: dict[str, Any], runs: int) -> None:
+    """The Polars engine names the columns of its per-query frame without resolving the
+    frame's schema (``results.wide_names``): the names are exactly the schema's."""
+    from polars_ireval.engines import polars as engine
+    from polars_ireval.parse import parse_measures
+
+    run, qrels = _random_run(5, runs=runs), _random_qrels(5)
+    names = ["nDCG@5", "AP", "P@5", "RBP(p=0.8)", "Rprec", "ERR@10", "NumRet", "bpref"]
+    parsed = parse_measures(names)
+    if options.get("ties") == "average":
+        parsed = [m for m in parsed if m.defn.average is not None]
+    frame, known = engine._per_query_frame(run, qrels, parsed, **options)
+    assert known is not None
+    assert sorted(known) == sorted(frame.collect_schema().names())
