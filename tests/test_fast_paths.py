@@ -843,6 +843,6 @@ def test_known_columns_are_the_wide_frame_columns(options: dict[str, Any], runs:
     parsed = parse_measures(names)
     if options.get("ties") == "average":
         parsed = [m for m in parsed if m.defn.average is not None]
-    frame, known = engine._per_query_frame(run, qrels, parsed, **options)
+    frame, known = engine.named_per_query_frame(run, qrels, parsed, **options)
     assert known is not None
     assert sorted(known) == sorted(frame.collect_schema().names())

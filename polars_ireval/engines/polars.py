@@ -56,7 +56,7 @@ FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 def evaluate(request: Request) -> pl.LazyFrame | pl.DataFrame:
     """Evaluate ``request``: a LazyFrame when an input is lazy, else a DataFrame."""
     r = request
-    per_q, names = _per_query_frame(
+    per_q, names = named_per_query_frame(
         r.run, r.qrels, r.parsed, relevance_level=r.relevance_level, missing=r.missing,
         max_depth=r.max_depth, judged_only=r.judged_only, ties=r.ties, residuals=r.residuals,
         warn=r.warn, validate=r.validate, no_relevant=r.no_relevant,
@@ -77,46 +77,13 @@ def evaluate(request: Request) -> pl.LazyFrame | pl.DataFrame:
 IN_MEMORY_ROWS = 1_000_000
 
 
-def per_query_frame(
-    run: Any,
-    qrels: Any,
-    measures: list[Measure],
-    *,
-    relevance_level: int = 1,
-    missing: Missing = "skip",
-    max_depth: int | None = None,
-    judged_only: bool = False,
-    ties: EvalTies = "trec_eval",
-    residuals: bool = False,
-    warn: bool = False,
-    validate: bool = True,
-    no_relevant: NoRelevant = "zero",
-) -> pl.LazyFrame:
-    """The Polars engine of :func:`evaluate` up to the per-query values: a lazy frame with
-    one row per evaluated ranking (``[run_id,] query_id``, in no particular order) and one
-    column per measure (see :func:`per_query_columns`), from one judgment of the run.
-
-    ``warn``: emit :class:`polars_ireval.CoverageWarning` as :func:`polars_ireval.evaluate`
-    does (eager inputs only). ``no_relevant``: the policy for queries without relevant
-    documents (see :func:`polars_ireval.results.with_no_relevant`); ``"error"`` is checked
-    here, before the evaluation, for eager inputs.
-
-    ``ties="average"``: each measure's expected value over every order of the tied
-    documents. Measures with a closed form (:attr:`polars_ireval.registry.MeasureDef.average`)
-    compute it from the full evaluation table in any order consistent with the scores,
-    uncut: ``max_depth`` is applied by the measures, since a tie it cuts keeps a random
-    part of its documents. The others (and those with ``judged_only`` under
-    ``max_depth``) are averaged over every distinct arrangement of the tied documents
-    (:func:`polars_ireval.engines.average.averaged`).
-    """
-    return _per_query_frame(
-        run, qrels, measures, relevance_level=relevance_level, missing=missing,
-        max_depth=max_depth, judged_only=judged_only, ties=ties, residuals=residuals,
-        warn=warn, validate=validate, no_relevant=no_relevant,
-    )[0]  # fmt: skip
+def per_query_frame(run: Any, qrels: Any, measures: list[Measure], **options: Any) -> pl.LazyFrame:
+    """The Polars engine of :func:`evaluate` up to the per-query values: the frame of
+    :func:`named_per_query_frame` (same arguments), without its column names."""
+    return named_per_query_frame(run, qrels, measures, **options)[0]
 
 
-def _per_query_frame(
+def named_per_query_frame(
     run: Any,
     qrels: Any,
     measures: list[Measure],
@@ -131,9 +98,27 @@ def _per_query_frame(
     validate: bool = True,
     no_relevant: NoRelevant = "zero",
 ) -> tuple[pl.LazyFrame, list[str] | None]:
-    """:func:`per_query_frame` and the names of its columns, when known without resolving
-    its schema (a long query's schema is costly: 8 ms of a 80 ms evaluation of 73 trec_eval
-    measures on a small run); None for the enumerated averages of ``ties="average"``."""
+    """The Polars engine of :func:`evaluate` up to the per-query values: a lazy frame with
+    one row per evaluated ranking (``[run_id,] query_id``, in no particular order) and one
+    column per measure (see :func:`per_query_columns`), from one judgment of the run; and
+    the frame's column names (:func:`polars_ireval.results.wide_names`), known without
+    resolving its schema (a long query's schema is costly: 8 ms of an 80 ms evaluation of
+    73 trec_eval measures on a small run), or None for the measures averaged by
+    enumeration under ``ties="average"``.
+
+    ``warn``: emit :class:`polars_ireval.CoverageWarning` as :func:`polars_ireval.evaluate`
+    does (eager inputs only). ``no_relevant``: the policy for queries without relevant
+    documents (see :func:`polars_ireval.results.with_no_relevant`); ``"error"`` is checked
+    here, before the evaluation, for eager inputs.
+
+    ``ties="average"``: each measure's expected value over every order of the tied
+    documents. Measures with a closed form (:attr:`polars_ireval.registry.MeasureDef.average`)
+    compute it from the full evaluation table in any order consistent with the scores,
+    uncut: ``max_depth`` is applied by the measures, since a tie it cuts keeps a random
+    part of its documents. The others (and those with ``judged_only`` under
+    ``max_depth``) are averaged over every distinct arrangement of the tied documents
+    (:func:`polars_ireval.engines.average.averaged`).
+    """
     average = ties == AVERAGE
     if average:
         closed, enumerated = split_average(measures, residuals, max_depth, judged_only)
