@@ -196,19 +196,16 @@ def screen_sql(tables: dict[str, str]) -> str:
     ``ireval_check`` reports, else 0), ``judgments`` and ``queries`` (the qrels' rows and
     judged queries, what :func:`polars_ireval.sql.compile.rank_by` reads).
 
-    It reads the run once and groups its rows by ranking (run, query), keeping of each
-    ranking its number of rows and the set of the 64-bit hashes of its document ids: equal
-    ids have equal hashes, so a duplicate always leaves a set smaller than its ranking; a
-    set smaller without one (a hash collision) only makes the caller run ``ireval_check``,
-    which names the rows. On sound inputs this is the only check. Grouping by ranking lets
-    Spark aggregate each partition's rows before the shuffle (a few thousand rankings, not
-    a group a row): on the 5M-row campaign 7.1 JVM CPU s where one group per (run, query,
-    document) hash took 9.6.
+    It reads the run once and groups its rows by a 64-bit hash of their ids instead of
+    the ids' text: equal ids have equal hashes, so a duplicate always makes a group of two
+    or more; a group of two without one (a hash collision) only makes the caller run
+    ``ireval_check``, which names the rows. On sound inputs this is the only check, and it
+    shuffles a number a row where ``ireval_check`` shuffles and sorts three strings.
 
     Examples
     --------
     >>> sql = screen_sql({"run_table": "run_view", "qrels_table": "qrels_view"})
-    >>> sql.count("collect_set(xxhash64(doc_id))"), sql.count("GROUP BY")
+    >>> sql.count("xxhash64(run_id, query_id, doc_id)"), sql.count("GROUP BY")
     (1, 2)
     """
     lib = library()
@@ -217,9 +214,9 @@ def screen_sql(tables: dict[str, str]) -> str:
     return (
         f"WITH {inputs} SELECT GREATEST(r.suspect, q.suspect) AS suspect, q.judgments, "
         "q.queries FROM ("
-        "SELECT COALESCE(MAX(CASE WHEN n > size(h) OR bad = 1 THEN 1 ELSE 0 END), 0) "
-        "AS suspect FROM (SELECT COUNT(*) AS n, collect_set(xxhash64(doc_id)) AS h, "
-        f"MAX({_RUN_BAD}) AS bad FROM run GROUP BY run_id, query_id) AS rg) AS r CROSS JOIN ("
+        "SELECT COALESCE(MAX(CASE WHEN n > 1 OR bad = 1 THEN 1 ELSE 0 END), 0) AS suspect "
+        f"FROM (SELECT COUNT(*) AS n, MAX({_RUN_BAD}) AS bad FROM run "
+        "GROUP BY xxhash64(run_id, query_id, doc_id)) AS rg) AS r CROSS JOIN ("
         "SELECT COALESCE(MAX(CASE WHEN n > 1 OR bad = 1 THEN 1 ELSE 0 END), 0) AS suspect, "
         "COALESCE(SUM(n), 0) AS judgments, COUNT(DISTINCT query_id) AS queries FROM ("
         f"SELECT query_id, COUNT(*) AS n, MAX({_QRELS_BAD}) AS bad FROM (SELECT "
