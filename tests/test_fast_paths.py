@@ -846,3 +846,28 @@ def test_known_columns_are_the_wide_frame_columns(options: dict[str, Any], runs:
     frame, known = engine.named_per_query_frame(run, qrels, parsed, **options)
     assert known is not None
     assert sorted(known) == sorted(frame.collect_schema().names())
+
+
+def test_a_measure_declared_elsewhere_is_built_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the package's own measures (pure builders) are kept built: a declaration whose
+    builder lives elsewhere (a user's, which may read state) is called at every evaluation."""
+    import dataclasses
+    from collections import OrderedDict
+
+    from polars_ireval.engines import polars as engine
+    from polars_ireval.registry import REGISTRY
+
+    calls: list[int] = []
+
+    def build(*, k: int, rel: int = 1) -> pl.Expr:
+        calls.append(k)
+        return pl.len().cast(pl.Float64)
+
+    users = dataclasses.replace(REGISTRY["P"], build=build).bind({"k": 3})
+    own = REGISTRY["P"].bind({"k": 3})
+    monkeypatch.setattr(engine, "_BUILT", OrderedDict())
+    for _ in range(2):
+        engine.built(users, "value", 1, users.expr)
+        engine.built(own, "value", 1, own.expr)
+    assert calls == [3, 3]
+    assert [key[0] for key in engine._BUILT] == [id(own.defn)]
