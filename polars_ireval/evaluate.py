@@ -148,8 +148,9 @@ def evaluate(
         ``ties`` policy. Official results of many TREC tracks were computed that way; use
         it to reproduce them exactly (see ``docs/compat.md``).
     con
-        The engine's connection: a DuckDB connection for ``engine="duckdb"`` (a new
-        in-memory one by default; the macros are installed into it), a SparkSession for
+        The engine's connection: a DuckDB connection for ``engine="duckdb"`` (the macros
+        are installed into it; by default a cursor of the engine's own in-memory database,
+        which keeps the macros installed between calls), a SparkSession for
         ``engine="spark"`` (default: the active one).
 
     Returns

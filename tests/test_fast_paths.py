@@ -871,3 +871,89 @@ def test_a_measure_declared_elsewhere_is_built_every_time(monkeypatch: pytest.Mo
         engine.built(own, "value", 1, own.expr)
     assert calls == [3, 3]
     assert [key[0] for key in engine._BUILT] == [id(own.defn)]
+
+
+@pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
+def test_duckdb_engine_reuses_its_own_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Called without a connection, the DuckDB engine evaluates on a cursor of one
+    in-memory database per process (``engines.duckdb._Own``): each macro is installed there
+    once (a second evaluation installs nothing), the cursor is closed after the call (also
+    when the call fails), no table or registered frame is left in the database, and the
+    values are those of a fresh connection. A process with another id (a forked child) makes
+    its own database. A caller's connection still gets the macros at every call."""
+    import duckdb
+
+    from polars_ireval.engines import duckdb as engine
+
+    loads: list[list[str]] = []
+    real_load = engine.load
+
+    def counted(con: Any, macros: Any = None) -> Any:
+        loads.append(list(macros))
+        return real_load(con, macros)
+
+    cursors: list[Any] = []
+    real_cursor = engine.own_cursor
+
+    def kept() -> Any:
+        cursors.append(real_cursor())
+        return cursors[-1]
+
+    monkeypatch.setattr(engine, "load", counted)
+    monkeypatch.setattr(engine, "own_cursor", kept)
+    monkeypatch.setattr(engine._Own, "pid", None)  # a database of this test's own
+    run, qrels = _random_run(4, runs=2), _random_qrels(4)
+    names = ["nDCG@5", "AP", "P@5", "RBP(p=0.8)"]
+    kw = {"per_query": True, "missing": "zero", "engine": "duckdb"}
+    first = ir.evaluate(run, qrels, names, **kw)
+    assert loads and "ireval_judge" in loads[0]
+    loads.clear()
+    again = ir.evaluate(run, qrels, [*names, "ERR@10"], **kw)
+    assert loads == [["ireval_err"]]  # only the macro the first call did not need
+    assert_frame_equal(again.filter(pl.col("measure") != "ERR@10"), first, check_exact=True)
+    fresh = ir.evaluate(run, qrels, names, con=duckdb.connect(), **kw)
+    assert_frame_equal(fresh, first, check_exact=True)
+    assert len(loads) == 2 and "ireval_judge" in loads[1]  # the caller's connection: all
+    for cursor in cursors:
+        with pytest.raises(duckdb.ConnectionException):
+            cursor.execute("SELECT 1")
+    db = engine._Own.db
+    assert db.execute("SELECT count(*) FROM duckdb_tables()").fetchone() == (0,)
+    assert db.execute("SELECT count(*) FROM duckdb_views() WHERE NOT internal").fetchone() == (0,)
+
+    def fail(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("failed")
+
+    monkeypatch.setattr(engine, "_per_query_frame", fail)
+    with pytest.raises(RuntimeError, match="failed"):
+        ir.evaluate(run, qrels, names, **kw)
+    with pytest.raises(duckdb.ConnectionException):
+        cursors[-1].execute("SELECT 1")
+    monkeypatch.undo()
+    monkeypatch.setattr(engine._Own, "pid", -1)  # as in a forked child
+    assert_frame_equal(ir.evaluate(run, qrels, names, **kw), first, check_exact=True)
+    assert engine._Own.db is not db
+
+
+@pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
+def test_duckdb_engine_evaluates_in_threads() -> None:
+    """Evaluations in several threads at once, each on its own cursor of the engine's
+    database (macros installed by whichever thread needs them first), give the values of
+    one evaluation alone."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = [
+        (_random_run(seed, runs=2), _random_qrels(seed), names)
+        for seed in range(4)
+        for names in (["nDCG@5", "AP"], ["RBP(p=0.8)", "ERR@10", "P@5"], ["bpref", "infAP"])
+    ]
+
+    def one(job: tuple[Any, Any, list[str]]) -> pl.DataFrame:
+        run, qrels, names = job
+        return ir.evaluate(run, qrels, names, per_query=True, engine="duckdb")
+
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(one, jobs))
+    for job, got in zip(jobs, together, strict=True):
+        assert got.height > 0
+        assert_frame_equal(got, one(job), check_exact=True)
