@@ -92,6 +92,7 @@ _FIRST = "__first_run"
 _SUM = "__sum_w"
 _MAX = "__max_w"
 _QIDX = "__query"
+_ROW = "__row"  # a row's position in build_campaign's rows
 _POS = "__pos"
 _COUNTED = "__counted"
 _BUDGET = "budget"
@@ -335,20 +336,25 @@ def build_campaign(ranked: Ranked, p: float) -> Campaign:
     """Number the candidates and rankings of ``ranked`` and weigh every row: one grouped
     query gives every candidate's shallowest rank, first run and summed weight.
 
-    The rows are summed in rank order (a group keeps its rows' order), so that two
-    documents ranked at the same positions get bit-for-bit the same summed weight, whatever
-    the order of the input rows.
+    The rows are sorted by (rank, run number), so that a candidate's first row has its
+    shallowest rank and the first run ranking it there, and its weights are summed in rank
+    order (a group keeps its rows' order; equal ranks have equal weights): two documents
+    ranked at the same positions get bit-for-bit the same summed weight, whatever the order
+    of the input rows. Each row finds its candidate through the row numbers its group
+    collects, and its ranking as the dense rank of (run number, query number): no join on
+    the id strings (TREC-COVID's 56 contributing runs, 1.2M rows: 1.3 -> 0.85 s).
     """
     rank = pl.col(S.RANK)
     # eager steps: Polars plans the joins of one lazy query over 3.5M rows much more
     # slowly (about ten times on TREC-COVID) than it runs them one by one
-    rows = ranked.rows.with_columns(rbp_weight(p).alias(_C)).sort(S.RANK)
+    rows = ranked.rows.with_columns(rbp_weight(p).alias(_C)).sort(S.RANK, _RUN).with_row_index(_ROW)
     cands = (
         rows.group_by(S.QUERY_ID, S.DOC_ID)
         .agg(
-            rank.min().alias(_BEST),
-            pl.col(_RUN).filter(rank == rank.min()).min().alias(_FIRST),
+            rank.first().alias(_BEST),
+            pl.col(_RUN).first().alias(_FIRST),
             pl.col(_C).sum().alias(_SUM),
+            pl.col(_ROW),
         )
         .with_columns(
             rbp_weight(p, pl.col(_BEST)).alias(_MAX),
@@ -360,6 +366,8 @@ def build_campaign(ranked: Ranked, p: float) -> Campaign:
         )
         .with_row_index(_CAND)
     )
+    # each row's candidate and query number, in the rows' order
+    of_row = cands.select(_CAND, _QIDX, _ROW).explode(_ROW).sort(_ROW)
     pairs = (
         ranked.rows.group_by(S.RUN_ID, S.QUERY_ID)
         .agg(pl.col(_RUN).first(), pl.len().alias("retrieved"))
@@ -367,12 +375,17 @@ def build_campaign(ranked: Ranked, p: float) -> Campaign:
         .drop(_RUN)
         .with_row_index(_PAIR)
     )
-    numbered = (
-        rows.join(cands.select(S.QUERY_ID, S.DOC_ID, _CAND), on=[S.QUERY_ID, S.DOC_ID])
-        .join(pairs.select(S.RUN_ID, S.QUERY_ID, _PAIR), on=[S.RUN_ID, S.QUERY_ID])
-        .select(_PAIR, _CAND, _C)
+    # the rankings are numbered in (run number, query id) order; query numbers follow the
+    # ids' order, and below cands.height + 1
+    key = rows[_RUN].cast(pl.UInt64) * (cands.height + 1) + of_row[_QIDX].cast(pl.UInt64)
+    numbered = pl.DataFrame(
+        {
+            _PAIR: (key.rank("dense") - 1).cast(pl.UInt32),
+            _CAND: of_row[_CAND],
+            _C: rows[_C],
+        }
     )
-    return Campaign(p, cands, pairs, numbered)
+    return Campaign(p, cands.drop(_ROW), pairs, numbered)
 
 
 def judged_state(
