@@ -63,7 +63,7 @@ from polars_ireval.errors import (
     ParameterError,
     SchemaError,
 )
-from polars_ireval.judge import as_qrels, as_run, check_flag, check_relevance_level
+from polars_ireval.judge import as_qrels, as_run, check_flag, check_relevance_level, rank_rows
 
 __all__ = [
     "METHODS",
@@ -254,20 +254,14 @@ def rank_runs(runs: Any, contributors: list[str] | None = None) -> Ranked:
         frame = frame.with_columns(pl.lit(SINGLE_RUN).alias(S.RUN_ID))
     if frame.height == 0:
         raise EmptyInputError("the runs hold no document: nothing to pool")
-    rank = (
-        pl.struct(S.SCORE, S.DOC_ID)
-        .rank("ordinal", descending=True)
-        .over(S.RUN_ID, S.QUERY_ID)
-        .cast(pl.UInt32)
-        .alias(S.RANK)
-    )
     order = frame.select(S.RUN_ID).unique().sort(S.RUN_ID).with_row_index(_RUN)
     queries = frame.get_column(S.QUERY_ID).unique()
     if contributors is not None:
         frame = frame.filter(pl.col(S.RUN_ID).is_in(contributors))
+    # ranked as the evaluation table ranks them (trec_eval's order)
     rows = (
-        frame.lazy()
-        .with_columns(rank)
+        rank_rows(frame.select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE))
+        .lazy()
         .join(order.lazy(), on=S.RUN_ID)
         .select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.RANK, _RUN)
         .collect()

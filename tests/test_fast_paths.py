@@ -113,6 +113,53 @@ def test_judge_ranks_equal_a_full_sort(
 judge_module = importlib.import_module("polars_ireval.judge")
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("runs", [1, 3])
+@pytest.mark.parametrize("ties", ["trec_eval", "doc_id_asc", "input_order"])
+@pytest.mark.parametrize("order", ["ranked", "shuffled"])
+def test_rank_rows_equal_a_full_sort(seed: int, runs: int, ties: str, order: str) -> None:
+    """``judge.rank_rows`` (which ``pooling.rank_runs`` ranks the pools' runs with) gives
+    every row the rank of one stable full sort by (keys, score desc, doc id per policy),
+    whether the rows come in ranking order or shuffled; its rows come grouped by ranking,
+    scores descending."""
+    run = _random_run(seed, runs=runs)
+    keys = [c for c in ("run_id", "query_id") if c in run.columns]
+    if order == "ranked":
+        run = run.sort([*keys, "score"], descending=[False] * len(keys) + [True])
+    else:
+        run = run.sample(fraction=1.0, shuffle=True, seed=seed)
+    by = [*keys, "score"] + ([] if ties == "input_order" else ["doc_id"])
+    expected = run.sort(
+        by,
+        descending=[False] * len(keys) + [True, ties == "trec_eval"][: len(by) - len(keys)],
+        maintain_order=True,
+    ).with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.UInt32).over(keys).alias("rank"))
+    got = judge_module.rank_rows(run, ties)
+    assert got.height == run.height
+    assert_frame_equal(got.sort([*keys, "doc_id"]), expected.sort([*keys, "doc_id"]))
+    # grouped by ranking, scores descending in each (ties keep the order they came in)
+    starts = got.select(pl.struct(keys).ne_missing(pl.struct(keys).shift()).alias("new"))
+    assert starts["new"].sum() == got.select(keys).n_unique()
+    assert got.select((pl.col("score").diff().fill_null(0.0) <= 0.0).all().over(keys).all()).item()
+
+
+def test_rank_runs_ranks_as_the_evaluation_table() -> None:
+    """``pooling.rank_runs``: every contributing row's rank is the one the evaluation
+    table gives it (trec_eval's tie order), on shuffled runs with many ties."""
+    from polars_ireval.pooling import rank_runs
+
+    run, qrels = _random_run(2, runs=3), _random_qrels(2)
+    run = run.sample(fraction=1.0, shuffle=True, seed=2)
+    ranked = rank_runs(run).rows
+    table = ir.judge(run, qrels.filter(pl.col("query_id").is_in(run["query_id"].implode())))
+    keys = ["run_id", "query_id", "doc_id"]
+    ranks = table.filter(pl.col("rank").is_not_null()).select(*keys, "rank")
+    assert ranks.height > 0
+    joined = ranks.join(ranked.select(*keys, pl.col("rank").alias("pooled")), on=keys)
+    assert joined.height == ranks.height
+    assert (joined["rank"] == joined["pooled"]).all()
+
+
 def _weak_hash(weak: tuple[str, ...]):
     """Hashes of ids for the join key, weak (the id's length: most ids collide) for the
     columns ``weak``, the library's own for the others."""
