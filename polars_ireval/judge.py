@@ -519,15 +519,7 @@ def _prepare_eager(
     (:func:`_in_ranking_order`) unless the run's own rank column orders them (``ties="rank"``).
     Rows of queries without judgments go.
     """
-    present, new = _rankings(run, keys)
-    score = pl.col(S.SCORE)
-    ordered = new is not None and bool(
-        run.lazy().select((pl.lit(new) | (score <= score.shift())).all()).collect().item()
-    )
-    if not ordered and ties != "rank":
-        run = _in_ranking_order(run, keys)
-        present, new = _rankings(run, keys)
-        ordered = new is not None
+    run, present, new, ordered = _ranking_layout(run, keys, reorder=ties != "rank")
     if new is not None and ordered:  # the mask stays right when whole rankings go below
         run = run.with_columns(new.alias(_NEW))
     judged_queries = qrels.get_column(S.QUERY_ID).unique()
@@ -535,6 +527,26 @@ def _prepare_eager(
     if not present.select(judged.all()).item():
         run = run.filter(judged)
     return run, present.lazy(), ordered
+
+
+def _ranking_layout(
+    run: pl.DataFrame, keys: list[str], reorder: bool = True
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.Series | None, bool]:
+    """``(run, present, new, ordered)``: the rankings present, the mask of the rows that
+    start one (None unless each ranking's rows are contiguous) and whether the rows are in
+    ranking order (each ranking contiguous, scores non-increasing), found in one pass;
+    rows in another order are first put in ranking order (:func:`_in_ranking_order`) when
+    ``reorder``."""
+    present, new = _rankings(run, keys)
+    score = pl.col(S.SCORE)
+    ordered = new is not None and bool(
+        run.lazy().select((pl.lit(new) | (score <= score.shift())).all()).collect().item()
+    )
+    if not ordered and reorder:
+        run = _in_ranking_order(run, keys)
+        present, new = _rankings(run, keys)
+        ordered = new is not None
+    return run, present, new, ordered
 
 
 def rank_rows(run: pl.DataFrame, ties: str = "trec_eval") -> pl.DataFrame:
@@ -550,15 +562,7 @@ def rank_rows(run: pl.DataFrame, ties: str = "trec_eval") -> pl.DataFrame:
     """
     if ties not in ("trec_eval", "doc_id_asc", "input_order"):
         raise ValueError(f"rank_rows: ties={ties!r} is not a tie policy it applies")
-    keys = group_keys(run)
-    new = _rankings(run, keys)[1]
-    score = pl.col(S.SCORE)
-    ordered = new is not None and bool(
-        run.lazy().select((pl.lit(new) | (score <= score.shift())).all()).collect().item()
-    )
-    if not ordered:
-        run = _in_ranking_order(run, keys)
-        new = _rankings(run, keys)[1]
+    run, _, new, _ = _ranking_layout(run, group_keys(run))
     assert new is not None  # each ranking's rows are now contiguous
     run = run.with_columns(new.alias(_NEW))
     row = pl.int_range(run.height, dtype=pl.UInt32, eager=True)
