@@ -87,9 +87,10 @@ def _tie_weight(p: float, k: Cutoff) -> pl.Expr:
     positions its score tie spans, times the fraction of the tie within the top ``k``."""
     keep = retrieved()
     neg = -pl.col(S.SCORE).filter(keep).sort_by(RANK.filter(keep))
-    ordered = neg.sort()
-    start = ordered.search_sorted(neg, side="left").cast(pl.Float64)
-    end = ordered.search_sorted(neg, side="right").cast(pl.Float64)
+    # the rows scored above each row's tie, and those at or above it (-0.0 ties 0.0):
+    # ranks of equal values, cheaper per ranking than searching the sorted scores twice
+    start = (neg.rank("min") - 1).cast(pl.Float64)
+    end = neg.rank("max").cast(pl.Float64)
     size = end - start
     pp = pl.lit(float(p))
     mean = (pp.pow(start) - pp.pow(end)) / size
