@@ -6,6 +6,7 @@ conftest)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import socket
@@ -28,6 +29,17 @@ def pytest_configure(config: pytest.Config) -> None:
     they inherit it; an explicit POLARS_MAX_THREADS wins."""
     if getattr(config.option, "numprocesses", None):
         os.environ.setdefault("POLARS_MAX_THREADS", "1")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Once the tests are collected, move every object alive (modules, the collected items,
+    hypothesis' strategies) out of the garbage collector's reach and collect less often:
+    the suite allocates many short-lived frames, and each full collection walked all of
+    them (test_stability, test_ties and test_gain_family: 4.2 -> 2.0 s in the collector,
+    counted with ``gc.callbacks``). Reference counting still frees what tests drop."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 10, 10)
 
 
 @pytest.fixture
