@@ -130,8 +130,12 @@ def warn_coverage(
     """Emit :class:`CoverageWarning` for the rankings of ``cov`` (:func:`polars_ireval.coverage`)
     left out: ranked but never judged, and judged but not ranked under ``missing="skip"``;
     and ``no_relevant``, the sentence of :func:`no_relevant_note`, when given."""
-    unjudged = cov.filter(~pl.col("in_qrels"))
-    unranked = cov.filter(~pl.col("in_run")) if missing == "skip" else cov.clear()
+    # (frames filtered only when some ranking is left out: the usual case costs no filter)
+    judged, ranked = cov.get_column("in_qrels"), cov.get_column("in_run")
+    unjudged = cov.filter(~pl.col("in_qrels")) if not judged.all() else cov.clear()
+    unranked = (
+        cov.filter(~pl.col("in_run")) if missing == "skip" and not ranked.all() else cov.clear()
+    )
     parts = []
     if unjudged.height:
         sample = ", ".join(unjudged[S.QUERY_ID].unique(maintain_order=True).head(5))
@@ -247,6 +251,10 @@ def no_relevant_pairs(
     pairs = cov.filter(evaluated).select(keys)
     levels = sorted({m.r_level(relevance_level) for m in chosen})
     counts = relevant_counts(qrels, levels).collect()
+    # an evaluated ranking's query is judged (in ``counts``): when every judged query has
+    # relevant documents at every level, no ranking lacks them (the usual case, at once)
+    if counts.select(pl.all_horizontal(pl.col(f"{R_PREFIX}{v}") > 0 for v in levels).all()).item():
+        return empty
     pairs = pairs.join(counts, on=S.QUERY_ID, how="left")
     # the rankings without relevant documents at each level, once, with the labels of the
     # measures that read that level (not three frame operations per measure)
