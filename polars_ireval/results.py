@@ -247,15 +247,14 @@ def no_relevant_pairs(
     empty = pl.DataFrame(schema={**{k: pl.String for k in keys}, MEASURE: pl.String})
     if not chosen:
         return empty
-    evaluated = pl.col("in_qrels") & (pl.col("in_run") | pl.lit(missing == "zero"))
-    pairs = cov.filter(evaluated).select(keys)
     levels = sorted({m.r_level(relevance_level) for m in chosen})
     counts = relevant_counts(qrels, levels).collect()
     # an evaluated ranking's query is judged (in ``counts``): when every judged query has
     # relevant documents at every level, no ranking lacks them (the usual case, at once)
     if counts.select(pl.all_horizontal(pl.col(f"{R_PREFIX}{v}") > 0 for v in levels).all()).item():
         return empty
-    pairs = pairs.join(counts, on=S.QUERY_ID, how="left")
+    evaluated = pl.col("in_qrels") & (pl.col("in_run") | pl.lit(missing == "zero"))
+    pairs = cov.filter(evaluated).select(keys).join(counts, on=S.QUERY_ID, how="left")
     # the rankings without relevant documents at each level, once, with the labels of the
     # measures that read that level (not three frame operations per measure)
     labels: dict[int, list[str]] = {}
