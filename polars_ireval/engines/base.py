@@ -10,9 +10,24 @@ import polars as pl
 
 from polars_ireval import schema as S
 from polars_ireval.errors import MissingQueryError, ParameterError
-from polars_ireval.judge import AVERAGE, INPUT_RANK, EvalTies, Missing, as_qrels, as_run, coverage
+from polars_ireval.judge import (
+    AVERAGE,
+    INPUT_RANK,
+    EvalTies,
+    Missing,
+    as_qrels,
+    as_run,
+    coverage,
+    coverage_of,
+)
 from polars_ireval.registry import Measure
-from polars_ireval.results import NoRelevant
+from polars_ireval.results import (
+    NoRelevant,
+    no_relevant_note,
+    no_relevant_pairs,
+    raise_no_relevant,
+    warn_coverage,
+)
 from polars_ireval.sql.compile import rank_by
 
 #: Frames between a user's call of ``evaluate`` and an engine's ``warnings.warn``
@@ -129,3 +144,29 @@ def check_missing(run: pl.DataFrame, qrels: pl.DataFrame) -> None:
 def rank_by_of(qrels: pl.DataFrame, sparse: float | None = None) -> str:
     """:func:`polars_ireval.sql.compile.rank_by` for a qrels frame."""
     return rank_by(qrels.height, qrels.get_column(S.QUERY_ID).n_unique(), sparse)
+
+
+def check_coverage(
+    present: pl.LazyFrame,
+    qrels: pl.LazyFrame,
+    measures: list[Measure],
+    *,
+    relevance_level: int,
+    missing: Missing,
+    warn: bool,
+    no_relevant: NoRelevant,
+    stacklevel: int,
+) -> None:
+    """Warn of the rankings left out (``warn``) and raise for those without relevant
+    documents (``no_relevant="error"``), as :func:`polars_ireval.evaluate` does on every
+    engine: ``present``, the distinct rankings (``[run_id,] query_id``) evaluated;
+    ``stacklevel``, that of :func:`~polars_ireval.results.warn_coverage`'s warning."""
+    cov = coverage_of(present, qrels).collect()
+    pairs = no_relevant_pairs(
+        cov, qrels, measures, relevance_level=relevance_level, missing=missing
+    )
+    if no_relevant == "error":
+        raise_no_relevant(pairs)
+    if warn:
+        note = no_relevant_note(pairs, no_relevant)
+        warn_coverage(cov, missing, stacklevel=stacklevel, no_relevant=note)

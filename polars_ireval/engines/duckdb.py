@@ -22,23 +22,20 @@ from polars_ireval.engines.average import averaged, read_depth
 from polars_ireval.engines.base import (
     USER_FRAME,
     Request,
+    check_coverage,
     check_missing,
     qrels_frame,
     rank_by_of,
     refuse_average_residuals,
     run_frame,
 )
-from polars_ireval.judge import AVERAGE, Missing, coverage_of
+from polars_ireval.judge import AVERAGE, Missing
 from polars_ireval.registry import SqlCall, SqlSpec
 from polars_ireval.results import (
     RESIDUAL,
     RESIDUAL_PREFIX,
     NoRelevant,
     long_result,
-    no_relevant_note,
-    no_relevant_pairs,
-    raise_no_relevant,
-    warn_coverage,
     with_no_relevant,
 )
 from polars_ireval.sql import load, quote_ident, table_arg
@@ -128,16 +125,11 @@ def evaluate(request: Request) -> pl.DataFrame:
     multi = S.RUN_ID in run_df.columns
     if r.warn or r.no_relevant == "error":  # the Polars engine's checks, worded the same
         keys = [S.RUN_ID, S.QUERY_ID] if multi else [S.QUERY_ID]
-        present = run_df.lazy().select(keys).unique()
-        cov = coverage_of(present, qrels_df.lazy()).collect()
-        pairs = no_relevant_pairs(
-            cov, qrels_df.lazy(), parsed, relevance_level=r.relevance_level, missing=r.missing
-        )
-        if r.no_relevant == "error":
-            raise_no_relevant(pairs)
-        if r.warn:
-            note = no_relevant_note(pairs, r.no_relevant)
-            warn_coverage(cov, r.missing, stacklevel=USER_FRAME, no_relevant=note)
+        check_coverage(
+            run_df.lazy().select(keys).unique(), qrels_df.lazy(), parsed,
+            relevance_level=r.relevance_level, missing=r.missing, warn=r.warn,
+            no_relevant=r.no_relevant, stacklevel=USER_FRAME + 1,
+        )  # fmt: skip
     con = r.con if r.con is not None else own_cursor()
     try:
         return _evaluate(con, run_df, qrels_df, r)

@@ -19,6 +19,7 @@ from polars_ireval.engines.average import averaged, read_depth
 from polars_ireval.engines.base import (
     USER_FRAME,
     Request,
+    check_coverage,
     check_missing,
     refuse_average_residuals,
 )
@@ -32,7 +33,6 @@ from polars_ireval.judge import (
     as_inputs,
     as_qrels,
     condense,
-    coverage_of,
     group_keys,
     judge_and_rankings,
 )
@@ -42,10 +42,6 @@ from polars_ireval.results import (
     RESIDUAL_PREFIX,
     NoRelevant,
     long_result,
-    no_relevant_note,
-    no_relevant_pairs,
-    raise_no_relevant,
-    warn_coverage,
     wide_names,
     with_no_relevant,
 )
@@ -176,7 +172,7 @@ def named_per_query_frame(
         )
     qrels_lf = as_qrels(qrels).lazy()
     if warn or no_relevant == "error":
-        _check_coverage(
+        check_coverage(
             present, qrels_lf, measures, relevance_level=relevance_level, missing=missing,
             warn=warn, no_relevant=no_relevant, stacklevel=USER_FRAME + 2,
         )  # fmt: skip
@@ -360,7 +356,7 @@ def _per_query_enumerated(
     run, qrels = as_inputs(run, qrels, validate=validate)
     qrels_lf = qrels.lazy()
     if warn or no_relevant == "error":
-        _check_coverage(
+        check_coverage(
             run.lazy().select(group_keys(run)).unique(), qrels_lf, [*closed, *enumerated],
             relevance_level=relevance_level, missing=missing, warn=warn,
             no_relevant=no_relevant, stacklevel=USER_FRAME + 3,
@@ -389,30 +385,6 @@ def _per_query_enumerated(
         )
         per_q = part.join(per_q, on=group_keys(part), how="full", coalesce=True)
     return per_q
-
-
-def _check_coverage(
-    present: pl.LazyFrame,
-    qrels: pl.LazyFrame,
-    measures: list[Measure],
-    *,
-    relevance_level: int,
-    missing: Missing,
-    warn: bool,
-    no_relevant: NoRelevant,
-    stacklevel: int,
-) -> None:
-    """Warn of the rankings left out (``warn``) and raise for those without relevant
-    documents (``no_relevant="error"``), as :func:`polars_ireval.evaluate` does."""
-    cov = coverage_of(present, qrels).collect()
-    pairs = no_relevant_pairs(
-        cov, qrels, measures, relevance_level=relevance_level, missing=missing
-    )
-    if no_relevant == "error":
-        raise_no_relevant(pairs)
-    if warn:
-        note = no_relevant_note(pairs, no_relevant)
-        warn_coverage(cov, missing, stacklevel=stacklevel, no_relevant=note)
 
 
 def _with_statistics(
