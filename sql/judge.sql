@@ -159,12 +159,38 @@ cut AS (
     SELECT run_id, query_id, doc_id, score, rank
     FROM ranked
     WHERE ({max_depth} IS NULL OR rank <= {max_depth})
-        AND ({unjudged} OR doc_id IN (SELECT doc_id FROM qrels))
+        AND ({unjudged} OR {judged_by_group} OR doc_id IN (SELECT doc_id FROM qrels))
 ),
 judged AS (
     SELECT pa.run_id, q.query_id, q.doc_id, q.relevance
     FROM pairs AS pa
     JOIN qrels AS q ON pa.query_id = q.query_id
+),
+-- unjudged := FALSE on an engine that merges by grouping (Spark: see JUDGED_BY_GROUP in
+-- polars_ireval.sql.templates): the judged rows alone, those retrieved with their score and rank. The retrieved documents
+-- their query judges (found: the ranking joined with the qrels on query and document) are
+-- merged with the judged rows by grouping on run, query and document instead of the outer
+-- join below: Spark keeps the rows partitioned by ranking from the ranking's window through
+-- the grouping, where it shuffles and sorts both sides of the join again
+found AS (
+    SELECT c.run_id, c.query_id, c.doc_id, c.score, c.rank, q.relevance
+    FROM ranked AS c
+    JOIN qrels AS q ON q.query_id = c.query_id AND q.doc_id = c.doc_id
+    WHERE NOT {unjudged} AND {judged_by_group}
+        AND ({max_depth} IS NULL OR c.rank <= {max_depth})
+),
+merged AS (
+    SELECT run_id, query_id, doc_id, MAX(score) AS score, MAX(rank) AS rank,
+        MAX(relevance) AS relevance
+    FROM (
+        SELECT run_id, query_id, doc_id, score, rank, relevance FROM found
+        UNION ALL
+        SELECT run_id, query_id, doc_id, CAST(NULL AS DOUBLE) AS score,
+            CAST(NULL AS BIGINT) AS rank, relevance
+        FROM judged
+        WHERE NOT {unjudged} AND {judged_by_group}
+    ) AS u
+    GROUP BY run_id, query_id, doc_id
 ),
 joined AS (
     SELECT
@@ -179,6 +205,11 @@ joined AS (
     FROM cut AS c
     FULL OUTER JOIN judged AS j
         ON c.run_id = j.run_id AND c.query_id = j.query_id AND c.doc_id = j.doc_id
+    WHERE {unjudged} OR NOT {judged_by_group}
+    UNION ALL
+    SELECT run_id, query_id, doc_id, score, rank, relevance,
+        CASE WHEN rank IS NOT NULL AND relevance >= 0 THEN 1 ELSE 0 END AS kept
+    FROM merged
 )
 SELECT run_id, query_id, doc_id, score, rank, relevance
 FROM joined

@@ -103,6 +103,45 @@ def test_spark_frames_and_options(
     assert strategies == [strategy, strategy]
 
 
+#: Judge options for test_spark_judge_without_unjudged (each tie policy, a depth cut, the
+#: condensed table, judged queries a run lacks).
+JUDGE_OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"ties": "doc_id_asc", "max_depth": 4, "missing": "zero"},
+    {"ties": "input_order", "judged_only": True},
+    {"max_depth": 3, "judged_only": True, "missing": "zero"},
+]
+
+
+@pytest.mark.parametrize("rank_by", sorted(RANK_BY))
+def test_spark_judge_without_unjudged(spark: Any, rank_by: str) -> None:
+    """The judge's table without the unjudged documents (``unjudged := FALSE``, which Spark
+    merges by grouping: ``JUDGED_BY_GROUP``) is ``polars_ireval.judge(unjudged=False)``'s,
+    row for row, under each ranking strategy and the options that change its rows."""
+    from polars_ireval.sql import quote_backquoted as quote
+    from polars_ireval.sql.compile import judge_sql
+    from polars_ireval.sql.templates import JUDGED_BY_GROUP
+
+    assert JUDGED_BY_GROUP["spark"] == "TRUE"
+    run, qrels = generated(2)
+    ordered = run.with_row_index("input_order").with_columns(pl.col("input_order").cast(pl.Int64))
+    spark.createDataFrame(ordered.to_arrow()).createOrReplaceTempView("unjudged_run")
+    spark.createDataFrame(qrels.to_arrow()).createOrReplaceTempView("unjudged_qrels")
+    tables = {
+        "run_table": f"(SELECT *, CAST(NULL AS DOUBLE) AS input_rank FROM {quote('unjudged_run')})",
+        "qrels_table": quote("unjudged_qrels"),
+    }
+    keys = ["run_id", "query_id", "doc_id"]
+    for options in JUDGE_OPTIONS:
+        query = judge_sql(tables, unjudged=False, rank_by=rank_by, **options)
+        got = to_polars(spark.sql(query)).select(
+            *keys, "score", pl.col("rank").cast(pl.UInt32), "relevance"
+        )
+        want = ir.judge(run, qrels, unjudged=False, **options)
+        assert got.height > 0 and got["rank"].null_count() > 0, options
+        assert got.sort(keys).equals(want.select(got.columns).sort(keys)), options
+
+
 def test_spark_ties_are_byte_wise(spark: Any) -> None:
     """The judge ranks doc ids byte-wise (CAST AS BINARY) and ties -0.0 with 0.0."""
     from polars_ireval.sql import quote_backquoted as quote

@@ -106,6 +106,7 @@ def test_placeholders_are_known() -> None:
             "doc_asc",
             "hit_doc",
             "score_value",
+            "judged_by_group",
         }
         for body in (t.body, *(r.body for r in t.raises)):
             for include, name, _ in re.findall(r"\{(@?)(\w+)(?:\(([^{}]*)\))?\}", body):

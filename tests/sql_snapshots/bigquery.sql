@@ -231,7 +231,7 @@ WITH run AS (
       NULL IS NULL OR rank <= NULL
     )
     AND (
-      TRUE OR doc_id IN (
+      TRUE OR TRUE OR doc_id IN (
         SELECT
           doc_id
         FROM qrels
@@ -246,6 +246,54 @@ WITH run AS (
   FROM pairs AS pa
   JOIN qrels AS q
     ON pa.query_id = q.query_id
+), found /* unjudged := FALSE on an engine that merges by grouping (Spark: see JUDGED_BY_GROUP in */ /* polars_ireval.sql.templates): the judged rows alone, those retrieved with their score and rank. The retrieved documents */ /* their query judges (found: the ranking joined with the qrels on query and document) are */ /* merged with the judged rows by grouping on run, query and document instead of the outer */ /* join below: Spark keeps the rows partitioned by ranking from the ranking's window through */ /* the grouping, where it shuffles and sorts both sides of the join again */ AS (
+  SELECT
+    c.run_id,
+    c.query_id,
+    c.doc_id,
+    c.score,
+    c.rank,
+    q.relevance
+  FROM ranked AS c
+  JOIN qrels AS q
+    ON q.query_id = c.query_id AND q.doc_id = c.doc_id
+  WHERE
+    NOT TRUE AND TRUE AND (
+      NULL IS NULL OR c.rank <= NULL
+    )
+), merged AS (
+  SELECT
+    run_id,
+    query_id,
+    doc_id,
+    MAX(score) AS score,
+    MAX(rank) AS rank,
+    MAX(relevance) AS relevance
+  FROM (
+    SELECT
+      run_id,
+      query_id,
+      doc_id,
+      score,
+      rank,
+      relevance
+    FROM found
+    UNION ALL
+    SELECT
+      run_id,
+      query_id,
+      doc_id,
+      SAFE_CAST(NULL AS FLOAT64) AS score,
+      SAFE_CAST(NULL AS INT64) AS rank,
+      relevance
+    FROM judged
+    WHERE
+      NOT TRUE AND TRUE
+  ) AS u
+  GROUP BY
+    run_id,
+    query_id,
+    doc_id
 ), joined AS (
   SELECT
     COALESCE(c.run_id, j.run_id) AS run_id,
@@ -262,6 +310,18 @@ WITH run AS (
   FROM cut AS c
   FULL OUTER JOIN judged AS j
     ON c.run_id = j.run_id AND c.query_id = j.query_id AND c.doc_id = j.doc_id
+  WHERE
+    TRUE OR NOT TRUE
+  UNION ALL
+  SELECT
+    run_id,
+    query_id,
+    doc_id,
+    score,
+    rank,
+    relevance,
+    CASE WHEN NOT rank IS NULL AND relevance >= 0 THEN 1 ELSE 0 END AS kept
+  FROM merged
 )
 SELECT
   run_id,
