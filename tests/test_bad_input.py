@@ -187,7 +187,7 @@ def _cli(args: list[str], capsys) -> tuple[int, str, str]:
 def _sql(run: pl.DataFrame, qrels: pl.DataFrame) -> tuple[Any, Any]:
     """``ireval_check``'s problem rows (or its error) and what ``ireval_ap`` gives on the
     evaluation table ``ireval_judge`` builds (or the error), run by hand in DuckDB."""
-    con = irsql.load(duckdb.connect())
+    con = irsql.load(duckdb.connect(), ["ireval_check", "ireval_judge", "ireval_ap"])
     con.register("run_in", run.to_arrow())
     con.register("qrels_in", qrels.to_arrow())
     out: list[Any] = []

@@ -628,7 +628,7 @@ def test_trec_eval_golden_text(case: tuple) -> None:
 def test_ties_rank_like_judge(collation: str | None, ties: str) -> None:
     """Byte-wise doc id order whatever the session's default collation; -0.0 ties 0.0."""
     run, qrels = tie_frames()
-    con = irsql.load(duckdb.connect())
+    con = irsql.load(duckdb.connect(), ["ireval_judge"])
     if collation:
         con.execute(f"SET default_collation = '{collation}'")
     # raw -0.0 scores straight from SQL, not through the Python readers
