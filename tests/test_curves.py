@@ -206,14 +206,8 @@ def test_pr_curve_equals_pytrec_eval_on_cast2021(level: int) -> None:
     assert _check_against_pytrec(runs, ir.read_qrels(CAST / CAST_QRELS), level) > 5 * 11 * 100
 
 
-@pytest.fixture(scope="module")
-def covid() -> tuple[pl.DataFrame, pl.DataFrame]:
-    data = need_data() / "trec-covid-r1"
-    return ir.read_run(data / "runs", run_id="file"), ir.read_qrels(data / "qrels-rnd1.txt")
-
-
-def test_pr_curve_equals_pytrec_eval_on_every_trec_covid_run(covid) -> None:
-    runs, qrels = covid
+def test_pr_curve_equals_pytrec_eval_on_every_trec_covid_run(trec_covid) -> None:
+    runs, qrels = trec_covid
     assert runs["run_id"].n_unique() == 143
     assert _check_against_pytrec(runs, qrels, 1) == 143 * 30 * 11
 
@@ -432,8 +426,8 @@ def test_confusion_and_roc_agree_with_the_measures(example) -> None:
     assert both.select((fpr - pl.col("fpr")).abs().max()).item() < 1e-15
 
 
-def test_roc_and_confusion_on_trec_covid(covid) -> None:
-    runs, qrels = covid
+def test_roc_and_confusion_on_trec_covid(trec_covid) -> None:
+    runs, qrels = trec_covid
     runs = runs.filter(pl.col("run_id").is_in(["bm25_baseline", "run1", "BBGhelani1"]))
     n_docs = pl.concat([runs["doc_id"], qrels["doc_id"]]).n_unique()  # a lower bound of N
     counts = ir.confusion(runs, qrels, n_docs=n_docs, k=100)

@@ -31,11 +31,11 @@ MEASURES = {
 
 
 @pytest.fixture(scope="module")
-def campaign() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    data = need_data() / "trec-covid-r1"
-    runs = ir.read_run(data / "runs", run_id="file")
-    qrels = ir.read_qrels(data / "qrels-rnd1.txt")
-    return runs, qrels, pl.read_csv(data / "leaderboard.csv")
+def campaign(
+    trec_covid: tuple[pl.DataFrame, pl.DataFrame],
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    runs, qrels = trec_covid
+    return runs, qrels, pl.read_csv(need_data() / "trec-covid-r1" / "leaderboard.csv")
 
 
 def _printed(runs: pl.DataFrame, qrels: pl.DataFrame, scores: str) -> pl.DataFrame:

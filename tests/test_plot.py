@@ -62,10 +62,8 @@ def example() -> Campaign:
 
 
 @pytest.fixture(scope="module")
-def covid() -> Campaign:
-    data = need_data() / "trec-covid-r1"
-    runs = ir.read_run(data / "runs", run_id="file")
-    qrels = ir.read_qrels(data / "qrels-rnd1.txt")
+def covid(trec_covid: tuple[pl.DataFrame, pl.DataFrame]) -> Campaign:
+    runs, qrels = trec_covid
     n_docs = pl.concat([runs["doc_id"], qrels["doc_id"]]).n_unique()  # a lower bound of N
     return Campaign(runs, qrels, "bm25_baseline", n_docs)
 

@@ -185,13 +185,6 @@ def covid_path() -> Path:
     return need_data() / "trec-covid-r1"
 
 
-@pytest.fixture(scope="module")
-def covid() -> tuple[pl.DataFrame, pl.DataFrame]:
-    """All 143 runs of TREC-COVID round 1 (run ids: the file names) and the qrels."""
-    data = covid_path()
-    return ir.read_run(data / "runs", run_id="file"), ir.read_qrels(data / "qrels-rnd1.txt")
-
-
 # --------------------------------------------------------------------------- equal to evaluate
 
 
@@ -260,9 +253,9 @@ def test_trec_covid_sample_equals_evaluate_at_depths_1_to_100() -> None:
 
 
 def test_all_143_runs_equal_evaluate_at_a_few_depths(
-    covid: tuple[pl.DataFrame, pl.DataFrame],
+    trec_covid: tuple[pl.DataFrame, pl.DataFrame],
 ) -> None:
-    runs, qrels = covid
+    runs, qrels = trec_covid
     assert runs["run_id"].n_unique() == 143
     depths = [1, 5, 10, 100, 1000]
     check_curve(runs, qrels, MEASURES, depths, residuals=True)
@@ -394,8 +387,8 @@ def test_measure_strings(example: tuple[pl.DataFrame, pl.DataFrame]) -> None:
 # --------------------------------------------------------------------------- pooling, AP''
 
 
-def test_pool_depth_is_depth_qrels(covid: tuple[pl.DataFrame, pl.DataFrame]) -> None:
-    runs, qrels = covid
+def test_pool_depth_is_depth_qrels(trec_covid: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+    runs, qrels = trec_covid
     board = pl.read_csv(covid_path() / "leaderboard.csv")
     contributors = board.filter(pl.col("contributed judgments") == "yes")["run"].to_list()
     assert 0 < len(contributors) < 143
@@ -448,11 +441,11 @@ def test_ap_pooled_is_not_sn_ap(example: tuple[pl.DataFrame, pl.DataFrame]) -> N
 
 @pytest.mark.parametrize("pool_depth", [5, 20])
 def test_fig5_ap_prime_and_ap_pooled_coincide_beyond_the_pool(
-    covid: tuple[pl.DataFrame, pl.DataFrame], pool_depth: int
+    trec_covid: tuple[pl.DataFrame, pl.DataFrame], pool_depth: int
 ) -> None:
     """Seed 000, Fig. 5's caption: on a campaign pooled to depth d, AP'_k (AP@k over R of
     the pooled qrels) and AP''_k (over R_k) are identical for k >= d; below d they differ."""
-    runs, qrels = covid
+    runs, qrels = trec_covid
     board = pl.read_csv(covid_path() / "leaderboard.csv")
     contributors = board.filter(pl.col("contributed judgments") == "yes")["run"].to_list()
     runs = runs.filter(pl.col("run_id").is_in(contributors))
@@ -495,8 +488,8 @@ def loops(curve: pl.DataFrame, measure: str, reference_depth: int) -> dict[str, 
     return {"changes": changes, "overturned": overturned, "depths": depths, "runs": runs}
 
 
-def test_tau_equals_scipy(covid: tuple[pl.DataFrame, pl.DataFrame]) -> None:
-    runs, qrels = covid
+def test_tau_equals_scipy(trec_covid: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+    runs, qrels = trec_covid
     depths = [1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000]
     curve = ir.depth_curve(runs, qrels, ["AP", "P", "RR", "ERR"], depths=depths)
     result = ir.volatility(curve, reference_depth=1000)
