@@ -13,6 +13,7 @@ import polars as pl
 import pytest
 
 import polars_ireval as ir
+import polars_ireval.engines.duckdb as duckdb_engine
 import polars_ireval.sql as irsql
 from polars_ireval.engines.base import rank_by_of
 from polars_ireval.measures.ap import AP_NORMS
@@ -570,24 +571,49 @@ def rank_by(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
     return str(request.param)
 
 
+def ranked_by(rank_by: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]]:
+    """The measures of MEASURES to evaluate under the ``rank_by`` strategy: all of them by
+    ``window``; by ``count`` those that do not read the unjudged documents (the judge
+    counts only for a table without them: with the others beside them, every table was
+    ranked by the window again, the same query as under ``window``); and the list that
+    receives the strategy of each evaluation table the DuckDB engine then builds."""
+    strategies: list[str] = []
+    judge_options = duckdb_engine.judge_options
+
+    def spy(*args: Any, **kw: Any) -> dict[str, Any]:
+        options = judge_options(*args, **kw)
+        strategies.append(options["rank_by"])
+        return options
+
+    monkeypatch.setattr(duckdb_engine, "judge_options", spy)
+    if rank_by == "window":
+        return MEASURES, strategies
+    counted = [m for m in MEASURES if not sqlc.needs_unjudged(ir.parse_measures(m))]
+    return counted, strategies
+
+
 @pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 @pytest.mark.parametrize(
     "options", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())
 )
-def test_options_equal_polars(options: dict, rank_by: str) -> None:
+def test_options_equal_polars(options: dict, rank_by: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """missing, max_depth, judged_only and ties go through ireval_judge like judge(), with
     the ranks sorted (rank_by 'window') or counted ('count')."""
     run, qrels = generated(1)
     kw = {"per_query": True, **options}
-    compare(duckdb_evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
+    names, strategies = ranked_by(rank_by, monkeypatch)
+    compare(duckdb_evaluate(run, qrels, names, **kw), ir.evaluate(run, qrels, names, **kw))
+    assert strategies and set(strategies) == {rank_by}, strategies
 
 
 @pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
-def test_ties_by_input_rank(rank_by: str) -> None:
+def test_ties_by_input_rank(rank_by: str, monkeypatch: pytest.MonkeyPatch) -> None:
     run, qrels = generated(2)
     run = run.with_columns(input_rank=(pl.col("score") * -3).round(0))
     kw = {"per_query": True, "ties": "rank"}
-    compare(duckdb_evaluate(run, qrels, MEASURES, **kw), ir.evaluate(run, qrels, MEASURES, **kw))
+    names, strategies = ranked_by(rank_by, monkeypatch)
+    compare(duckdb_evaluate(run, qrels, names, **kw), ir.evaluate(run, qrels, names, **kw))
+    assert strategies and set(strategies) == {rank_by}, strategies
     with pytest.raises(ir.ParameterError, match="input_rank column"):
         duckdb_evaluate(run.drop("input_rank"), qrels, "AP", ties="rank")
 
