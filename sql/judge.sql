@@ -166,12 +166,9 @@ judged AS (
     FROM pairs AS pa
     JOIN qrels AS q ON pa.query_id = q.query_id
 ),
--- unjudged := FALSE on an engine that merges by grouping (Spark: see JUDGED_BY_GROUP in
--- polars_ireval.sql.templates): the judged rows alone, those retrieved with their score and rank. The retrieved documents
--- their query judges (found: the ranking joined with the qrels on query and document) are
--- merged with the judged rows by grouping on run, query and document instead of the outer
--- join below: Spark keeps the rows partitioned by ranking from the ranking's window through
--- the grouping, where it shuffles and sorts both sides of the join again
+-- unjudged := FALSE on an engine that merges by grouping (Spark, see JUDGED_BY_GROUP in
+-- polars_ireval.sql.templates): the judged rows alone, the retrieved ones with their score
+-- and rank, merged by grouping on run, query and document instead of the outer join below
 found AS (
     SELECT c.run_id, c.query_id, c.doc_id, c.score, c.rank, q.relevance
     FROM ranked AS c
