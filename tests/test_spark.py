@@ -250,6 +250,21 @@ def test_a_polars_run_of_100000_rows(spark: Any) -> None:
     compare(got, ir.evaluate(run, qrels, names, per_query=True))
 
 
+def test_positions_come_from_spark_range() -> None:
+    """Every measure that reads the positions 1..k (the CWL family, DCG's 'scaled' norm)
+    takes them from Spark's range on the Spark engine: none keeps the portable digit cross
+    join, which the rewrite misses silently if the fragment changes shape (no Spark needed:
+    the values are checked by test_residuals_equal_polars and test_engines_equal_polars)."""
+    from polars_ireval.sql.compile import measure_query, specs
+
+    names = ["INST@20", "BPM(T=2)", "U(L=10)@20", "SDCG@10", "DCG(norm='scaled')@10"]
+    queries = [measure_query(s, "ev") for s, _ in specs(ir.parse_measures(names), 1)]
+    assert all("d8.d" in q for q in queries)
+    ranged = [irspark.ranged_positions(q) for q in queries]
+    assert not any("d8.d" in q or "SELECT 9 AS d" in q for q in ranged)
+    assert all("FROM range(1, COALESCE(" in q for q in ranged)
+
+
 @pytest.mark.parametrize(
     "session,level",
     [("classic", 2), ("connect", 1)],
