@@ -85,18 +85,41 @@ weighted AS (
 -- The final SELECT over CTE weighted (run_id, query_id, pos, g_lo, g_hi, w_lo, w_hi): with
 -- W = w / (sum of w over the positions), value = the sum of W_lo g_lo; residual = the sum
 -- of W_hi g_hi less value for an adaptive model (whose weights depend on the gains), else
--- the sum of W (g_hi - g_lo); depth = 1 / W_lo(1).
+-- the sum of W (g_hi - g_lo); depth = 1 / W_lo(1). The sums are running sums over the
+-- positions in their order, read at their largest (every term is >= 0: w >= 0 and
+-- 0 <= g_lo <= g_hi), and divided by the sum of w once: an engine adds the same terms in
+-- the same order on every call, where a plain SUM adds a ranking's rows in the order its
+-- threads deliver them (in DuckDB the last bits changed from call to call on rankings of
+-- 1,000 positions).
 SELECT run_id, query_id,
-    SUM(nw_lo * g_lo) AS value,
-    CASE WHEN {adaptive} THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
-        ELSE SUM(nw_lo * (g_hi - g_lo)) END AS residual,
-    CAST(1 AS DOUBLE) / MAX(CASE WHEN pos = 1 THEN nw_lo END) AS depth
+    MAX(s_lo) / MAX(t_lo) AS value,
+    CASE WHEN {adaptive} THEN MAX(s_hi) / MAX(t_hi) - MAX(s_lo) / MAX(t_lo)
+        ELSE MAX(s_gap) / MAX(t_lo) END AS residual,
+    MAX(t_lo) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
 FROM (
-    SELECT run_id, query_id, pos, g_lo, g_hi,
-        w_lo / SUM(w_lo) OVER (PARTITION BY run_id, query_id) AS nw_lo,
-        w_hi / SUM(w_hi) OVER (PARTITION BY run_id, query_id) AS nw_hi
+    SELECT run_id, query_id, pos, w_lo,
+        SUM(w_lo) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS t_lo,
+        SUM(w_hi) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS t_hi,
+        SUM(w_lo * g_lo) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS s_lo,
+        SUM(w_hi * g_hi) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS s_hi,
+        SUM(w_lo * (g_hi - g_lo)) OVER (
+            PARTITION BY run_id, query_id ORDER BY pos
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS s_gap
     FROM weighted
-) AS nw
+) AS running
 GROUP BY run_id, query_id
 
 -- macro: ireval_inst(k: positions := 1000, target: positive := 1.0, rel: integer := 1,

@@ -4541,26 +4541,48 @@ FROM (
   SELECT
     run_id,
     query_id,
-    SUM(nw_lo * g_lo) AS value,
+    MAX(s_lo) / NULLIF(MAX(t_lo), 0) AS value,
     CASE
       WHEN TRUE
-      THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
-      ELSE SUM(nw_lo * (
-        g_hi - g_lo
-      ))
+      THEN MAX(s_hi) / NULLIF(MAX(t_hi), 0) - MAX(s_lo) / NULLIF(MAX(t_lo), 0)
+      ELSE MAX(s_gap) / NULLIF(MAX(t_lo), 0)
     END AS residual,
-    SAFE_CAST(1 AS FLOAT64) / NULLIF(MAX(CASE WHEN pos = 1 THEN nw_lo END), 0) AS depth
+    MAX(t_lo) / NULLIF(MAX(CASE WHEN pos = 1 THEN w_lo END), 0) AS depth
   FROM (
     SELECT
       run_id,
       query_id,
       pos,
-      g_lo,
-      g_hi,
-      w_lo / NULLIF(SUM(w_lo) OVER (PARTITION BY run_id, query_id), 0) AS nw_lo,
-      w_hi / NULLIF(SUM(w_hi) OVER (PARTITION BY run_id, query_id), 0) AS nw_hi
+      w_lo,
+      SUM(w_lo) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS t_lo,
+      SUM(w_hi) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS t_hi,
+      SUM(w_lo * g_lo) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS s_lo,
+      SUM(w_hi * g_hi) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS s_hi,
+      SUM(w_lo * (
+        g_hi - g_lo
+      )) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS s_gap
     FROM weighted
-  ) AS nw
+  ) AS running
   GROUP BY
     run_id,
     query_id
@@ -4983,26 +5005,48 @@ FROM (
   SELECT
     run_id,
     query_id,
-    SUM(nw_lo * g_lo) AS value,
+    MAX(s_lo) / NULLIF(MAX(t_lo), 0) AS value,
     CASE
       WHEN FALSE
-      THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
-      ELSE SUM(nw_lo * (
-        g_hi - g_lo
-      ))
+      THEN MAX(s_hi) / NULLIF(MAX(t_hi), 0) - MAX(s_lo) / NULLIF(MAX(t_lo), 0)
+      ELSE MAX(s_gap) / NULLIF(MAX(t_lo), 0)
     END AS residual,
-    SAFE_CAST(1 AS FLOAT64) / NULLIF(MAX(CASE WHEN pos = 1 THEN nw_lo END), 0) AS depth
+    MAX(t_lo) / NULLIF(MAX(CASE WHEN pos = 1 THEN w_lo END), 0) AS depth
   FROM (
     SELECT
       run_id,
       query_id,
       pos,
-      g_lo,
-      g_hi,
-      w_lo / NULLIF(SUM(w_lo) OVER (PARTITION BY run_id, query_id), 0) AS nw_lo,
-      w_hi / NULLIF(SUM(w_hi) OVER (PARTITION BY run_id, query_id), 0) AS nw_hi
+      w_lo,
+      SUM(w_lo) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS t_lo,
+      SUM(w_hi) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS t_hi,
+      SUM(w_lo * g_lo) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS s_lo,
+      SUM(w_hi * g_hi) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS s_hi,
+      SUM(w_lo * (
+        g_hi - g_lo
+      )) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS s_gap
     FROM weighted
-  ) AS nw
+  ) AS running
   GROUP BY
     run_id,
     query_id

@@ -4695,26 +4695,48 @@ FROM (
   SELECT
     run_id,
     query_id,
-    SUM(nw_lo * g_lo) AS value,
+    CAST(MAX(s_lo) AS DOUBLE) / NULLIF(MAX(t_lo), 0) AS value,
     CASE
       WHEN TRUE
-      THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
-      ELSE SUM(nw_lo * (
-        g_hi - g_lo
-      ))
+      THEN CAST(MAX(s_hi) AS DOUBLE) / NULLIF(MAX(t_hi), 0) - CAST(MAX(s_lo) AS DOUBLE) / NULLIF(MAX(t_lo), 0)
+      ELSE CAST(MAX(s_gap) AS DOUBLE) / NULLIF(MAX(t_lo), 0)
     END AS residual,
-    TRY_CAST(1 AS DOUBLE) / NULLIF(MAX(CASE WHEN pos = 1 THEN nw_lo END), 0) AS depth
+    CAST(MAX(t_lo) AS DOUBLE) / NULLIF(MAX(CASE WHEN pos = 1 THEN w_lo END), 0) AS depth
   FROM (
     SELECT
       run_id,
       query_id,
       pos,
-      g_lo,
-      g_hi,
-      CAST(w_lo AS DOUBLE) / NULLIF(SUM(w_lo) OVER (PARTITION BY run_id, query_id), 0) AS nw_lo,
-      CAST(w_hi AS DOUBLE) / NULLIF(SUM(w_hi) OVER (PARTITION BY run_id, query_id), 0) AS nw_hi
+      w_lo,
+      SUM(w_lo) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS t_lo,
+      SUM(w_hi) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS t_hi,
+      SUM(w_lo * g_lo) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS s_lo,
+      SUM(w_hi * g_hi) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS s_hi,
+      SUM(w_lo * (
+        g_hi - g_lo
+      )) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS s_gap
     FROM weighted
-  ) AS nw
+  ) AS running
   GROUP BY
     run_id,
     query_id
@@ -5143,26 +5165,48 @@ FROM (
   SELECT
     run_id,
     query_id,
-    SUM(nw_lo * g_lo) AS value,
+    CAST(MAX(s_lo) AS DOUBLE) / NULLIF(MAX(t_lo), 0) AS value,
     CASE
       WHEN FALSE
-      THEN SUM(nw_hi * g_hi) - SUM(nw_lo * g_lo)
-      ELSE SUM(nw_lo * (
-        g_hi - g_lo
-      ))
+      THEN CAST(MAX(s_hi) AS DOUBLE) / NULLIF(MAX(t_hi), 0) - CAST(MAX(s_lo) AS DOUBLE) / NULLIF(MAX(t_lo), 0)
+      ELSE CAST(MAX(s_gap) AS DOUBLE) / NULLIF(MAX(t_lo), 0)
     END AS residual,
-    TRY_CAST(1 AS DOUBLE) / NULLIF(MAX(CASE WHEN pos = 1 THEN nw_lo END), 0) AS depth
+    CAST(MAX(t_lo) AS DOUBLE) / NULLIF(MAX(CASE WHEN pos = 1 THEN w_lo END), 0) AS depth
   FROM (
     SELECT
       run_id,
       query_id,
       pos,
-      g_lo,
-      g_hi,
-      CAST(w_lo AS DOUBLE) / NULLIF(SUM(w_lo) OVER (PARTITION BY run_id, query_id), 0) AS nw_lo,
-      CAST(w_hi AS DOUBLE) / NULLIF(SUM(w_hi) OVER (PARTITION BY run_id, query_id), 0) AS nw_hi
+      w_lo,
+      SUM(w_lo) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS t_lo,
+      SUM(w_hi) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS t_hi,
+      SUM(w_lo * g_lo) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS s_lo,
+      SUM(w_hi * g_hi) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS s_hi,
+      SUM(w_lo * (
+        g_hi - g_lo
+      )) OVER (
+        PARTITION BY run_id, query_id
+        ORDER BY pos NULLS FIRST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS s_gap
     FROM weighted
-  ) AS nw
+  ) AS running
   GROUP BY
     run_id,
     query_id
