@@ -330,6 +330,16 @@ def _duckdb_input(table: str, problem: str | None) -> str:
     return f"{_INPUTS[table]} AS{inlined} ({source})"
 
 
+#: The positions 1..k (the ``positions`` fragment, what the C/W/L measures and DCG's
+#: 'scaled' norm read) in the DuckDB macros: DuckDB's ``range`` table function instead of
+#: the portable nine digit tables cross joined; the same rows (none for k NULL). The Spark
+#: engine rewrites the rendered fragment likewise
+#: (:func:`polars_ireval.engines.spark.ranged_positions`); the other dialects keep it.
+DUCKDB_POSITIONS = (
+    "(SELECT CAST(range AS INTEGER) AS pos FROM range(1, CAST(COALESCE({k}, 0) + 1 AS BIGINT)))"
+)
+
+
 def duckdb_macro(t: Template, lib: Mapping[str, Template]) -> str:
     """``CREATE OR REPLACE MACRO`` text for the macro template ``t``.
 
@@ -339,6 +349,7 @@ def duckdb_macro(t: Template, lib: Mapping[str, Template]) -> str:
     problem, in its key columns (``run_id``, ``query_id``), so that a filter on them cannot
     drop it unevaluated.
     """
+    lib = {**lib, "positions": replace(lib["positions"], body=DUCKDB_POSITIONS)}
     env = {p.name: O.typed(p.name, p.kind) if p.kind else p.name for p in t.scalars}
     env.update(doc_keys("duckdb"))
     env.update({name: _INPUTS[name] for name in t.tables})
