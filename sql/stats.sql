@@ -115,7 +115,10 @@ END
 
 -- fragment: positions(k := NULL)
 -- The positions 1..k (k at most 10^9) as column pos: nine digits cross joined, each digit
--- filtered on its own so that only the needed ones are generated. None for k NULL.
+-- filtered on its own so that only the needed ones are generated. None for k NULL. The
+-- portable text, which Trino, BigQuery and Snowflake get: DuckDB's macros and the Spark
+-- engine take their own range table function instead (DUCKDB_POSITIONS in
+-- polars_ireval/sql/templates.py, ranged_positions in polars_ireval/engines/spark.py).
 (
     SELECT d0.d + d1.d * 10 + d2.d * 100 + d3.d * 1000 + d4.d * 10000 + d5.d * 100000
         + d6.d * 1000000 + d7.d * 10000000 + d8.d * 100000000 + 1 AS pos
