@@ -7,7 +7,9 @@ checked against)."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
+import numpy as np
 import polars as pl
 
 import polars_ireval as ir
@@ -30,6 +32,45 @@ def ours_many(run: Run, qrels: Qrels, measures: list[str]) -> dict[str, dict[str
     for label, query, value in out.select("measure", "query_id", "value").iter_rows():
         by_label[label][query] = value
     return {m: by_label[label] for m, label in zip(measures, labels, strict=True)}
+
+
+RANX_ID_WIDTH = 64
+
+
+def _ranx_table(mapping: dict[str, dict[str, Any]], dtype: type) -> Any:
+    """ranx's own table of ``mapping`` (``create_and_sort``, as ``ranx.Run.from_dict`` builds it),
+    with the document ids in arrays of one width, ``RANX_ID_WIDTH``, where ranx takes the
+    longest id's: numba compiles ``create_and_sort`` again, 7-8 s on a cold cache, for every
+    width it meets, and generated or shared data bring a dozen."""
+    from numba.typed import List
+    from ranx.data_structures.common import create_and_sort
+
+    longest = max((len(d) for docs in mapping.values() for d in docs), default=0)
+    assert longest <= RANX_ID_WIDTH, f"a document id of {longest} characters: raise RANX_ID_WIDTH"
+    q_ids = List(list(mapping))
+    doc_ids = List([np.array(list(docs), dtype=f"<U{RANX_ID_WIDTH}") for docs in mapping.values()])
+    values = List([np.array(list(docs.values()), dtype=dtype) for docs in mapping.values()])
+    return create_and_sort(q_ids, doc_ids, values)
+
+
+def ranx_run(run: dict[str, dict[str, float]], name: str | None = None) -> Any:
+    """``ranx.Run.from_dict(run, name)``, built through :func:`_ranx_table`."""
+    import ranx
+
+    out = ranx.Run(name=name)
+    out.run = _ranx_table(run, float)
+    out.sorted = True
+    return out
+
+
+def ranx_qrels(qrels: dict[str, dict[str, int]]) -> Any:
+    """``ranx.Qrels.from_dict(qrels)``, built through :func:`_ranx_table`."""
+    import ranx
+
+    out = ranx.Qrels()
+    out.qrels = _ranx_table(qrels, int)
+    out.sorted = True
+    return out
 
 
 def ranking(run: Run, qid: str) -> list[str]:

@@ -14,6 +14,7 @@ import polars as pl
 import pytest
 
 import polars_ireval as ir
+from tests.oracles import ranx_qrels, ranx_run
 from tests.paths import DATA, need_data
 
 COVID = DATA / "trec-covid-r1"
@@ -34,11 +35,9 @@ def ranx_reports() -> tuple[pl.DataFrame, dict[str, Any], dict[str, Any]]:
     ranx = pytest.importorskip("ranx")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        qrels = ranx.Qrels.from_dict(nested(ir.read_qrels(COVID / "qrels-rnd1.txt"), "relevance"))
+        qrels = ranx_qrels(nested(ir.read_qrels(COVID / "qrels-rnd1.txt"), "relevance"))
         runs = [
-            ranx.Run.from_dict(
-                nested(ir.read_run(str(COVID / "runs" / f"{name}.gz")), "score"), name=name
-            )
+            ranx_run(nested(ir.read_run(str(COVID / "runs" / f"{name}.gz")), "score"), name=name)
             for name in RUNS
         ]
         student = ranx.compare(qrels, runs, METRICS, stat_test="student", max_p=0.05).to_dict()

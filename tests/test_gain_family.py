@@ -24,7 +24,7 @@ from polars.testing import assert_frame_equal
 import polars_ireval as ir
 from polars_ireval.errors import ParameterError
 from polars_ireval.measures.usermodel import unit_gain
-from tests.oracles import ours, ranking, shared, weight
+from tests.oracles import ours, ranking, ranx_qrels, ranx_run, shared, weight
 from tests.strategies import DERANDOMIZED, Qrels, Run, graded_collections
 from tests.support import every_measure
 
@@ -118,10 +118,9 @@ def test_ndcg_exp_gain_matches_ranx_ndcg_burges(data: tuple[Run, Qrels], k: int)
     import ranx  # here, not at collection: ranx (numba) takes seconds to import
 
     run, qrels = data
-    ranx_qrels = ranx.Qrels({q: {d: g for d, g in docs.items()} for q, docs in qrels.items()})
-    ranx_run = ranx.Run(run)
-    ranx.evaluate(ranx_qrels, ranx_run, f"ndcg_burges@{k}")
-    want = ranx_run.scores[f"ndcg_burges@{k}"]
+    their_run = ranx_run(run)
+    ranx.evaluate(ranx_qrels(qrels), their_run, f"ndcg_burges@{k}")
+    want = their_run.scores[f"ndcg_burges@{k}"]
     got = ours(run, qrels, f"nDCG(gain='exp')@{k}")
     assert set(got) == set(want)
     for qid, v in got.items():
@@ -241,10 +240,10 @@ def test_shared_data_against_ranx_and_cwl_eval(run_name: str, qrels_name: str) -
     import ranx
 
     run, qrels = shared(run_name, qrels_name)
-    ranx_run = ranx.Run(run)
-    ranx.evaluate(ranx.Qrels(qrels), ranx_run, ["ndcg_burges@10", "ndcg_burges@100"])
+    their_run = ranx_run(run)
+    ranx.evaluate(ranx_qrels(qrels), their_run, ["ndcg_burges@10", "ndcg_burges@100"])
     for k in (10, 100):
-        want = ranx_run.scores[f"ndcg_burges@{k}"]
+        want = their_run.scores[f"ndcg_burges@{k}"]
         got = ours(run, qrels, f"nDCG(gain='exp')@{k}")
         assert set(got) == set(want) and len(got) > 0
         for qid, v in got.items():
