@@ -28,6 +28,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 import polars as pl
 
+from polars_ireval import _collect as C
 from polars_ireval import io
 from polars_ireval import schema as S
 from polars_ireval import validation as V
@@ -215,7 +216,7 @@ def judge_and_rankings(
         if unjudged or hits is None:  # the other rows (or all, joined on the ids below)
             # the 64-bit hashes of the judged doc ids: hashing them is cheaper than finding
             # the distinct strings (deep pools judge millions of documents)
-            hashes = qrels_in.lazy().select(pl.col(S.DOC_ID).hash().unique()).collect()
+            hashes = C.collect(qrels_in.lazy().select(pl.col(S.DOC_ID).hash().unique()), qrels_in)
             plain, candidates = _rank_ordered(run_in.lazy(), ties, hashes.to_series())
         link = [_BLOCK]
         # the rankings in the order of their rows, numbered as _rank_ordered numbers them
@@ -224,7 +225,7 @@ def judge_and_rankings(
         ).with_row_index(_BLOCK)
     else:
         ranked = _rank_general(run_in.lazy(), keys, ties)
-        judged_docs = None if lazy else qrels_lf.select(S.DOC_ID).unique().collect().to_series()
+        judged_docs = None if lazy else C.collect(qrels_lf.select(S.DOC_ID).unique()).to_series()
         if judged_docs is None:  # rows whose doc id no query judges need no join
             docs = qrels_lf.select(S.DOC_ID).unique()
             plain = ranked.join(docs, on=S.DOC_ID, how="anti")
@@ -277,7 +278,7 @@ def judge_and_rankings(
         if judged_only:
             table, compact, retrieved = condense(table), condense(compact), condense(retrieved)
         kept = compact if unjudged else None
-        out = table if not collect else table.collect()
+        out = table if not collect else C.collect(table)
         return Judgment(out, present, numbering, kept, retrieved)
     judgments = pairs.join(numbered_qrels, on=S.QUERY_ID).with_columns(packed)
     columns = [*keys, S.DOC_ID, S.SCORE, S.RANK, S.RELEVANCE]
@@ -293,7 +294,7 @@ def judge_and_rankings(
         table = _condense(table, keys)
     # the judged documents' rows are the same with or without the unjudged ones (condensed too)
     kept = table.lazy().filter(pl.col(S.RELEVANCE).is_not_null()) if unjudged else None
-    return Judgment(table if lazy or not collect else table.collect(), present, None, kept)
+    return Judgment(table if lazy or not collect else C.collect(table), present, None, kept)
 
 
 def coverage(run: Any, qrels: Any) -> Any:
@@ -329,7 +330,7 @@ def coverage(run: Any, qrels: Any) -> Any:
     else:
         present = run_in.select(keys).unique()
     out = coverage_of(present, qrels_in.lazy())
-    return out if lazy else out.collect()
+    return out if lazy else C.collect(out)
 
 
 def coverage_of(present: pl.LazyFrame, qrels: pl.LazyFrame) -> pl.LazyFrame:
@@ -540,7 +541,7 @@ def _ranking_layout(
     present, new = _rankings(run, keys)
     score = pl.col(S.SCORE)
     ordered = new is not None and bool(
-        run.lazy().select((pl.lit(new) | (score <= score.shift())).all()).collect().item()
+        C.collect(run.lazy().select((pl.lit(new) | (score <= score.shift())).all()), run).item()
     )
     if not ordered and reorder:
         run = _in_ranking_order(run, keys)
@@ -584,16 +585,15 @@ def _in_ranking_order(run: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     rows (``benchmarks/floor.py``, checking the frame included) took 1.32 s instead of
     1.84 s on campaign (5M rows) and 1.29 s instead of 1.50 s on msmarco (7M rows).
     """
-    order = (
+    order = C.collect(
         run.lazy()
         .with_row_index(_POS)
         .group_by(keys, maintain_order=True)
         .agg(pl.col(_POS).sort_by(S.SCORE, descending=True, maintain_order=True))
-        .select(pl.col(_POS).explode())
-        .collect()
-        .to_series()
-    )
-    return run.lazy().select(pl.all().gather(order)).collect()
+        .select(pl.col(_POS).explode()),
+        run,
+    ).to_series()
+    return C.collect(run.lazy().select(pl.all().gather(order)), run)
 
 
 def _rank_ordered(
@@ -666,19 +666,20 @@ def _judged_rows(run: pl.DataFrame, qrels: pl.DataFrame, ties: str) -> pl.DataFr
     tie policy orders by doc id (:func:`_tie_positions`).
     """
     key = (_id_hash(S.QUERY_ID, _QUERY_SEED) ^ _id_hash(S.DOC_ID, _DOC_SEED)).alias(_KEY)
-    pairs = (
+    pairs = C.collect(
         run.lazy()
         .select(key)
         .with_row_index(_POS)
         .join(qrels.lazy().select(key).with_row_index(_QROW), on=_KEY)
-        .select(_POS, _QROW)
-        .collect()
-        .sort(_POS)  # in run order (an eager sort: quicker); the run is then read in order
-    )
+        .select(_POS, _QROW),
+        run,
+        qrels,
+    ).sort(_POS)  # in run order (an eager sort: quicker); the run is then read in order
     pos, qrow = pairs.get_column(_POS), pairs.get_column(_QROW)
     doc = run.get_column(S.DOC_ID).gather(pos)
     same = doc == qrels.get_column(S.DOC_ID).gather(qrow)
-    starts = run.lazy().select(pl.arg_where(pl.col(_NEW)).cast(pl.UInt32)).collect().to_series()
+    new_at = run.lazy().select(pl.arg_where(pl.col(_NEW)).cast(pl.UInt32))
+    starts = C.collect(new_at, run).to_series()
     if not _distinct_hashes(run.get_column(S.QUERY_ID).gather(starts), qrels):
         query = run.get_column(S.QUERY_ID).gather(pos)
         same &= query == qrels.get_column(S.QUERY_ID).gather(qrow)
@@ -706,7 +707,7 @@ def _distinct_hashes(queries: pl.Series, qrels: pl.DataFrame) -> bool:
     distinct = both.unique().select(
         pl.len().alias("ids"), _id_hash(S.QUERY_ID, _QUERY_SEED).n_unique().alias("hashes")
     )
-    ids, hashes = distinct.collect().row(0)
+    ids, hashes = C.collect(distinct, qrels).row(0)
     return bool(ids == hashes)
 
 
@@ -731,19 +732,18 @@ def _tie_positions(run: pl.DataFrame, ties: str) -> pl.Series | None:
     # each run of equal scores: a row with tie false, then the rows with tie true
     first = ~group.eq_missing(group.shift())
     in_group = row - pl.when(first).then(row).forward_fill()
-    tied = (
+    found = C.collect(
         run.lazy()
         .select(S.DOC_ID, (~new & (score == score.shift())).alias(_TIE))
         .with_row_index(_POS)
         .filter(tie | tie.shift(-1).fill_null(False))
         .with_columns(
             pl.when(~tie).then(pos).forward_fill().alias(_FIRST), (~tie).cum_sum().alias(_GROUP)
-        )
-        .collect()
-        .sort([_GROUP, S.DOC_ID], descending=[False, ties == "trec_eval"])  # eager: quicker
-        .lazy()
-        .select(pos, (pl.col(_FIRST) + in_group).cast(pl.UInt32).alias(_FIRST))
-        .collect()
+        ),
+        run,
+    ).sort([_GROUP, S.DOC_ID], descending=[False, ties == "trec_eval"])  # eager: quicker
+    tied = C.collect(
+        found.lazy().select(pos, (pl.col(_FIRST) + in_group).cast(pl.UInt32).alias(_FIRST)), found
     )
     if tied.height == 0:
         return None
@@ -858,7 +858,7 @@ def _evaluated_pairs(
 
 
 def _raise_missing(present: pl.LazyFrame, pairs: pl.LazyFrame, keys: list[str]) -> None:
-    absent = pairs.join(present, on=keys, how="anti").sort(keys).collect()
+    absent = C.collect(pairs.join(present, on=keys, how="anti").sort(keys))
     if absent.height:
         sample = ", ".join(str(r) for r in absent.head(5).rows())
         raise MissingQueryError(

@@ -18,6 +18,7 @@ from typing import Any, Literal, TypeVar
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval._collect import collect
 from polars_ireval.errors import NoRelevantError, ParameterError
 from polars_ireval.judge import group_keys
 from polars_ireval.registry import Aggregate, Measure, aggregate
@@ -194,7 +195,7 @@ def with_no_relevant(
         return per_q
     levels = sorted({m.r_level(relevance_level) for m in chosen})
     lazy_counts = relevant_counts(qrels, levels)
-    counts: Any = lazy_counts.collect() if isinstance(per_q, pl.DataFrame) else lazy_counts
+    counts: Any = collect(lazy_counts) if isinstance(per_q, pl.DataFrame) else lazy_counts
     have = set(per_q.collect_schema().names())
     out = per_q.join(counts, on=S.QUERY_ID, how="left")
     fill = pl.lit(float("nan")) if policy == "nan" else pl.lit(None, pl.Float64)
@@ -248,7 +249,7 @@ def no_relevant_pairs(
     if not chosen:
         return empty
     levels = sorted({m.r_level(relevance_level) for m in chosen})
-    counts = relevant_counts(qrels, levels).collect()
+    counts = collect(relevant_counts(qrels, levels))
     # an evaluated ranking's query is judged (in ``counts``): when every judged query has
     # relevant documents at every level, no ranking lacks them (the usual case, at once)
     if counts.select(pl.all_horizontal(pl.col(f"{R_PREFIX}{v}") > 0 for v in levels).all()).item():

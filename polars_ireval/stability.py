@@ -39,6 +39,7 @@ import numpy as np
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval._collect import collect
 from polars_ireval.errors import IrevalError, ParameterError, SchemaError
 from polars_ireval.evaluate import evaluate
 from polars_ireval.judge import (
@@ -792,7 +793,7 @@ def depth_curve(
     out = pl.concat([frames[c.order] for c in curves]).drop(_ORDER)
     if pool is not None:
         out = out.with_columns((pl.col(DEPTH) == pool).alias(POOLED))
-    return out if lazy else out.collect()
+    return out if lazy else collect(out, run, q)
 
 
 def ap_pooled(

@@ -24,6 +24,7 @@ from typing import Any
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval._collect import collect
 from polars_ireval.errors import ParameterError
 from polars_ireval.evaluate import evaluate
 from polars_ireval.io import Scores, check_scores, float32_scores
@@ -203,7 +204,7 @@ def tie_sensitivity(
     out = observed.join(
         extremes, on=[*keys, MEASURE], how="left", maintain_order="left"
     ).with_columns((pl.col(MIN) < pl.col(MAX)).alias(HINGES))
-    return out if lazy else out.collect()
+    return out if lazy else collect(out, run_in, qrels_in)
 
 
 __all__ = ["tie_orders", "tie_sensitivity"]

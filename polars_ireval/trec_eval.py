@@ -70,6 +70,7 @@ from typing import Any
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval._collect import collect, small_inputs
 from polars_ireval.engines.polars import per_query_frame
 from polars_ireval.errors import FormatError, IrevalError, ParameterError
 from polars_ireval.evaluate import evaluate_table
@@ -385,8 +386,11 @@ def trec_eval_text(
         evaluated = sorted(table[S.QUERY_ID].unique().to_list())
         values = _per_query_values(table, computed, relevance_level, run if complete else None)
     else:  # evaluate's engine: one judgment, each measure on the smallest table it needs
-        per_q = per_query_frame(run, qrels, computed, relevance_level=relevance_level, **options)
-        values = long_result(per_q, computed, per_query=True).collect()
+        with small_inputs(run, qrels):  # its queries on the inputs in memory if they are small
+            per_q = per_query_frame(
+                run, qrels, computed, relevance_level=relevance_level, **options
+            )
+        values = collect(long_result(per_q, computed, per_query=True), run, qrels)
         evaluated = sorted(values[S.QUERY_ID].unique().to_list())
         if lengths:
             table = _relstring_table(run, qrels, max(lengths.values()), options)

@@ -29,6 +29,7 @@ import polars as pl
 import pyarrow as pa
 
 from polars_ireval import schema as S
+from polars_ireval._collect import collect
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -155,7 +156,7 @@ def rankings(frame: pl.DataFrame, keys: Sequence[str]) -> tuple[pl.DataFrame, pl
     entry = _checked(frame)
     if entry is not None and entry.layout is not None:
         return entry.layout
-    new = frame.lazy().select(new_ranking(keys)).collect().to_series()  # lazy: in parallel
+    new = collect(frame.lazy().select(new_ranking(keys)), frame).to_series()  # lazy: parallel
     starts = frame.filter(new).select(keys)
     if starts.is_duplicated().any():
         return frame.select(keys).unique(), None
@@ -453,7 +454,7 @@ def check_duplicates(
             .agg(pl.col("key").n_unique())
             .select(pl.col("key").sum())
         )
-        if distinct.collect().item() == frame.height:
+        if collect(distinct, frame).item() == frame.height:
             return
     else:
         if new is None:

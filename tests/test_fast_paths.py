@@ -851,10 +851,10 @@ def test_built_expressions_are_reused_with_their_query_statistics(
 def test_in_memory_and_streaming_collects_agree(
     monkeypatch: pytest.MonkeyPatch, per_query: bool
 ) -> None:
-    """``evaluate`` collects a small eager run with Polars' in-memory engine and a large
-    one with the streaming engine (``engines.polars.IN_MEMORY_ROWS``): the same floats
-    from both, means included, on runs with ties and unjudged documents."""
-    from polars_ireval.engines import polars as engine
+    """``evaluate`` collects its queries on a small eager run with Polars' in-memory engine
+    and on a large one with the streaming engine (``polars_ireval._collect.IN_MEMORY_ROWS``):
+    the same floats from both, means included, on runs with ties and unjudged documents."""
+    from polars_ireval import _collect as engine
 
     names = ["nDCG@5", "AP", "R@10", "11pt_avg", "RBP(p=0.8)", "ERR@10", "infAP", "bpref"]
     for seed in range(3):

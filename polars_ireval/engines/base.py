@@ -9,6 +9,7 @@ from typing import Any, Protocol
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval._collect import collect
 from polars_ireval.errors import MissingQueryError, ParameterError
 from polars_ireval.judge import (
     AVERAGE,
@@ -110,7 +111,7 @@ INPUT_ORDER = "input_order"
 def run_frame(run: Any, ties: str, *, validate: bool = True) -> pl.DataFrame:
     """The run as the Polars readers validate it, with the columns the SQL judge reads
     (``input_rank`` for ``ties="rank"``, ``input_order`` for ``ties="input_order"``)."""
-    run_df = as_run(run, ties=ties, validate=validate).lazy().collect()
+    run_df = collect(as_run(run, ties=ties, validate=validate).lazy(), run)
     keys = [S.RUN_ID, S.QUERY_ID] if S.RUN_ID in run_df.columns else [S.QUERY_ID]
     cols = [*keys, S.DOC_ID, S.SCORE]
     if ties == "rank":
@@ -123,7 +124,7 @@ def run_frame(run: Any, ties: str, *, validate: bool = True) -> pl.DataFrame:
 
 def qrels_frame(qrels: Any, *, validate: bool = True) -> pl.DataFrame:
     """The qrels as the Polars readers validate them."""
-    frame = as_qrels(qrels, validate=validate).lazy().collect()
+    frame = collect(as_qrels(qrels, validate=validate).lazy(), qrels)
     return frame.select(S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
 
 
@@ -161,7 +162,7 @@ def check_coverage(
     documents (``no_relevant="error"``), as :func:`polars_ireval.evaluate` does on every
     engine: ``present``, the distinct rankings (``[run_id,] query_id``) evaluated;
     ``stacklevel``, that of :func:`~polars_ireval.results.warn_coverage`'s warning."""
-    cov = coverage_of(present, qrels).collect()
+    cov = collect(coverage_of(present, qrels))
     pairs = no_relevant_pairs(
         cov, qrels, measures, relevance_level=relevance_level, missing=missing
     )

@@ -15,6 +15,7 @@ from typing import Any, TypeVar, cast
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval._collect import collect, small_inputs
 from polars_ireval.engines.average import averaged, read_depth
 from polars_ireval.engines.base import (
     USER_FRAME,
@@ -52,25 +53,18 @@ FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 def evaluate(request: Request) -> pl.LazyFrame | pl.DataFrame:
     """Evaluate ``request``: a LazyFrame when an input is lazy, else a DataFrame."""
     r = request
-    per_q, names = named_per_query_frame(
-        r.run, r.qrels, r.parsed, relevance_level=r.relevance_level, missing=r.missing,
-        max_depth=r.max_depth, judged_only=r.judged_only, ties=r.ties, residuals=r.residuals,
-        warn=r.warn, validate=r.validate, no_relevant=r.no_relevant,
-    )  # fmt: skip
+    # the queries on the inputs before the evaluation's own (their validation, coverage,
+    # rankings) in memory when both are small (see polars_ireval._collect)
+    with small_inputs(r.run, r.qrels):
+        per_q, names = named_per_query_frame(
+            r.run, r.qrels, r.parsed, relevance_level=r.relevance_level, missing=r.missing,
+            max_depth=r.max_depth, judged_only=r.judged_only, ties=r.ties,
+            residuals=r.residuals, warn=r.warn, validate=r.validate, no_relevant=r.no_relevant,
+        )  # fmt: skip
     result = long_result(per_q, r.parsed, per_query=r.per_query, residuals=r.residuals, names=names)
     if r.lazy:
         return result
-    small = isinstance(r.run, pl.DataFrame) and r.run.height < IN_MEMORY_ROWS
-    return result.collect(engine="in-memory" if small else "auto")
-
-
-#: Below this many rows of an eager run, the result is collected by Polars' in-memory
-#: engine, whose start costs less than the streaming engine's (Polars 2.1, the same values:
-#: 16.5 against 19.2 ms for the bundled example's 7,500 rows and 5 measures, 31 against 36
-#: ms for CAsT's 81,112 rows, 30 against 35 ms for 332,578 rows of TREC-COVID); from a few
-#: million rows up the streaming engine is the faster (TREC-COVID's 3.5M rows: 205 against
-#: 258 ms; the benchmarks' 5-7M rows: 10-40% less time).
-IN_MEMORY_ROWS = 1_000_000
+    return collect(result, r.run)  # in memory for a small run, whatever the qrels
 
 
 def per_query_frame(run: Any, qrels: Any, measures: list[Measure], **options: Any) -> pl.LazyFrame:
