@@ -53,5 +53,6 @@ def collect(query: pl.LazyFrame, *inputs: Any) -> pl.DataFrame:
     >>> collect(frame.lazy().select(pl.col("a").sum()), frame).item()
     6
     """
-    engine = "in-memory" if _SMALL.get() or (inputs and small(*inputs)) else "auto"
-    return query.collect(engine=engine)
+    if _SMALL.get() or (inputs and small(*inputs)):
+        return query.collect(engine="in-memory")
+    return query.collect(engine="auto")
