@@ -3326,34 +3326,13 @@ weighted AS (
     FROM cont
 )
 SELECT run_id, query_id,
-    MAX(s_lo) / MAX(t_lo) AS value,
-    CASE WHEN TRUE THEN MAX(s_hi) / MAX(t_hi) - MAX(s_lo) / MAX(t_lo)
-        ELSE MAX(s_gap) / MAX(t_lo) END AS residual,
-    MAX(t_lo) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
-FROM (
-    SELECT run_id, query_id, pos, w_lo,
-        SUM(w_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_lo,
-        SUM(w_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_hi,
-        SUM(w_lo * g_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_lo,
-        SUM(w_hi * g_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_hi,
-        SUM(w_lo * (g_hi - g_lo)) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_gap
-    FROM weighted
-) AS running
+    SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos) AS value,
+    CASE WHEN TRUE
+        THEN SUM(w_hi * g_hi ORDER BY pos) / SUM(w_hi ORDER BY pos)
+            - SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos)
+        ELSE SUM(w_lo * (g_hi - g_lo) ORDER BY pos) / SUM(w_lo ORDER BY pos) END AS residual,
+    SUM(w_lo ORDER BY pos) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
+FROM weighted
 GROUP BY run_id, query_id;
 
 -- INSQ@k (cwl_eval's INSQCWLMetric(T), T = target): C(i) = ((i + 2T - 1) / (i + 2T))^2.
@@ -3453,34 +3432,13 @@ weighted AS (
     FROM cont
 )
 SELECT run_id, query_id,
-    MAX(s_lo) / MAX(t_lo) AS value,
-    CASE WHEN FALSE THEN MAX(s_hi) / MAX(t_hi) - MAX(s_lo) / MAX(t_lo)
-        ELSE MAX(s_gap) / MAX(t_lo) END AS residual,
-    MAX(t_lo) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
-FROM (
-    SELECT run_id, query_id, pos, w_lo,
-        SUM(w_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_lo,
-        SUM(w_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_hi,
-        SUM(w_lo * g_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_lo,
-        SUM(w_hi * g_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_hi,
-        SUM(w_lo * (g_hi - g_lo)) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_gap
-    FROM weighted
-) AS running
+    SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos) AS value,
+    CASE WHEN FALSE
+        THEN SUM(w_hi * g_hi ORDER BY pos) / SUM(w_hi ORDER BY pos)
+            - SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos)
+        ELSE SUM(w_lo * (g_hi - g_lo) ORDER BY pos) / SUM(w_lo ORDER BY pos) END AS residual,
+    SUM(w_lo ORDER BY pos) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
+FROM weighted
 GROUP BY run_id, query_id;
 
 -- TBG@k (cwl_eval's TBGCWLMetric(halflife)): W(i) proportional to 2^(-(i - 1) / halflife).
@@ -3556,34 +3514,13 @@ weighted AS (
     FROM cells
 )
 SELECT run_id, query_id,
-    MAX(s_lo) / MAX(t_lo) AS value,
-    CASE WHEN FALSE THEN MAX(s_hi) / MAX(t_hi) - MAX(s_lo) / MAX(t_lo)
-        ELSE MAX(s_gap) / MAX(t_lo) END AS residual,
-    MAX(t_lo) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
-FROM (
-    SELECT run_id, query_id, pos, w_lo,
-        SUM(w_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_lo,
-        SUM(w_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_hi,
-        SUM(w_lo * g_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_lo,
-        SUM(w_hi * g_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_hi,
-        SUM(w_lo * (g_hi - g_lo)) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_gap
-    FROM weighted
-) AS running
+    SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos) AS value,
+    CASE WHEN FALSE
+        THEN SUM(w_hi * g_hi ORDER BY pos) / SUM(w_hi ORDER BY pos)
+            - SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos)
+        ELSE SUM(w_lo * (g_hi - g_lo) ORDER BY pos) / SUM(w_lo ORDER BY pos) END AS residual,
+    SUM(w_lo ORDER BY pos) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
+FROM weighted
 GROUP BY run_id, query_id;
 
 -- U@k (cwl_eval's UMeasureCWLMetric(L), L = stop_length): W(i) proportional to max(0, 1 - (i -
@@ -3666,34 +3603,13 @@ weighted AS (
     FROM decays
 )
 SELECT run_id, query_id,
-    MAX(s_lo) / MAX(t_lo) AS value,
-    CASE WHEN FALSE THEN MAX(s_hi) / MAX(t_hi) - MAX(s_lo) / MAX(t_lo)
-        ELSE MAX(s_gap) / MAX(t_lo) END AS residual,
-    MAX(t_lo) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
-FROM (
-    SELECT run_id, query_id, pos, w_lo,
-        SUM(w_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_lo,
-        SUM(w_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_hi,
-        SUM(w_lo * g_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_lo,
-        SUM(w_hi * g_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_hi,
-        SUM(w_lo * (g_hi - g_lo)) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_gap
-    FROM weighted
-) AS running
+    SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos) AS value,
+    CASE WHEN FALSE
+        THEN SUM(w_hi * g_hi ORDER BY pos) / SUM(w_hi ORDER BY pos)
+            - SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos)
+        ELSE SUM(w_lo * (g_hi - g_lo) ORDER BY pos) / SUM(w_lo ORDER BY pos) END AS residual,
+    SUM(w_lo ORDER BY pos) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
+FROM weighted
 GROUP BY run_id, query_id;
 
 -- BPM@k (cwl_eval's static BPMCWLMetric(T, K), T = target, K = budget): C(i) = 1 while the gain
@@ -3794,34 +3710,13 @@ weighted AS (
     FROM cont
 )
 SELECT run_id, query_id,
-    MAX(s_lo) / MAX(t_lo) AS value,
-    CASE WHEN TRUE THEN MAX(s_hi) / MAX(t_hi) - MAX(s_lo) / MAX(t_lo)
-        ELSE MAX(s_gap) / MAX(t_lo) END AS residual,
-    MAX(t_lo) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
-FROM (
-    SELECT run_id, query_id, pos, w_lo,
-        SUM(w_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_lo,
-        SUM(w_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_hi,
-        SUM(w_lo * g_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_lo,
-        SUM(w_hi * g_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_hi,
-        SUM(w_lo * (g_hi - g_lo)) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_gap
-    FROM weighted
-) AS running
+    SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos) AS value,
+    CASE WHEN TRUE
+        THEN SUM(w_hi * g_hi ORDER BY pos) / SUM(w_hi ORDER BY pos)
+            - SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos)
+        ELSE SUM(w_lo * (g_hi - g_lo) ORDER BY pos) / SUM(w_lo ORDER BY pos) END AS residual,
+    SUM(w_lo ORDER BY pos) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
+FROM weighted
 GROUP BY run_id, query_id;
 
 -- NERR8@k (cwl_eval's NERReq8CWLMetric(k), Azzopardi et al. ICTIR 2021 eq. 8): C(i) = 1 - g_i
@@ -3918,34 +3813,13 @@ weighted AS (
     FROM cont
 )
 SELECT run_id, query_id,
-    MAX(s_lo) / MAX(t_lo) AS value,
-    CASE WHEN TRUE THEN MAX(s_hi) / MAX(t_hi) - MAX(s_lo) / MAX(t_lo)
-        ELSE MAX(s_gap) / MAX(t_lo) END AS residual,
-    MAX(t_lo) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
-FROM (
-    SELECT run_id, query_id, pos, w_lo,
-        SUM(w_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_lo,
-        SUM(w_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_hi,
-        SUM(w_lo * g_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_lo,
-        SUM(w_hi * g_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_hi,
-        SUM(w_lo * (g_hi - g_lo)) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_gap
-    FROM weighted
-) AS running
+    SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos) AS value,
+    CASE WHEN TRUE
+        THEN SUM(w_hi * g_hi ORDER BY pos) / SUM(w_hi ORDER BY pos)
+            - SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos)
+        ELSE SUM(w_lo * (g_hi - g_lo) ORDER BY pos) / SUM(w_lo ORDER BY pos) END AS residual,
+    SUM(w_lo ORDER BY pos) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
+FROM weighted
 GROUP BY run_id, query_id;
 
 -- NERR9@k (cwl_eval's NERReq9CWLMetric(k), eq. 9): C(i) = i / (i + 1) (1 - g_i) for i < k, 0 at
@@ -4042,34 +3916,13 @@ weighted AS (
     FROM cont
 )
 SELECT run_id, query_id,
-    MAX(s_lo) / MAX(t_lo) AS value,
-    CASE WHEN TRUE THEN MAX(s_hi) / MAX(t_hi) - MAX(s_lo) / MAX(t_lo)
-        ELSE MAX(s_gap) / MAX(t_lo) END AS residual,
-    MAX(t_lo) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
-FROM (
-    SELECT run_id, query_id, pos, w_lo,
-        SUM(w_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_lo,
-        SUM(w_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_hi,
-        SUM(w_lo * g_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_lo,
-        SUM(w_hi * g_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_hi,
-        SUM(w_lo * (g_hi - g_lo)) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_gap
-    FROM weighted
-) AS running
+    SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos) AS value,
+    CASE WHEN TRUE
+        THEN SUM(w_hi * g_hi ORDER BY pos) / SUM(w_hi ORDER BY pos)
+            - SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos)
+        ELSE SUM(w_lo * (g_hi - g_lo) ORDER BY pos) / SUM(w_lo ORDER BY pos) END AS residual,
+    SUM(w_lo ORDER BY pos) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
+FROM weighted
 GROUP BY run_id, query_id;
 
 -- NERR10 (cwl_eval's NERReq10CWLMetric(phi), phi = p, eq. 10): C(i) = p (1 - g_i).
@@ -4165,34 +4018,13 @@ weighted AS (
     FROM cont
 )
 SELECT run_id, query_id,
-    MAX(s_lo) / MAX(t_lo) AS value,
-    CASE WHEN TRUE THEN MAX(s_hi) / MAX(t_hi) - MAX(s_lo) / MAX(t_lo)
-        ELSE MAX(s_gap) / MAX(t_lo) END AS residual,
-    MAX(t_lo) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
-FROM (
-    SELECT run_id, query_id, pos, w_lo,
-        SUM(w_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_lo,
-        SUM(w_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_hi,
-        SUM(w_lo * g_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_lo,
-        SUM(w_hi * g_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_hi,
-        SUM(w_lo * (g_hi - g_lo)) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_gap
-    FROM weighted
-) AS running
+    SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos) AS value,
+    CASE WHEN TRUE
+        THEN SUM(w_hi * g_hi ORDER BY pos) / SUM(w_hi ORDER BY pos)
+            - SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos)
+        ELSE SUM(w_lo * (g_hi - g_lo) ORDER BY pos) / SUM(w_lo ORDER BY pos) END AS residual,
+    SUM(w_lo ORDER BY pos) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
+FROM weighted
 GROUP BY run_id, query_id;
 
 -- NERR11 (cwl_eval's NERReq11CWLMetric(T), T = target, eq. 11): C(i) = ((i + 2T - 1) / (i +
@@ -4295,32 +4127,11 @@ weighted AS (
     FROM cont
 )
 SELECT run_id, query_id,
-    MAX(s_lo) / MAX(t_lo) AS value,
-    CASE WHEN TRUE THEN MAX(s_hi) / MAX(t_hi) - MAX(s_lo) / MAX(t_lo)
-        ELSE MAX(s_gap) / MAX(t_lo) END AS residual,
-    MAX(t_lo) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
-FROM (
-    SELECT run_id, query_id, pos, w_lo,
-        SUM(w_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_lo,
-        SUM(w_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS t_hi,
-        SUM(w_lo * g_lo) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_lo,
-        SUM(w_hi * g_hi) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_hi,
-        SUM(w_lo * (g_hi - g_lo)) OVER (
-            PARTITION BY run_id, query_id ORDER BY pos
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS s_gap
-    FROM weighted
-) AS running
+    SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos) AS value,
+    CASE WHEN TRUE
+        THEN SUM(w_hi * g_hi ORDER BY pos) / SUM(w_hi ORDER BY pos)
+            - SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos)
+        ELSE SUM(w_lo * (g_hi - g_lo) ORDER BY pos) / SUM(w_lo ORDER BY pos) END AS residual,
+    SUM(w_lo ORDER BY pos) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
+FROM weighted
 GROUP BY run_id, query_id;

@@ -340,6 +340,24 @@ DUCKDB_POSITIONS = (
 )
 
 
+#: The C/W/L score for DuckDB's macros (the fragment ``cwl_score`` of ``sql/cwl.sql``):
+#: DuckDB's ordered aggregates (``SUM(x ORDER BY pos)``) add a ranking's terms one after
+#: another in the order of the positions, as the portable fragment's running sums do (the
+#: same bits; every term is >= 0, so a running sum's largest value is its last), without
+#: a window over the positions: TBG on TREC CAsT 2021 took 0.52 CPU s with the window,
+#: 0.22 with these, INST 1.04 and 0.84. Other dialects keep the running sums (Spark,
+#: Trino, BigQuery and Snowflake have no ordered SUM).
+DUCKDB_CWL_SCORE = """SELECT run_id, query_id,
+    SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos) AS value,
+    CASE WHEN {adaptive}
+        THEN SUM(w_hi * g_hi ORDER BY pos) / SUM(w_hi ORDER BY pos)
+            - SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos)
+        ELSE SUM(w_lo * (g_hi - g_lo) ORDER BY pos) / SUM(w_lo ORDER BY pos) END AS residual,
+    SUM(w_lo ORDER BY pos) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
+FROM weighted
+GROUP BY run_id, query_id"""
+
+
 def duckdb_macro(t: Template, lib: Mapping[str, Template]) -> str:
     """``CREATE OR REPLACE MACRO`` text for the macro template ``t``.
 
@@ -349,7 +367,11 @@ def duckdb_macro(t: Template, lib: Mapping[str, Template]) -> str:
     problem, in its key columns (``run_id``, ``query_id``), so that a filter on them cannot
     drop it unevaluated.
     """
-    lib = {**lib, "positions": replace(lib["positions"], body=DUCKDB_POSITIONS)}
+    lib = {
+        **lib,
+        "positions": replace(lib["positions"], body=DUCKDB_POSITIONS),
+        "cwl_score": replace(lib["cwl_score"], body=DUCKDB_CWL_SCORE),
+    }
     env = {p.name: O.typed(p.name, p.kind) if p.kind else p.name for p in t.scalars}
     env.update(doc_keys("duckdb"))
     env.update({name: _INPUTS[name] for name in t.tables})
