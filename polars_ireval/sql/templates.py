@@ -341,12 +341,13 @@ DUCKDB_POSITIONS = (
 
 
 #: The C/W/L score for DuckDB's macros (the fragment ``cwl_score`` of ``sql/cwl.sql``):
-#: DuckDB's ordered aggregates (``SUM(x ORDER BY pos)``) add a ranking's terms one after
-#: another in the order of the positions, as the portable fragment's running sums do (the
-#: same bits; every term is >= 0, so a running sum's largest value is its last), without
-#: a window over the positions: TBG on TREC CAsT 2021 took 0.52 CPU s with the window,
-#: 0.22 with these, INST 1.04 and 0.84. Other dialects keep the running sums (Spark,
-#: Trino, BigQuery and Snowflake have no ordered SUM).
+#: DuckDB's ordered aggregates (``SUM(x ORDER BY pos)``) add a ranking's terms in an order
+#: fixed by the positions, so a call gives the same bits every time, as the portable
+#: fragment's running sums do, without a window over the positions: TBG on TREC CAsT 2021
+#: took 0.52 CPU s with the window, 0.22 with these, INST 1.04 and 0.84. Not the running
+#: sums' bits (DuckDB adds in its own fixed order): values and residuals moved by up to
+#: 2e-14. Other dialects keep the running sums (Spark, Trino, BigQuery and Snowflake have
+#: no ordered SUM).
 DUCKDB_CWL_SCORE = """SELECT run_id, query_id,
     SUM(w_lo * g_lo ORDER BY pos) / SUM(w_lo ORDER BY pos) AS value,
     CASE WHEN {adaptive}
