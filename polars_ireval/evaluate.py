@@ -45,7 +45,7 @@ def evaluate(
     max_depth: int | None = None,
     judged_only: bool = False,
     ties: EvalTies = "trec_eval",
-    engine: Literal["polars", "duckdb", "spark"] = "polars",
+    engine: Literal["polars", "duckdb", "spark", "spark-polars"] = "polars",
     residuals: bool = False,
     validate: bool = True,
     scores: Scores = "float64",
@@ -120,7 +120,12 @@ def evaluate(
         ``sql/`` in DuckDB (see :mod:`polars_ireval.engines.duckdb`; returns an eager
         frame). ``"spark"``: the same SQL rendered for Apache Spark (see
         :mod:`polars_ireval.engines.spark`; run and qrels may also be Spark DataFrames or
-        table names; returns a lazy Spark DataFrame).
+        table names; returns a lazy Spark DataFrame). ``"spark-polars"``: Spark
+        partitions the run by ranking and the Polars engine scores each partition in
+        Spark's Python workers, the same values as ``"polars"`` (see
+        :mod:`polars_ireval.engines.spark_polars`: polars_ireval must be installed on the
+        executors; the qrels are collected to the driver; not ``missing="zero"``;
+        returns a Spark DataFrame).
     residuals
         Add the columns ``residual`` and ``projected`` (every engine). The residual is how
         much the value could still grow if every unjudged document in the evaluated ranks,
@@ -151,7 +156,7 @@ def evaluate(
         The engine's connection: a DuckDB connection for ``engine="duckdb"`` (the macros
         are installed into it; by default a cursor of the engine's own in-memory database,
         which keeps the macros installed between calls), a SparkSession for
-        ``engine="spark"`` (default: the active one).
+        ``engine="spark"`` and ``"spark-polars"`` (default: the active one).
 
     Returns
     -------
@@ -228,7 +233,9 @@ def evaluate(
         max_depth=max_depth, ties=ties, missing=missing, judged_only=judged_only, average=True
     )
     if engine not in ENGINES:
-        raise ParameterError(f"engine={engine!r}: must be 'polars', 'duckdb' or 'spark'")
+        raise ParameterError(
+            f"engine={engine!r}: must be 'polars', 'duckdb', 'spark' or 'spark-polars'"
+        )
     if con is not None and engine == "polars":
         raise ParameterError("con= is a DuckDB connection or a SparkSession: pass engine= too")
     check_scores(scores)

@@ -30,6 +30,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("results",),
     (
         "engines.base", "engines.average", "engines.polars", "engines.duckdb", "engines.spark",
+        "engines.spark_polars",
         "engines",
     ),
     ("evaluate", "outofcore"),

@@ -328,18 +328,20 @@ def test_connect_inputs(session: Any) -> None:
 
 
 def test_cli_engine_spark(spark: Any, capsys: pytest.CaptureFixture[str]) -> None:
-    """``ireval --engine spark`` (in the active session) prints what the Polars engine does."""
+    """``ireval --engine spark`` and ``spark-polars`` (in the active session) print what the
+    Polars engine does."""
     from polars_ireval.cli import main
 
     args = ["--example", "-m", "P@5 AP 11pt_avg", "-q", "--format", "tsv"]
     outputs = []
-    for engine in ("polars", "spark"):
+    for engine in ("polars", "spark", "spark-polars"):
         assert main([*args, "--engine", engine]) == 0
         outputs.append(capsys.readouterr().out)
-    want, got = (pl.read_csv(io.StringIO(o), separator="\t") for o in outputs)
-    assert got.columns == want.columns and got.height == want.height > 0
-    for c in want.columns:
-        if want[c].dtype.is_float():
-            assert ((got[c] - want[c]).abs() <= 1e-12).all(), c
-        else:
-            assert got[c].equals(want[c]), c
+    want, *gots = (pl.read_csv(io.StringIO(o), separator="\t") for o in outputs)
+    for got in gots:
+        assert got.columns == want.columns and got.height == want.height > 0
+        for c in want.columns:
+            if want[c].dtype.is_float():
+                assert ((got[c] - want[c]).abs() <= 1e-12).all(), c
+            else:
+                assert got[c].equals(want[c]), c

@@ -106,11 +106,12 @@ def _parser() -> Parser:
     p.add_argument("-o", "--output", default=None, help="write to this file instead of stdout")
     p.add_argument(
         "--engine",
-        choices=("polars", "duckdb", "spark"),
+        choices=("polars", "duckdb", "spark", "spark-polars"),
         default="polars",
-        help="polars (default, one lazy query), duckdb (the SQL macros of sql/) or spark (the "
+        help="polars (default, one lazy query), duckdb (the SQL macros of sql/), spark (the "
         "same SQL in the active Spark session, else SparkSession.builder.getOrCreate(): "
-        "local, or Spark Connect when SPARK_REMOTE is set)",
+        "local, or Spark Connect when SPARK_REMOTE is set) or spark-polars (in that session, "
+        "the Polars engine on each partition of the run, in Spark's Python workers)",
     )
     p.add_argument(
         "--batch",
@@ -196,7 +197,7 @@ def modern_main(argv: Sequence[str]) -> int:
     if chunks is not None:
         return _out_of_core(args, paths, qrels, parsed, chunks, fmt, progress)
     size = args.batch or len(paths)
-    spark = _spark_session() if args.engine == "spark" else None
+    spark = _spark_session() if args.engine.startswith("spark") else None
     results: list[pl.DataFrame] = []
     covered: list[pl.DataFrame] = []
     seen: dict[str, str] = {}
@@ -304,7 +305,7 @@ def _spark_session() -> Any:
         from pyspark.sql import SparkSession
     except ImportError:
         raise UsageError(
-            "--engine spark needs pyspark: pip install 'polars-ireval[spark]'"
+            "--engine spark and spark-polars need pyspark: pip install 'polars-ireval[spark]'"
         ) from None
     return SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
 

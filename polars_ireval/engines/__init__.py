@@ -1,10 +1,11 @@
 """The engines that evaluate a :class:`~polars_ireval.engines.base.Request`, by name.
 
 Each engine is a module with an ``evaluate(request)`` function: ``polars`` (one lazy Polars
-query), ``duckdb`` (the SQL macros of ``sql/``) and ``spark`` (the same SQL rendered for
-Spark). :func:`polars_ireval.evaluate` validates and parses once, then hands the request
-to the engine named by its ``engine`` argument. An engine's module is imported when it is
-first used.
+query), ``duckdb`` (the SQL macros of ``sql/``), ``spark`` (the same SQL rendered for
+Spark) and ``spark-polars`` (Spark partitions the run by ranking, the Polars engine scores
+each partition in Spark's Python workers). :func:`polars_ireval.evaluate` validates and
+parses once, then hands the request to the engine named by its ``engine`` argument. An
+engine's module is imported when it is first used.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ ENGINES = {
     "polars": "polars_ireval.engines.polars",
     "duckdb": "polars_ireval.engines.duckdb",
     "spark": "polars_ireval.engines.spark",
+    "spark-polars": "polars_ireval.engines.spark_polars",
 }
 
 
