@@ -466,7 +466,8 @@ def spark_means(spark: Any, job: dict[str, Any]) -> tuple[Means, float]:
     run = spark.read.parquet(job["run"])
     qrels = spark.read.parquet(job["qrels"])
     start = time.perf_counter()
-    frame = ir.evaluate(run, qrels, list(IR_MEASURES_NAMES), engine="spark", con=spark)
+    engine = job.get("engine", "spark")
+    frame = ir.evaluate(run, qrels, list(IR_MEASURES_NAMES), engine=engine, con=spark)
     planned = time.perf_counter()
     means = means_of(row.asDict() for row in frame.collect())
     spark.catalog.clearCache()
@@ -703,18 +704,20 @@ def part_c(args: argparse.Namespace, manifests: dict[str, Any]) -> list[Measured
         warm_cache([run, qrels])
         print(f"part c: {label}", file=sys.stderr, flush=True)
         rows += engine_rows("c", label, run, qrels, lines, args)
-        for partitions in args.spark_partitions:
-            job = {
-                "kind": "spark",
-                "run": str(run),
-                "qrels": str(qrels),
-                "master": "local[*]",
-                "driver_memory": args.spark_memory,
-                "shuffle_partitions": partitions,
-            }
-            tool = "spark" if partitions is None else f"spark, {partitions} partitions"
-            spark = Measured(tool, label, "parquet", part="c", rows=lines)
-            rows.append(measure(spark, job, args.repeat, args))
+        for engine in args.spark_engines:
+            for partitions in args.spark_partitions:
+                job = {
+                    "kind": "spark",
+                    "engine": engine,
+                    "run": str(run),
+                    "qrels": str(qrels),
+                    "master": "local[*]",
+                    "driver_memory": args.spark_memory,
+                    "shuffle_partitions": partitions,
+                }
+                tool = engine if partitions is None else f"{engine}, {partitions} partitions"
+                spark = Measured(tool, label, "parquet", part="c", rows=lines)
+                rows.append(measure(spark, job, args.repeat, args))
     return rows
 
 
@@ -993,10 +996,13 @@ Spark runs in local mode (`local[*]`: {cores} cores here, driver memory {memory}
 `spark.sql.shuffle.partitions` {partitions}, adaptive execution as Spark sets it, UI off).
 Each measurement is a fresh process that starts a session (`session start s`, not in the
 time), then times `spark.read.parquet` of both files, `polars_ireval.evaluate(run, qrels,
-measures, engine="spark", con=spark)` and `.collect()` of the means. `evaluate() s` is the
-part of that time the call itself takes before returning: it checks the inputs (one query
-reading the run once, `screen_sql`; `ireval_check` only if it finds a suspect row), builds
-the evaluation table, the shared counts and the measures, each checkpointed. `warm s` is a
+measures, engine=..., con=spark)` and `.collect()` of the means. `spark` is the SQL of
+`sql/` rendered for Spark; `spark-polars` the Polars engine run on each partition of the
+run (repartitioned by ranking) in Spark's Python workers. `evaluate() s` is the part of
+that time the call itself takes before returning: for `spark`, it checks the inputs (one
+query reading the run once, `screen_sql`; `ireval_check` only if it finds a suspect row),
+builds the evaluation table, the shared counts and the measures, each checkpointed; for
+`spark-polars`, it does all the work (its result is computed). `warm s` is a
 second evaluation in the same session, not in the median. `peak MB (JVM)` is the `VmHWM`
 of the Spark JVM, read before the session stops (its heap grows towards the driver memory,
 so this says more about the setting than about what Spark needs). The Polars and DuckDB
@@ -1290,6 +1296,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=partitions_arg,
         default=[None],
         help="part c: spark.sql.shuffle.partitions, one Spark row each ('default': Spark's)",
+    )
+    parser.add_argument(
+        "--spark-engines",
+        nargs="+",
+        choices=["spark", "spark-polars"],
+        default=["spark", "spark-polars"],
+        help="part c: the engines, each with every --spark-partitions (spark: the SQL "
+        "rendered for Spark; spark-polars: the Polars engine in Spark's Python workers)",
     )
     parser.add_argument("--timeout", type=float, default=3600.0, help="seconds per measurement")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)

@@ -946,8 +946,10 @@ def companion_sections() -> list[str]:
             ]
         if "c" in done:
             parts += [
-                "Spark in local mode (`engine='spark'` on `spark.read.parquet` frames), with "
-                "the Polars and DuckDB engines on the same files in the same run:",
+                "Spark in local mode (`engine='spark'`, the SQL rendered for Spark, and "
+                "`engine='spark-polars'`, the Polars engine in Spark's Python workers, on "
+                "`spark.read.parquet` frames), with the Polars and DuckDB engines on the same "
+                "files in the same run:",
                 markdown_table(engines.SPARK_HEADER, engines.spark_cells(rows)),
                 f"Issue 23 asks Spark to be within {engines.SPARK_TARGET:g}x of DuckDB:",
                 markdown_table(engines.SPARK_TARGET_HEADER, engines.spark_target_cells(rows)),

@@ -185,10 +185,12 @@ def test_engines_chart_draws_parts_a_and_c(charts: Any) -> None:
     data = json.loads(ENGINES.read_text())
     bars = _bars(charts.engines_figure(*charts.load_engines(ENGINES)), by_part=True)
     a, c = charts.ENGINE_PARTS["a"], charts.ENGINE_PARTS["c"]
+    in_c = sum(r["part"] == "c" for r in data["rows"])  # Polars, DuckDB, each Spark row
+    assert in_c >= 4
     assert {name: len(panel) for name, panel in bars.items()} == {
-        f"msmarco|{a}": 2, f"campaign|{a}": 2, f"campaign|{c}": 4}  # fmt: skip
+        f"msmarco|{a}": 2, f"campaign|{a}": 2, f"campaign|{c}": in_c}  # fmt: skip
     drawn = [r for r in data["rows"] if r["part"] in ("a", "c")]
-    assert sum(map(len, bars.values())) == len(drawn) == 8  # part B (SQL variants) is not
+    assert sum(map(len, bars.values())) == len(drawn) == 4 + in_c  # part B (SQL variants) is not
     for r in drawn:
         width, note = bars[f"{r['workload']}|{charts.ENGINE_PARTS[r['part']]}"][r["tool"]]
         median = statistics.median(r["times"])
