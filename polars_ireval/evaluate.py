@@ -124,8 +124,7 @@ def evaluate(
         partitions the run by ranking and the Polars engine scores each partition in
         Spark's Python workers, the same values as ``"polars"`` (see
         :mod:`polars_ireval.engines.spark_polars`: polars_ireval must be installed on the
-        executors; the qrels are collected to the driver; not ``missing="zero"``;
-        returns a Spark DataFrame).
+        executors; the qrels are collected to the driver; returns a Spark DataFrame).
     residuals
         Add the columns ``residual`` and ``projected`` (every engine). The residual is how
         much the value could still grow if every unjudged document in the evaluated ranks,

@@ -40,6 +40,8 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "average": {"ties": "average"},
     "no-relevant-skip": {"no_relevant": "skip", "per_query": True},
     "no-relevant-nan": {"no_relevant": "nan"},
+    "missing-zero": {"missing": "zero", "per_query": True},
+    "missing-zero-level-2": {"missing": "zero", "ties": "doc_id_asc", "relevance_level": 2},
 }
 
 
@@ -108,10 +110,22 @@ def test_input_order_column(spark: Any) -> None:
         on_spark(without, qrels, names, spark, **options)
 
 
+def test_rank_column_and_missing_zero(spark: Any) -> None:
+    """``ties="rank"``: the run's ``input_rank`` column orders each ranking; with
+    ``missing="zero"`` the judged queries a run lacks are scored on the driver."""
+    run, qrels = generated(4)
+    rank = pl.int_range(pl.len()).over("run_id", "query_id").cast(pl.Int64) + 1
+    run = run.with_columns(rank.reverse().over("run_id", "query_id").alias("input_rank"))
+    names = ["AP", "nDCG@5", "num_rel", "P@5"]
+    options: dict[str, Any] = {"ties": "rank", "missing": "zero", "per_query": True}
+    got = on_spark(spark.createDataFrame(run.to_arrow()), qrels, names, spark, **options)
+    assert got.equals(ir.evaluate(run, qrels, names, **options))
+
+
 def test_bad_input_raises_the_readers_errors(spark: Any) -> None:
     """Bad rows are found where they are checked (the run's in the workers, the qrels on
-    the driver) and raised as the readers' exceptions; missing='error' is checked on the
-    driver; missing='zero' is refused by name."""
+    the driver) and raised as the readers' exceptions; missing='error' and 'zero' are
+    handled on the driver (the judged query no partition holds scored there)."""
     qrels = spark.createDataFrame([("q", "d", 1)], ["query_id", "doc_id", "relevance"])
     cases = [
         ([("q", "d", 1.0), ("q", "d", 2.0)], ir.DuplicateError, "2 times"),
@@ -134,8 +148,12 @@ def test_bad_input_raises_the_readers_errors(spark: Any) -> None:
     local_run = pl.DataFrame({"query_id": ["q"], "doc_id": ["d"], "score": [1.0]})
     local_qrels = pl.DataFrame(judged, schema=["query_id", "doc_id", "relevance"], orient="row")
     assert on_spark(ok, more, ["AP"], spark).equals(ir.evaluate(local_run, local_qrels, ["AP"]))
-    with pytest.raises(NotImplementedError, match="missing='zero'"):
-        on_spark(ok, more, ["AP"], spark, missing="zero")
+    zero = on_spark(ok, more, ["AP", "num_rel", "num_ret"], spark, missing="zero", per_query=True)
+    assert zero.equals(
+        ir.evaluate(
+            local_run, local_qrels, ["AP", "num_rel", "num_ret"], missing="zero", per_query=True
+        )
+    )
 
 
 @pytest.mark.parametrize("session", ["connect"], indirect=True)

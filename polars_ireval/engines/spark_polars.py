@@ -27,9 +27,9 @@ What it needs and what it does not do:
   null id, a NaN score); the error raised is the readers' own class and message, from the
   first partition that found one (its counts, "and 3 other ranking(s)", are that
   partition's).
-- ``missing="zero"`` is not implemented (a judged query that a run lacks has no partition
-  to be scored in): :class:`NotImplementedError`, use ``engine="spark"``.
-  ``missing="error"`` is checked on the driver from the rankings the run holds.
+- ``missing="error"`` and ``"zero"`` are checked on the driver from the rankings the run
+  holds; under ``"zero"`` the judged queries a run lacks (no partition holds them) are
+  scored there, by the Polars engine (:func:`_unranked`).
 - No coverage warning is given (the Polars engine's warnings about rankings without
   judgments): call :func:`polars_ireval.coverage` for them.
 """
@@ -60,12 +60,6 @@ def evaluate(request: Request) -> Any:
     from polars_ireval.engines.spark import _frame, _session, from_polars
 
     r = request
-    if r.missing == "zero":
-        raise NotImplementedError(
-            "missing='zero' is not implemented on engine='spark-polars' (a judged query a "
-            "run lacks has no partition to be scored in); use engine='spark' or 'polars', "
-            "or missing='skip'"
-        )
     spark = _session(r.con)
     run_sdf, native = _frame(spark, r.run)
     if not native:  # read and checked as the Polars readers do, then handed to Spark
@@ -83,8 +77,16 @@ def evaluate(request: Request) -> Any:
     extra = {"rank": INPUT_RANK, "input_order": INPUT_ORDER}.get(r.ties)
     if extra is not None and extra not in columns:
         raise E.ParameterError(f"ties={r.ties!r} needs an {extra} column in the Spark run")
-    if r.missing == "error":
-        _raise_missing(run_sdf.select(keys).distinct().toArrow(), qrels_df, keys)
+    absent = None
+    if r.missing != "skip":  # the judged (run, query) pairs without a ranking
+        absent = _absent(run_sdf.select(keys).distinct().toArrow(), qrels_df, keys)
+        if r.missing == "error" and absent.height:
+            sample = ", ".join(str(row) for row in absent.head(5).rows())
+            raise MissingQueryError(
+                f"{absent.height} judged (run, query) pair(s) have no ranking in the run, "
+                f"e.g. {sample}; pass missing='skip' to ignore them or missing='zero' to "
+                "score them 0"
+            )
     selected = [*keys, S.DOC_ID, S.SCORE, *([extra] if extra else [])]
     options = {
         "relevance_level": r.relevance_level,
@@ -102,6 +104,8 @@ def evaluate(request: Request) -> Any:
     if failed:
         raise _error(failed[0])
     frames = [pl.read_ipc(io.BytesIO(b)) for b in table.column("data").to_pylist() if b]
+    if r.missing == "zero" and absent is not None and absent.height:
+        frames.append(_unranked(absent, qrels_df, r.parsed, keys, options))
     if not frames:
         raise EmptyInputError("the Spark run holds no ranking line; check the input")
     per_q = pl.concat(frames, how="diagonal_relaxed")
@@ -181,22 +185,46 @@ def _error(text: str) -> IrevalError:
     return cls(message)
 
 
-def _raise_missing(present: Any, qrels: pl.DataFrame, keys: list[str]) -> None:
-    """``missing="error"``: raise :class:`MissingQueryError` when a judged query has no
-    ranking in a run (``present``: the run's rankings, an Arrow table of ``keys``)."""
+def _absent(present: Any, qrels: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """The judged (run, query) pairs (``keys``) that have no ranking in the run
+    (``present``: the run's rankings, an Arrow table of ``keys``), sorted."""
     ranked = pl.from_arrow(present)
     assert isinstance(ranked, pl.DataFrame)
     ranked = ranked.with_columns(pl.col(k).cast(pl.String) for k in keys)
     judged = qrels.select(S.QUERY_ID).unique()
     runs = ranked.select(S.RUN_ID).unique() if S.RUN_ID in keys else None
     pairs = judged if runs is None else runs.join(judged, how="cross")
-    absent = pairs.join(ranked, on=keys, how="anti").sort(keys)
-    if absent.height:
-        sample = ", ".join(str(r) for r in absent.select(keys).head(5).rows())
-        raise MissingQueryError(
-            f"{absent.height} judged (run, query) pair(s) have no ranking in the run, "
-            f"e.g. {sample}; pass missing='skip' to ignore them"
-        )
+    return pairs.join(ranked, on=keys, how="anti").select(keys).sort(keys)
+
+
+def _unranked(
+    absent: pl.DataFrame,
+    qrels: pl.DataFrame,
+    measures: list[Any],
+    keys: list[str],
+    options: dict[str, Any],
+) -> pl.DataFrame:
+    """The per-query frame of the judged pairs ``absent`` from the run (``missing="zero"``),
+    scored on the driver by the Polars engine as it scores a judged query that a run lacks:
+    each run that lacks one is given a single row of a query no judgment names, so that
+    the engine pairs it with every judged query of ``qrels`` (cut to the absent queries),
+    finds them all unranked, and scores them; the pairs in ``absent`` are kept."""
+    from polars_ireval.engines.polars import named_per_query_frame
+
+    judged = qrels.join(absent.select(S.QUERY_ID).unique(), on=S.QUERY_ID, how="semi")
+    taken = set(qrels.get_column(S.QUERY_ID).unique().to_list())
+    placeholder = next(
+        f"\x00unjudged {i}" for i in range(len(taken) + 1) if f"\x00unjudged {i}" not in taken
+    )
+    runs = absent.select(S.RUN_ID).unique() if S.RUN_ID in keys else pl.DataFrame({"_": [0]})
+    row = {S.QUERY_ID: placeholder, S.DOC_ID: placeholder, S.SCORE: 0.0}
+    if options["ties"] == "rank":
+        row[INPUT_RANK] = 1
+    ranking = runs.with_columns(pl.lit(v).alias(k) for k, v in row.items()).drop("_", strict=False)
+    per_q, _ = named_per_query_frame(
+        ranking, judged, measures, missing="zero", warn=False, **options
+    )
+    return per_q.collect().join(absent, on=keys, how="semi")
 
 
 __all__ = ["PARTITION_SCHEMA", "evaluate", "partition_scorer"]
