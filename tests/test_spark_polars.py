@@ -78,6 +78,19 @@ def test_equals_the_polars_engine(partitioned: Any, options: dict[str, Any]) -> 
     assert got.equals(want), (got, want)
 
 
+def test_all_trec(partitioned: Any) -> None:
+    """``-m all_trec`` (92 measures) per query at relevance level 2 with missing='zero',
+    equal to the Polars engine's."""
+    from polars_ireval.trec_eval import trec_items
+
+    items, _ = trec_items(["all_trec"])
+    names = [m for m in items if isinstance(m, ir.Measure)]
+    run, qrels = generated(5)
+    options: dict[str, Any] = {"per_query": True, "relevance_level": 2, "missing": "zero"}
+    got = on_spark(run, qrels, names, partitioned, **options)
+    assert got.height > 0 and got.equals(ir.evaluate(run, qrels, names, **options))
+
+
 def test_spark_inputs(partitioned: Any) -> None:
     """Spark DataFrames (integer query ids, float scores) and a table name of the qrels, on
     trec_eval's test collection: the values of the same rows read by the Polars readers."""
