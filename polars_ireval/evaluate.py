@@ -132,7 +132,12 @@ def evaluate(
         maximum gain (Moffat and Zobel's RBP residual; cwl_eval's ``ResEU``): the true
         value lies in [value, value + residual]. ``projected`` is Moffat and Zobel's
         extrapolation value + residual * value / (1 - residual) (the unjudged weight
-        relevant at the rate of the judged weight; null when residual = 1). Both are null
+        relevant at the rate of the judged weight; null when residual = 1). It divides by
+        1 - residual, which keeps fewer digits than the value when nearly nothing is
+        judged: its relative error is about 1e-16 / (1 - residual) (a ranking whose one
+        judged document, relevant, is at rank 82 projects RBP to 1 - 1.3e-7 instead of 1;
+        :func:`polars_ireval.simulate_judging` divides by the judged weight itself and
+        gets 1). Both are null
         for measures without a residual; those with one are RBP, P, SDCG, InvSq and the
         C/W/L measures (INST, INSQ, TBG, U, BPM), and any measure declared with a
         ``residual`` (see

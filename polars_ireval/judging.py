@@ -58,7 +58,7 @@ from polars_ireval.pooling import (
     static_sequence,
     trim,
 )
-from polars_ireval.results import PROJECTED, RESIDUAL, VALUE, projected
+from polars_ireval.results import PROJECTED, RESIDUAL, VALUE, projected, projected_by_weight
 
 __all__ = [
     "STATUSES",
@@ -562,24 +562,28 @@ class _Evaluation:
         tail = np.power(p, pairs["retrieved"].to_numpy().astype(np.float64))
         return _Evaluation(docs, pairs.drop("__pair"), matrix, tail)
 
-    def _scores(self, judged: np.ndarray, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Base and residual of every ranking (rows) for each column of ``judged``."""
+    def _scores(self, judged: np.ndarray, gain: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Base, residual and judged weight of every ranking (rows) for each column of
+        ``judged``: the residual is 1 minus the judged weight, which the projection reads
+        itself (:func:`polars_ireval.results.projected_by_weight`)."""
         base = np.asarray(self.matrix @ (gain * judged))
         resid = np.asarray(self.matrix @ (1.0 - judged)) + self.tail[:, None]
-        return base, resid
+        weight = np.asarray(self.matrix @ judged)
+        return base, resid, weight
 
-    def _frame(self, base: np.ndarray, resid: np.ndarray) -> pl.DataFrame:
+    def _frame(self, base: np.ndarray, resid: np.ndarray, weight: np.ndarray) -> pl.DataFrame:
         return self.pairs.select(S.RUN_ID, S.QUERY_ID).with_columns(
-            pl.Series(VALUE, base.ravel()), pl.Series(RESIDUAL, resid.ravel())
+            pl.Series(VALUE, base.ravel()),
+            pl.Series(RESIDUAL, resid.ravel()),
+            projected_by_weight(
+                pl.lit(pl.Series(base.ravel())), pl.lit(pl.Series(weight.ravel()))
+            ).alias(PROJECTED),
         )
 
     def reference(self) -> pl.DataFrame:
         judged = self.docs["__judged"].to_numpy().astype(np.float64)[:, None]
         gain = self.docs["__gain"].to_numpy()[:, None]
-        base, resid = self._scores(judged, gain)
-        return self._frame(base, resid).with_columns(
-            projected(pl.col(VALUE), pl.col(RESIDUAL)).alias(PROJECTED)
-        )
+        return self._frame(*self._scores(judged, gain))
 
     def per_query(
         self, found: pl.DataFrame, camp: Campaign, methods: list[str], budgets: list[int]
@@ -605,15 +609,14 @@ class _Evaluation:
             judged = np.zeros((self.docs.height, len(budgets)))
             column = mine[BUDGET].replace_strict(budgets, list(range(len(budgets))))
             judged[mine[_DOC].to_numpy(), column.to_numpy()] = 1.0
-            base, resid = self._scores(judged, gain)
+            base, resid, weight = self._scores(judged, gain)
             for i, b in enumerate(budgets):
                 frames.append(
-                    self._frame(base[:, i], resid[:, i]).with_columns(
+                    self._frame(base[:, i], resid[:, i], weight[:, i]).with_columns(
                         pl.lit(method).alias(METHOD), pl.lit(b, dtype=pl.Int64).alias(BUDGET)
                     )
                 )
-        out = pl.concat(frames)
-        return out.with_columns(projected(pl.col(VALUE), pl.col(RESIDUAL)).alias(PROJECTED))
+        return pl.concat(frames)
 
 
 def _other_measures(

@@ -125,6 +125,24 @@ def projected(base: pl.Expr, residual: pl.Expr) -> pl.Expr:
     return pl.when(residual < 1.0).then(base + residual * base / (1.0 - residual))
 
 
+def projected_by_weight(base: pl.Expr, judged: pl.Expr) -> pl.Expr:
+    """:func:`projected` from the weight of the judged ranks itself: base / judged, null
+    when nothing is judged (judged weight 0).
+
+    For a user model whose weights sum to 1 (RBP, P@k), the judged weight is 1 - residual,
+    and base + residual * base / (1 - residual) = base / (1 - residual); but 1 - residual
+    computed from the residual loses the judged weight's digits when it is tiny (a
+    residual within 1e-12 of 1 keeps about 4 of them), where the weight summed over the
+    judged ranks keeps them all.
+
+    >>> import polars as pl
+    >>> frame = pl.DataFrame({"base": [2.8e-9, 0.3], "judged": [2.8e-9, 0.0]})
+    >>> frame.select(projected_by_weight(pl.col("base"), pl.col("judged")))["base"].to_list()
+    [1.0, None]
+    """
+    return pl.when(judged > 0.0).then(base / judged)
+
+
 def warn_coverage(
     cov: pl.DataFrame, missing: str, *, stacklevel: int = 4, no_relevant: str | None = None
 ) -> None:
