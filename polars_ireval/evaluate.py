@@ -30,7 +30,13 @@ from polars_ireval.judge import (
 )
 from polars_ireval.parse import MeasureLike, parse_measures
 from polars_ireval.registry import Measure
-from polars_ireval.results import CoverageWarning, NoRelevant, check_no_relevant, long_result
+from polars_ireval.results import (
+    CoverageWarning,
+    NoRelevant,
+    check_no_relevant,
+    long_result,
+    with_judged_weights,
+)
 
 
 def evaluate(
@@ -132,12 +138,15 @@ def evaluate(
         maximum gain (Moffat and Zobel's RBP residual; cwl_eval's ``ResEU``): the true
         value lies in [value, value + residual]. ``projected`` is Moffat and Zobel's
         extrapolation value + residual * value / (1 - residual) (the unjudged weight
-        relevant at the rate of the judged weight; null when residual = 1). It divides by
-        1 - residual, which keeps fewer digits than the value when nearly nothing is
-        judged: its relative error is about 1e-16 / (1 - residual) (a ranking whose one
-        judged document, relevant, is at rank 82 projects RBP to 1 - 1.3e-7 instead of 1;
-        :func:`polars_ireval.simulate_judging` divides by the judged weight itself and
-        gets 1). Both are null
+        relevant at the rate of the judged weight; null when residual = 1), that is value
+        / (1 - residual). RBP and P divide by their judged weight summed itself (a hidden
+        measure evaluated beside them, :func:`polars_ireval.results.with_judged_weights`):
+        1 - residual loses its digits when nearly nothing is judged (a ranking whose one
+        judged document, relevant, is at rank 82 projected RBP to 1 - 1.3e-7 instead of 1,
+        and TREC-COVID rankings judged only past rank 100 to 0.012 instead of 1); the
+        others divide by 1 - residual, with a relative error of about 1e-16 / (1 -
+        residual) (their judged weight is not 1 - residual: adaptive models, RBP's
+        ``ties='average'``, SDCG's and InvSq's gains). Both are null
         for measures without a residual; those with one are RBP, P, SDCG, InvSq and the
         C/W/L measures (INST, INSQ, TBG, U, BPM), and any measure declared with a
         ``residual`` (see
@@ -258,8 +267,11 @@ def evaluate(
                 "in Spark: run.withColumn('score', F.col('score').cast('float').cast('double'))"
             )
         run = float32_scores(as_run(run, ties=ties, validate=validate), scores)
+    parsed = parse_measures(measures)
+    if residuals:  # the judged weights that projected divides by (results.long_frame)
+        parsed += with_judged_weights(parsed)
     request = Request(
-        run, qrels, tuple(parse_measures(measures)), per_query=per_query,
+        run, qrels, tuple(parsed), per_query=per_query,
         relevance_level=relevance_level, missing=missing, max_depth=max_depth,
         judged_only=judged_only, ties=ties, residuals=residuals, validate=validate,
         lazy=lazy, con=con, no_relevant=no_relevant,
@@ -288,6 +300,8 @@ def evaluate_table(
     ``numbering``: for a table whose rankings are numbered, the frame that names them (see
     :class:`polars_ireval.judge.Judgment`).
     """
+    if residuals:  # the judged weights that projected divides by (as in evaluate)
+        measures = [*measures, *with_judged_weights(measures)]
     per_q = per_query_columns(
         table,
         measures,

@@ -70,6 +70,7 @@ from polars_ireval.results import (
     no_relevant_pairs,
     raise_no_relevant,
     warn_coverage,
+    with_judged_weights,
 )
 from polars_ireval.validation import rankings, rename_aliases
 
@@ -163,6 +164,8 @@ def evaluate_out_of_core(
     check_no_relevant(no_relevant)
     _check_chunks(chunks, chunk_rows)
     parsed = list(parse_measures(measures))
+    if residuals:  # the judged weights that projected divides by, as evaluate adds them
+        parsed += with_judged_weights(parsed)
     qrels_frame = read_qrels(qrels)
     options: dict[str, Any] = {
         "relevance_level": relevance_level, "missing": missing, "max_depth": max_depth,

@@ -153,6 +153,12 @@ class MeasureDef:
     #: Builds the per-query residual (same parameters as ``build``): how much the value could
     #: still grow with more judgments and a deeper ranking; None for measures without one.
     residual: Callable[..., pl.Expr] | None = None
+    #: For a residual whose user model's weights sum to 1 (RBP, P@k): the parameter values of
+    #: this measure whose value is the weight of the judged ranks, 1 - residual (given the
+    #: measure's own values); ``evaluate(..., residuals=True)`` divides by it for
+    #: ``projected`` (see :meth:`Measure.judged_weight`). None: ``projected`` reads the
+    #: residual.
+    judged: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None
     #: Whether the value depends on retrieved documents the qrels do not judge (a bool, or a
     #: function of the parameter values). When no requested measure does, ``evaluate``
     #: builds the evaluation table of the judged documents only (``judge(unjudged=False)``).
@@ -262,6 +268,14 @@ def _parse_nested(measure: str, name: str, text: str) -> Measure:
         raise ParameterError(f"{measure}: {name}={text!r} is invalid; {e}") from None
 
 
+#: A grade below every grade of a qrels: a measure whose ``rel`` is this counts every judged
+#: document as relevant (the weight of the judged ranks: :meth:`Measure.judged_weight`).
+LOWEST_GRADE = -(2**62)
+
+#: The label of a measure's hidden judged-weight measure: this + the measure's label.
+JUDGED_WEIGHT_PREFIX = "judged weight of "
+
+
 @dataclass(frozen=True)
 class Measure:
     """A measure with its parameter values, ready to evaluate.
@@ -319,6 +333,26 @@ class Measure:
         of a measure is built from these (:attr:`MeasureDef.sql`)."""
         defaults = {p.name: p.default for p in self.defn.params if not p.required}
         return {**defaults, **self._kwargs(relevance_level)}
+
+    def judged_weight(self) -> Measure | None:
+        """The hidden measure that scores this one's judged weight (1 - residual, summed
+        over the judged ranks: see :attr:`MeasureDef.judged`), labelled
+        :data:`JUDGED_WEIGHT_PREFIX` + :attr:`label`; None without a declaration.
+
+        >>> import polars_ireval as ir
+        >>> m = ir.parse_measures(["RBP(p=0.5)@10"])[0].judged_weight()
+        >>> m.label, m.params["rel"] == LOWEST_GRADE, m.params["k"]
+        ('judged weight of RBP(p=0.5)@10', True, 10)
+        """
+        values = None if self.defn.judged is None else self.defn.judged(self.params)
+        if values is None:
+            return None
+        return Measure(
+            self.defn,
+            tuple(values.items()),
+            label_=JUDGED_WEIGHT_PREFIX + self.label,
+            judged_only=self.judged_only,
+        )
 
     def expr(self, relevance_level: int = 1) -> pl.Expr:
         """The per-query aggregation expression, aliased to :attr:`label`."""
@@ -523,6 +557,7 @@ def measure(
     tie_bounds: bool | Callable[[Mapping[str, Any]], bool] = False,
     average: Callable[..., pl.Expr] | None = None,
     by_r: bool | Callable[[Mapping[str, Any]], bool] = False,
+    judged: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None,
 ) -> Callable[[Callable[..., pl.Expr]], Callable[..., pl.Expr]]:
     """Declare a measure. The decorated function builds its per-query expression.
 
@@ -606,6 +641,13 @@ def measure(
         another. A function of the parameter values for measures normalised so only for
         some of them (``DCG(norm='ideal')``). ``tests/test_no_relevant.py`` checks the
         declarations.
+    judged
+        For a measure with a residual whose weights sum to 1 (RBP, P@k): the parameter
+        values (from the measure's own) that make it score the weight of the judged ranks,
+        1 - residual, summed over those ranks (None for parameter values without one);
+        ``evaluate(..., residuals=True)`` divides
+        the value by it for ``projected`` instead of by 1 - residual, whose digits cancel
+        when nearly nothing is judged. ``tests/test_residuals.py`` checks the declarations.
     """
 
     def deco(fn: Callable[..., pl.Expr]) -> Callable[..., pl.Expr]:
@@ -633,6 +675,7 @@ def measure(
             tie_bounds=tie_bounds,
             average=average,
             by_r=by_r,
+            judged=judged,
         )
         _register(defn)
 
@@ -670,6 +713,7 @@ def declare_residual(
     name: str,
     residual: Callable[..., pl.Expr],
     sql: SqlBuilder | Literal["residual"] = "residual",
+    judged: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None,
 ) -> None:
     """Give the already declared measure ``name`` a residual (same parameters as the measure)
     and its SQL (default: the ``residual`` column of the measure's own macro).
@@ -681,7 +725,7 @@ def declare_residual(
     defn = REGISTRY[name]
     if defn.residual is not None:
         raise RuntimeError(f"measure {name!r} already has a residual")
-    REGISTRY[name] = dataclasses.replace(defn, residual=residual, sql_residual=sql)
+    REGISTRY[name] = dataclasses.replace(defn, residual=residual, sql_residual=sql, judged=judged)
     for t in defn.trec:
         TREC[t.name] = (REGISTRY[name], TREC[t.name][1])
 

@@ -21,12 +21,13 @@ from polars_ireval import schema as S
 from polars_ireval._collect import collect
 from polars_ireval.errors import NoRelevantError, ParameterError
 from polars_ireval.judge import group_keys
-from polars_ireval.registry import Aggregate, Measure, aggregate
+from polars_ireval.registry import JUDGED_WEIGHT_PREFIX, Aggregate, Measure, aggregate
 
 MEASURE = "measure"
 VALUE = "value"
 RESIDUAL = "residual"
 PROJECTED = "projected"
+_WEIGHT = "__judged_weight"
 #: Prefix of the per-query residual columns of the wide frame (internal).
 RESIDUAL_PREFIX = "\x00residual:"
 #: Prefix of the per-query flags of the wide frame: the query is left out of the measure
@@ -44,6 +45,21 @@ class CoverageWarning(UserWarning):
     and queries without relevant documents whose value ``no_relevant`` made NaN or skipped."""
 
 
+def with_judged_weights(measures: list[Measure]) -> list[Measure]:
+    """The hidden measures that score the judged weight of those of ``measures`` that
+    declare one (:meth:`polars_ireval.registry.Measure.judged_weight`), not already there:
+    evaluated beside them with ``residuals=True``, they give ``projected`` its divisor
+    (:func:`long_result`) and are left out of the result."""
+    have = {m.label for m in measures}
+    out = []
+    for m in measures:
+        w = m.judged_weight()
+        if w is not None and w.label not in have:
+            have.add(w.label)
+            out.append(w)
+    return out
+
+
 def long_result(
     per_q: pl.LazyFrame,
     measures: list[Measure],
@@ -54,9 +70,18 @@ def long_result(
 ) -> pl.LazyFrame:
     """The result of an evaluation from its wide per-query frame ``per_q`` (one column per
     measure label; with ``residuals``, one per :data:`RESIDUAL_PREFIX` + label too).
-    ``names``: ``per_q``'s columns (:func:`wide_names`), when the caller knows them."""
-    how = {m.label: m.defn.aggregate for m in measures}
-    return long_frame(per_q, how, per_query=per_query, residuals=residuals, names=names)
+    ``names``: ``per_q``'s columns (:func:`wide_names`), when the caller knows them.
+    Measures labelled :data:`~polars_ireval.registry.JUDGED_WEIGHT_PREFIX` + a label (see
+    :func:`with_judged_weights`) are the divisors of that measure's ``projected``, not
+    rows of the result."""
+    hidden = {m.label for m in measures if m.label.startswith(JUDGED_WEIGHT_PREFIX)}
+    how = {m.label: m.defn.aggregate for m in measures if m.label not in hidden}
+    weights = {m.label[len(JUDGED_WEIGHT_PREFIX) :]: m.label for m in measures if m.label in hidden}
+    aggregates = {m.label: m.defn.aggregate for m in measures if m.label in hidden}
+    return long_frame(
+        per_q, how, per_query=per_query, residuals=residuals, names=names,
+        judged=weights if residuals else None, judged_aggregates=aggregates,
+    )  # fmt: skip
 
 
 def long_frame(
@@ -66,13 +91,18 @@ def long_frame(
     per_query: bool,
     residuals: bool = False,
     names: Collection[str] | None = None,
+    judged: Mapping[str, str] | None = None,
+    judged_aggregates: Mapping[str, Aggregate] | None = None,
 ) -> pl.LazyFrame:
     """:func:`long_result` for the columns ``how`` names, each aggregated its way
     (:func:`polars_ireval.registry.aggregate`): the shape of every evaluation's result,
     also of measures outside the registry (preferences, judgment groups). ``names``:
     ``per_q``'s columns, when known (else its schema is resolved, which costs a few
-    milliseconds for a long query)."""
+    milliseconds for a long query). ``judged``: label -> the column of its judged weight
+    (aggregated as ``judged_aggregates`` says), which ``projected`` divides the value by
+    (:func:`projected_by_weight`) instead of reading the residual."""
     labels = list(how)
+    judged = dict(judged or {})
     resid = [RESIDUAL_PREFIX + label for label in labels]
     columns = set(per_q.collect_schema().names() if names is None else names)
     keys = group_keys(columns)
@@ -83,6 +113,10 @@ def long_frame(
         aggs = [aggregate(pl.col(c), h).alias(c) for c, h in how.items()]
         if residuals:
             aggs += [aggregate(pl.col(r), "mean").alias(r) for r in resid]
+            aggs += [
+                aggregate(pl.col(w), (judged_aggregates or {}).get(w, "mean")).alias(w)
+                for w in judged.values()
+            ]
         wide = over_queries(per_q, aggs, keys)
         index = [k for k in keys if k == S.RUN_ID]
     long = wide.select(*index, *[pl.col(c).cast(pl.Float64) for c in labels]).unpivot(
@@ -91,9 +125,26 @@ def long_frame(
     if residuals:
         # the same unpivot order (measure by measure, rows in order) lines the columns up
         extra = wide.select(pl.col(resid).cast(pl.Float64)).unpivot(on=resid, value_name=RESIDUAL)
-        long = pl.concat([long, extra.select(RESIDUAL)], how="horizontal").with_columns(
-            projected(pl.col(VALUE), pl.col(RESIDUAL)).alias(PROJECTED)
-        )
+        parts = [long, extra.select(RESIDUAL)]
+        if judged:
+            weights = [
+                (pl.col(judged[c]) if c in judged else pl.lit(None)).cast(pl.Float64).alias(c)
+                for c in labels
+            ]
+            by_weight = wide.select(weights).unpivot(on=labels, value_name=_WEIGHT)
+            parts.append(by_weight.select(_WEIGHT))
+        long = pl.concat(parts, how="horizontal")
+        value, residual = pl.col(VALUE), pl.col(RESIDUAL)
+        if judged:
+            weight = pl.col(_WEIGHT)
+            long = long.with_columns(
+                pl.when(weight.is_not_null())
+                .then(projected_by_weight(value, weight))
+                .otherwise(projected(value, residual))
+                .alias(PROJECTED)
+            ).drop(_WEIGHT)
+        else:
+            long = long.with_columns(projected(value, residual).alias(PROJECTED))
     skipped = [SKIPPED_PREFIX + label for label in labels]
     if per_query and set(skipped) <= columns:
         # rows a measure leaves out (no_relevant="skip"): the same unpivot order lines up

@@ -130,7 +130,9 @@ def compare(got: pl.DataFrame, want: pl.DataFrame, tol: float = 1e-12) -> None:
 
 def compare_residuals(got: pl.DataFrame, want: pl.DataFrame, tol: float = 1e-12) -> None:
     """value and residual to ``tol``; projected is the engine's own v + r v / (1 - r) (null
-    unless r < 1), within the error that ``tol`` on v and r allows: p = v / (1 - r), so
+    unless r < 1) where 1 - r keeps its digits (r at least 1e-6 below 1: RBP and P divide by
+    their judged weight itself, which differs there only by rounding), and the other
+    engine's within the error that ``tol`` on v and r allows: p = v / (1 - r), so
     |dp| <= tol (1 / (1 - r) + v / (1 - r)^2), large as r nears 1."""
     assert got.columns == want.columns
     assert got.height == want.height
@@ -141,8 +143,9 @@ def compare_residuals(got: pl.DataFrame, want: pl.DataFrame, tol: float = 1e-12)
         assert ((got[col] - want[col]).abs() <= tol).fill_null(True).all(), col
     v, r, p = got["value"], got["residual"], got["projected"]
     own = pl.select(pl.when(r < 1).then(v + r * v / (1 - r))).to_series()
-    assert (p.is_null() == own.is_null()).all()
-    assert ((p - own).abs() <= tol * (1 + own.abs())).fill_null(True).all()
+    conditioned = (r <= 1 - 1e-6).fill_null(True)
+    assert ((p.is_null() == own.is_null()) | ~conditioned).all()
+    assert (((p - own).abs() <= tol * (1 + own.abs())) | ~conditioned).fill_null(True).all()
     rw = want["residual"]
     near_one = ((r - 1).abs() <= tol) | ((rw - 1).abs() <= tol)
     assert ((p.is_null() == want["projected"].is_null()) | near_one).fill_null(True).all()

@@ -36,6 +36,7 @@ from polars.testing import assert_frame_equal
 
 import polars_ireval as ir
 from polars_ireval.errors import IrevalError
+from polars_ireval.results import with_judged_weights
 
 io = importlib.import_module("polars_ireval.io")
 
@@ -834,7 +835,12 @@ def test_built_expressions_are_reused_with_their_query_statistics(
         monkeypatch.setattr(engine, "BUILT_LIMIT", 4096)
         first = ir.evaluate(run, qrels, names, per_query=True, **kw)
         cached = dict(engine._BUILT)
-        assert len(cached) == len(names) * (2 if kw.get("residuals") else 1)
+        # with residuals, each measure's value and residual, and the judged weights (RBP's,
+        # P's) that projected divides by, evaluated beside them
+        weights = len(with_judged_weights(ir.parse_measures(names)))
+        assert weights == 2
+        expected = (len(names) + weights) * 2 if kw.get("residuals") else len(names)
+        assert len(cached) == expected
         stats = sum(len(s) for _, _, s in cached.values())
         assert (stats > 0) == (not kw.get("residuals"))  # R and the ideal DCGs, read by name
         again = ir.evaluate(run, qrels, names, per_query=True, **kw)

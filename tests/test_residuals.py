@@ -4,6 +4,8 @@ residual (RBP, P@k, SDCG, InvSq and the C/W/L measures: the registry's, checked)
 
 from __future__ import annotations
 
+import dataclasses
+
 import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +16,7 @@ import polars_ireval as ir
 from polars_ireval.errors import ParameterError
 from tests.paths import need_data
 from tests.strategies import QRELS_SCHEMA, RUN_SCHEMA, frame_collections, ranked_scores
+from tests.support import to_polars
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 
@@ -34,6 +37,79 @@ def test_every_measure_with_a_residual_is_checked() -> None:
     """STATIC and ADAPTIVE name every registry measure that has a residual."""
     names = {m.name for m in ir.parse_measures(WITH_RESIDUAL)}
     assert names == {d.name for d in ir.definitions() if d.residual is not None}
+
+
+def test_judged_weight_declarations_are_one_minus_the_residual() -> None:
+    """Each measure that declares its judged weight (``judged=``: RBP, P) scores 1 -
+    residual with those parameters, per query, on runs with unjudged documents, negative
+    grades and rankings shorter than the depth; the others declare none."""
+    run, qrels = _varied()
+    measures = ir.parse_measures([*WITH_RESIDUAL, "RBP(ties='average')@10", "P(rel=2)@20"])
+    declared = [m for m in measures if m.judged_weight() is not None]
+    assert {m.name for m in declared} == {"RBP", "P"}
+    assert "RBP(ties='average')@10" not in {m.label for m in declared}  # its own residual
+    for m in declared:
+        hidden = m.judged_weight()
+        assert hidden is not None and hidden.label.startswith("judged weight of ")
+        weight = dataclasses.replace(hidden, label_="weight")  # a row of the result
+        out = ir.evaluate(run, qrels, [m, weight], per_query=True, residuals=True)
+        mine = out.filter(pl.col("measure") == m.label).sort("query_id")
+        got = out.filter(pl.col("measure") == weight.label).sort("query_id")
+        assert got.height == mine.height > 0
+        assert ((got["value"] - (1.0 - mine["residual"])).abs() <= 1e-14).all(), m.label
+
+
+def _varied() -> tuple[pl.DataFrame, pl.DataFrame]:
+    docs = [f"d{i}" for i in range(12)]
+    run = pl.DataFrame(
+        {
+            "query_id": ["a"] * 12 + ["b"] * 3,
+            "doc_id": docs + docs[:3],
+            "score": [float(12 - i) for i in range(12)] + [3.0, 2.0, 1.0],
+        }
+    )
+    judged = {"d0": 1, "d2": 0, "d3": -1, "d5": 2, "d9": 1}
+    qrels = pl.DataFrame(
+        {
+            "query_id": ["a"] * len(judged) + ["b", "b"],
+            "doc_id": [*judged, "d1", "d7"],
+            "relevance": [*judged.values(), 1, 1],
+        }
+    )
+    return run, qrels
+
+
+NEARLY_UNJUDGED_ENGINES = ["polars", "duckdb", "spark", "spark-polars"]
+
+
+@pytest.mark.parametrize("engine", NEARLY_UNJUDGED_ENGINES)
+def test_projection_of_a_nearly_unjudged_ranking_is_exact(
+    engine: str, request: pytest.FixtureRequest
+) -> None:
+    """A ranking whose one judged document, relevant, lies at rank 82 of 100: RBP's judged
+    weight 0.2 * 0.8^81 = 2.8e-9 is all its base, so its projection is exactly 1 (and P@100's,
+    1 judged of 100, is 1). Computed from the residual, 1 - residual keeps about 7 of the
+    weight's digits: the projection was 1 - 1.3e-7. Every engine divides by the judged weight,
+    per query and aggregated."""
+    con = request.getfixturevalue("spark") if engine.startswith("spark") else None
+    docs = [f"x{i}" for i in range(100)]
+    docs[81] = "star"
+    rows = [("X", "q", d, 100.0 - i) for i, d in enumerate(docs)]
+    rows += [("Y", "q", "star", 10.0), ("Y", "q", "y1", 9.0)]
+    run = pl.DataFrame(rows, schema=["run_id", "query_id", "doc_id", "score"], orient="row")
+    qrels = pl.DataFrame({"query_id": ["q"], "doc_id": ["star"], "relevance": [1]})
+    names = ["RBP(p=0.8)", "P@100", "nDCG@10"]
+    for per_query in (True, False):
+        out = ir.evaluate(
+            run, qrels, names, per_query=per_query, residuals=True, engine=engine, con=con
+        )  # type: ignore[arg-type]
+        got = out if isinstance(out, pl.DataFrame) else to_polars(out)
+        assert got["measure"].to_list() == names * 2  # no judged weight among the rows
+        projected = got.filter(pl.col("measure") != "nDCG@10")["projected"].to_list()
+        assert projected == [1.0] * 4, (engine, per_query, got)
+        assert got.filter(pl.col("measure") == "RBP(p=0.8)")["value"][0] == pytest.approx(
+            0.2 * 0.8**81, rel=1e-12
+        )
 
 
 def _rows(out: pl.DataFrame) -> dict[tuple[str, str], tuple[float, float | None, float | None]]:

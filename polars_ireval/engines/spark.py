@@ -71,7 +71,7 @@ from polars_ireval.errors import (
     ScoreError,
 )
 from polars_ireval.judge import INPUT_RANK
-from polars_ireval.registry import Measure, SqlSpec
+from polars_ireval.registry import JUDGED_WEIGHT_PREFIX, Measure, SqlSpec
 from polars_ireval.sql import library
 from polars_ireval.sql import quote_backquoted as quote
 from polars_ireval.sql import templates as T
@@ -355,7 +355,7 @@ def evaluate(request: Request) -> Any:
             ).localCheckpoint(eager=True)
             for batch in batches(branches)
         ]
-        out = _ordered(parts, multi, r.per_query, r.residuals)
+        out = _ordered(parts, multi, r.per_query, r.residuals, _weights(parsed))
     finally:
         for v in views:
             spark.catalog.dropTempView(v)
@@ -563,11 +563,50 @@ def _shared_stats(
     return branches, views
 
 
-def _ordered(parts: list[Any], multi: bool, per_query: bool, residuals: bool) -> Any:
+def _weights(parsed: list[Measure]) -> dict[int, int]:
+    """The index of each measure whose judged weight is evaluated beside it (see
+    :func:`polars_ireval.results.with_judged_weights`) -> the index of that weight."""
+    index = {m.label: i for i, m in enumerate(parsed)}
+    return {
+        index[m.label[len(JUDGED_WEIGHT_PREFIX) :]]: i
+        for i, m in enumerate(parsed)
+        if m.label.startswith(JUDGED_WEIGHT_PREFIX)
+        and m.label[len(JUDGED_WEIGHT_PREFIX) :] in index
+    }
+
+
+def _ordered(
+    parts: list[Any],
+    multi: bool,
+    per_query: bool,
+    residuals: bool,
+    weights: dict[int, int] | None = None,
+) -> Any:
     """The batches' rows (``parts``) in one frame, ordered as :func:`polars_ireval.evaluate`
-    orders them, without ``measure_index``."""
+    orders them, without ``measure_index``. ``weights``: measure index -> the index of its
+    judged weight, whose rows go, each measure's ``projected`` then its value over that
+    weight (:func:`polars_ireval.results.projected_by_weight`)."""
     out = functools.reduce(lambda a, b: a.unionByName(b), parts)
     keys = ([S.RUN_ID] if multi else []) + ([S.QUERY_ID] if per_query else [])
+    if residuals and weights:
+        hidden = ", ".join(str(i) for i in weights.values())
+        partner = " ".join(f"WHEN {w} THEN {m}" for m, w in weights.items())
+        by_weight = out.filter(f"measure_index IN ({hidden})").selectExpr(
+            *keys, f"CASE measure_index {partner} END AS measure_index", "value AS __weight"
+        )
+        out = (
+            out.filter(f"measure_index NOT IN ({hidden})")
+            .join(by_weight, on=[*keys, "measure_index"], how="left")
+            .selectExpr(
+                *keys,
+                "measure_index",
+                "measure",
+                "value",
+                "residual",
+                "CAST(CASE WHEN __weight IS NULL THEN projected WHEN __weight > "
+                "CAST(0 AS DOUBLE) THEN value / __weight END AS DOUBLE) AS projected",
+            )
+        )
     cols = [*keys, "measure", "value", *(["residual", "projected"] if residuals else [])]
     return out.orderBy(*keys, "measure_index").select(*cols)
 

@@ -47,6 +47,7 @@ from polars_ireval import schema as S
 from polars_ireval.engines.base import INPUT_ORDER, Request, qrels_frame
 from polars_ireval.errors import EmptyInputError, IrevalError, MissingQueryError, SchemaError
 from polars_ireval.judge import INPUT_RANK
+from polars_ireval.registry import JUDGED_WEIGHT_PREFIX
 from polars_ireval.results import long_result, wide_names
 
 #: The columns of the rows each partition returns: its per-query frame as an Arrow IPC
@@ -97,7 +98,10 @@ def evaluate(request: Request) -> Any:
         "validate": r.validate,
         "no_relevant": r.no_relevant,
     }
-    score = partition_scorer(_ipc(qrels_df), [m.label for m in r.parsed], keys, options)
+    # the measures asked for, by label (the workers parse them, and add the judged weights
+    # that projected reads, results.with_judged_weights, as the front door did)
+    asked = [m.label for m in r.parsed if not m.label.startswith(JUDGED_WEIGHT_PREFIX)]
+    score = partition_scorer(_ipc(qrels_df), asked, keys, options)
     parts = run_sdf.select(*selected).repartition(*keys).mapInArrow(score, PARTITION_SCHEMA)
     table = parts.toArrow()
     failed = [e for e in table.column("error").to_pylist() if e]
@@ -131,6 +135,7 @@ def partition_scorer(
 
         from polars_ireval.engines.polars import named_per_query_frame
         from polars_ireval.parse import parse_measures
+        from polars_ireval.results import with_judged_weights
 
         schema = pa.schema([("data", pa.binary()), ("error", pa.string())])
         found = list(batches)
@@ -142,8 +147,11 @@ def partition_scorer(
             frame = frame.sort(INPUT_ORDER, maintain_order=True).drop(INPUT_ORDER)
         qrels = pl.read_ipc(io.BytesIO(qrels_ipc))
         try:
+            parsed = parse_measures(measures)
+            if options["residuals"]:
+                parsed += with_judged_weights(parsed)
             per_q, _ = named_per_query_frame(
-                frame, qrels, parse_measures(measures), missing="skip", warn=False, **options
+                frame, qrels, parsed, missing="skip", warn=False, **options
             )
             data, error = _ipc(per_q.collect()), None
         except IrevalError as exc:

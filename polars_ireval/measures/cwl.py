@@ -13,6 +13,7 @@ positions. The value is cwl_eval's expected utility per document (``EU``); the r
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import polars as pl
 
@@ -30,6 +31,7 @@ from polars_ireval.measures.usermodel import (
     user_model_measure,
 )
 from polars_ireval.registry import (
+    LOWEST_GRADE,
     check,
     declare_residual,
     integer,
@@ -554,5 +556,11 @@ def precision_residual(*, k: int, rel: int = 1) -> pl.Expr:
     return exact_div(unknown.cast(pl.Float64), k)
 
 
-declare_residual("P", precision_residual)
+def judged_precision(params: dict[str, Any]) -> dict[str, Any]:
+    """P@k's parameters that score the weight of its judged ranks (judged documents in the
+    top k, over k): 1 - its residual (see :attr:`MeasureDef.judged`)."""
+    return {**params, "rel": LOWEST_GRADE}
+
+
+declare_residual("P", precision_residual, judged=judged_precision)
 MODELS["P"] = lambda *, k, rel=1: Scored(precision_model(k), unit_gain(rel))

@@ -46,6 +46,7 @@ from polars_ireval.measures.usermodel import (
     unit_gain_map,
 )
 from polars_ireval.registry import (
+    LOWEST_GRADE,
     SqlCall,
     SqlSpec,
     check,
@@ -186,6 +187,15 @@ def _rbp_resid_average(
     return unjudged + tail
 
 
+def judged_rbp(params: dict[str, Any]) -> dict[str, Any] | None:
+    """RBP's parameters that score the weight of its judged ranks (every judged document a
+    gain of 1, unjudged 0): 1 - ``RBP_resid`` (see :attr:`MeasureDef.judged`); None for
+    ``ties='average'``, whose residual weighs a tie cut by k otherwise."""
+    if params.get("ties") == "average":
+        return None
+    return {**params, "rel": LOWEST_GRADE, "gains": None}
+
+
 @measure(
     "RBP",
     tie_bounds=grade_ordered,
@@ -197,6 +207,7 @@ def _rbp_resid_average(
     cite=_CITE,
     checks=_CHECKS,
     residual=rbp_residual,
+    judged=judged_rbp,
 )
 def rbp(
     *,
