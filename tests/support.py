@@ -158,3 +158,16 @@ def to_polars(df: Any) -> pl.DataFrame:
     out = pl.from_arrow(df.toArrow())
     assert isinstance(out, pl.DataFrame)
     return out
+
+
+def nearly_unjudged() -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Run X ranks 100 documents, of which the qrels judge one, relevant, at rank 82; run Y
+    ranks it first: RBP(p=0.8)'s judged weight is then 0.2 * 0.8^81 = 2.8e-9 for X (all its
+    base: its projection is exactly 1), and 0.2 for Y."""
+    docs = [f"x{i}" for i in range(100)]
+    docs[81] = "star"
+    rows = [("X", "q", d, 100.0 - i) for i, d in enumerate(docs)]
+    rows += [("Y", "q", "star", 10.0), ("Y", "q", "y1", 9.0)]
+    run = pl.DataFrame(rows, schema=["run_id", "query_id", "doc_id", "score"], orient="row")
+    qrels = pl.DataFrame({"query_id": ["q"], "doc_id": ["star"], "relevance": [1]})
+    return run, qrels

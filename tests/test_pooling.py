@@ -25,6 +25,7 @@ from polars_ireval.errors import (
     SchemaError,
 )
 from polars_ireval.pooling import METHODS
+from tests.support import nearly_unjudged
 
 # --------------------------------------------------------------------------- fixtures
 
@@ -475,12 +476,7 @@ def test_projection_of_a_nearly_unjudged_ranking_is_exact() -> None:
     0.2 * 0.8^81 = 2.8e-9, is all its base, so RBP's projection is exactly 1. Computed from
     the residual, 1 - residual keeps about 7 of the weight's digits (the projection came
     out 1 - 1.3e-7); the simulation divides by the judged weight summed itself."""
-    docs = [f"x{i}" for i in range(100)]
-    docs[81] = "star"
-    rows = [("X", "q", d, 100.0 - i) for i, d in enumerate(docs)]
-    rows += [("Y", "q", "star", 10.0), ("Y", "q", "y1", 9.0)]
-    run = pl.DataFrame(rows, schema=["run_id", "query_id", "doc_id", "score"], orient="row")
-    qrels = pl.DataFrame({"query_id": ["q"], "doc_id": ["star"], "relevance": [1]})
+    run, qrels = nearly_unjudged()
     sim = ir.simulate_judging(run, qrels, methods=["A"], budgets=[5], unknown="skip")
     got = sim.per_query.sort("run_id")
     assert got["value"].to_list() == pytest.approx([0.2 * 0.8**81, 0.2], rel=1e-15)

@@ -16,7 +16,7 @@ import polars_ireval as ir
 from polars_ireval.errors import ParameterError
 from tests.paths import need_data
 from tests.strategies import QRELS_SCHEMA, RUN_SCHEMA, frame_collections, ranked_scores
-from tests.support import to_polars
+from tests.support import nearly_unjudged, to_polars
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
 
@@ -92,12 +92,7 @@ def test_projection_of_a_nearly_unjudged_ranking_is_exact(
     weight's digits: the projection was 1 - 1.3e-7. Every engine divides by the judged weight,
     per query and aggregated."""
     con = request.getfixturevalue("spark") if engine.startswith("spark") else None
-    docs = [f"x{i}" for i in range(100)]
-    docs[81] = "star"
-    rows = [("X", "q", d, 100.0 - i) for i, d in enumerate(docs)]
-    rows += [("Y", "q", "star", 10.0), ("Y", "q", "y1", 9.0)]
-    run = pl.DataFrame(rows, schema=["run_id", "query_id", "doc_id", "score"], orient="row")
-    qrels = pl.DataFrame({"query_id": ["q"], "doc_id": ["star"], "relevance": [1]})
+    run, qrels = nearly_unjudged()
     names = ["RBP(p=0.8)", "P@100", "nDCG@10"]
     # (Spark SQL plans cost seconds: its means are checked in test_sql.py's
     # test_residuals_equal_polars, on measures with judged weights too)
