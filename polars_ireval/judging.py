@@ -572,12 +572,16 @@ class _Evaluation:
         return base, resid, weight
 
     def _frame(self, base: np.ndarray, resid: np.ndarray, weight: np.ndarray) -> pl.DataFrame:
-        return self.pairs.select(S.RUN_ID, S.QUERY_ID).with_columns(
-            pl.Series(VALUE, base.ravel()),
-            pl.Series(RESIDUAL, resid.ravel()),
-            projected_by_weight(
-                pl.lit(pl.Series(base.ravel())), pl.lit(pl.Series(weight.ravel()))
-            ).alias(PROJECTED),
+        judged = "__judged_weight"
+        return (
+            self.pairs.select(S.RUN_ID, S.QUERY_ID)
+            .with_columns(
+                pl.Series(VALUE, base.ravel()),
+                pl.Series(RESIDUAL, resid.ravel()),
+                pl.Series(judged, weight.ravel()),
+            )
+            .with_columns(projected_by_weight(pl.col(VALUE), pl.col(judged)).alias(PROJECTED))
+            .drop(judged)
         )
 
     def reference(self) -> pl.DataFrame:
