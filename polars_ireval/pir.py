@@ -9,7 +9,10 @@ neither when ``|difference| <= t`` (a tie, counting one half). Over N sessions,
     PIR(t) = (#{d > t} + #{|d| <= t} / 2) / N,
 
 a multiple of 1/(2N); 0.5 is the score of a metric that cannot tell any two lists apart
-(the seed's baseline), 1 that of a metric agreeing with every user.
+(the seed's baseline), 1 that of a metric agreeing with every user. Scores equal up to
+rounding error (:data:`RELATIVE_TOLERANCE`, relative) are equal: two lists holding the
+same fractional gains in another order tie under a metric without discount, as they do
+in exact arithmetic.
 
 Inputs (:func:`pir`): the lists as a run whose ``query_id`` is the session and whose
 ``run_id`` names the list (or a ``session`` column next to the ``query_id`` of the query
@@ -61,6 +64,11 @@ PIR_COLUMNS: tuple[str, ...] = (
 )  # fmt: skip
 
 _AT, _ORDER, _DIFF, _TORDER = "\x00at", "\x00order", "\x00diff", "\x00torder"
+_MINE, _OTHER, _TOL = "\x00mine", "\x00other", "\x00tol"
+#: Two scores of a session closer than this times the larger of their magnitudes (or 1)
+#: are equal: the same gains summed in another order differ in the last bits (gains 0.2,
+#: 0.4... with no discount), and a difference of rounding error must not name a list.
+RELATIVE_TOLERANCE = 1e-10
 _SHOWN = 5  # ids named in an error message
 
 
@@ -361,7 +369,10 @@ def pir(
     For each session, each measure m and cut-off k, d = m@k(preferred list) − m@k(other
     list). At threshold t, ``agree`` counts the sessions with d > t, ``disagree`` those
     with d < −t and ``tied`` those with |d| <= t, and PIR = (agree + tied / 2) / N over
-    the N sessions: a multiple of 1/(2N), 0.5 when the metric ties every session.
+    the N sessions: a multiple of 1/(2N), 0.5 when the metric ties every session. The
+    comparisons allow for rounding error: a difference within :data:`RELATIVE_TOLERANCE`
+    times the larger score (or 1) of t counts as equal to it (the same gains summed in
+    another order are equal).
 
     Parameters
     ----------
@@ -498,8 +509,10 @@ def _pir_frame(
         .join(prefs, left_on=S.QUERY_ID, right_on=SESSION)
         .group_by(*keys, S.QUERY_ID)
         .agg(
-            (pl.col(VALUE).filter(side).first() - pl.col(VALUE).filter(~side).first()).alias(_DIFF)
+            pl.col(VALUE).filter(side).first().alias(_MINE),
+            pl.col(VALUE).filter(~side).first().alias(_OTHER),
         )
+        .select(*keys, S.QUERY_ID, *_difference(pl.col(_MINE), pl.col(_OTHER)))
     )
     frames = []
     fixed = [t for t in rules if t != "best"]
@@ -509,7 +522,7 @@ def _pir_frame(
             {THRESHOLD: fixed, _TORDER: [order[t] for t in fixed]},
             schema={THRESHOLD: pl.Float64, _TORDER: pl.Int64},
         )
-        d, t = pl.col(_DIFF), pl.col(THRESHOLD)
+        d, t = pl.col(_DIFF), pl.col(THRESHOLD) + pl.col(_TOL)
         frames.append(
             diffs.join(ts, how="cross")
             .group_by(*keys, THRESHOLD, _TORDER)
@@ -534,16 +547,29 @@ def _pir_frame(
     )
 
 
+def _difference(mine: pl.Expr, other: pl.Expr) -> list[pl.Expr]:
+    """The difference d = ``mine`` - ``other`` of one session, 0 when it is within the
+    rounding error of the two values (:data:`RELATIVE_TOLERANCE`), and that tolerance."""
+    tol = RELATIVE_TOLERANCE * pl.max_horizontal(mine.abs(), other.abs(), pl.lit(1.0))
+    d = mine - other
+    return [pl.when(d.abs() <= tol).then(0.0).otherwise(d).alias(_DIFF), tol.alias(_TOL)]
+
+
 def _best(diffs: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
     """The threshold of the highest PIR (the smallest of equals) per ``keys``.
 
     PIR(t) changes only where t passes some |d|, so it is evaluated at 0 and at every
     distinct |d|: with the sessions ordered by |d|, ``tied`` at t = |d| is the running
-    count, ``agree`` the positive differences beyond it.
+    count, ``agree`` the positive differences beyond it. Values of |d| within the
+    tolerance of the one before them are one step (at their smallest), as the fixed
+    rule counts them.
     """
     a = pl.col(_DIFF).abs()
-    steps = diffs.select(
-        *keys, a.alias(THRESHOLD), pl.lit(1, pl.UInt32).alias("\x00n"),
+    ordered = diffs.sort(*keys, a)
+    apart = (a - a.shift().over(keys)) > pl.col(_TOL)
+    step = apart.fill_null(True).cum_sum().over(keys)
+    steps = ordered.select(
+        *keys, a.min().over(*keys, step).alias(THRESHOLD), pl.lit(1, pl.UInt32).alias("\x00n"),
         (pl.col(_DIFF) > 0).cast(pl.UInt32).alias("\x00pos"),
     )  # fmt: skip
     zero = (

@@ -97,6 +97,10 @@ def test_hand_worked_ndcg_and_measure_strings(hand) -> None:
 
 
 def brute_pir(d: list[float], t: float) -> Fraction:
+    """PIR at ``t`` of differences of scores in [0, 1], a difference within 1e-10 of t
+    counting as equal to it (as ``ir.pir`` does: 1/6 is 0.16666666666666663 or
+    0.16666666666666674 as a difference of two precisions)."""
+    t += 1e-10
     agree = sum(x > t for x in d)
     tied = sum(abs(x) <= t for x in d)
     return Fraction(2 * agree + tied, 2 * len(d))
@@ -437,6 +441,49 @@ def test_graded_precision_ranks_lists_as_dcg_does() -> None:
     out = ir.pir(sim.lists, sim.qrels, sim.preferences, ms, cutoffs=range(1, 11))
     a, b = (out.filter(measure=m).drop("measure") for m in ms)
     assert a.equals(b) and a["pir"].n_unique() > 1
+
+
+SIX_POINT = "gains={1:0.2,2:0.4,3:0.6,4:0.8,5:1.0}"  # seed 001's six-point scale
+
+
+def test_the_same_fractional_gains_in_another_order_tie() -> None:
+    """Without discount, two lists of the same documents in opposite orders score the same
+    in exact arithmetic; summed in another order, the seed's gains 0.2 ... 1 differ in
+    the last bits, which must not name a list (it did: PIR 1.0 instead of 0.5)."""
+    docs = ["a", "b", "c"]
+    lists = pl.DataFrame({
+        "query_id": "s1", "run_id": ["A"] * 3 + ["B"] * 3,
+        "doc_id": docs + docs[::-1], "score": [3.0, 2.0, 1.0] * 2,
+    })  # fmt: skip
+    qrels = pl.DataFrame({"query_id": "s1", "doc_id": docs, "relevance": [1, 2, 3]})
+    measures = [
+        f"DCG(discount='none',{SIX_POINT})", f"GradedP({SIX_POINT})",
+        f"nDCG(discount='none',{SIX_POINT})", f"AP(discount='none',{SIX_POINT})",
+    ]  # fmt: skip
+    values = ir.evaluate(lists, qrels, [f"{m}@3" for m in measures[:2]], per_query=True)
+    a, b = (values.filter(run_id=r)["value"] for r in "AB")
+    assert (a != b).all()  # 0.2 + 0.4 + 0.6 is not 0.6 + 0.4 + 0.2 in floating point
+    prefs = prefs_of({"s1": "A"})
+    out = ir.pir(lists, qrels, prefs, measures, cutoffs=[3, 4], threshold=[0, 0.1, "best"])
+    assert out["tied"].to_list() == [1] * out.height
+    assert set(out["pir"]) == {0.5}
+    assert set(out.filter(rule="best")["threshold"]) == {0.0}
+
+
+def test_fractional_gains_rank_lists_as_dcg_does_at_the_seeds_scale() -> None:
+    """Seed 001's setting (gains 0.2 ... 1, no discount, 200 sessions): GradedP@k is DCG@k
+    / k, so their PIRs are equal at every cut-off; before rounding error was allowed for,
+    they differed at cut-offs 3, 5 and 6 (0.72 and 0.7175 at 3, where the sessions that
+    tie in exact arithmetic give 0.73)."""
+    gains = {1: 0.2, 2: 0.4, 3: 0.6, 4: 0.8, 5: 1.0}
+    sim = ir.simulate_sessions(200, seed=2012, p=0.8, noise=0.05, gains=gains,
+                               grades=(0.4, 0.2, 0.15, 0.1, 0.1, 0.05))  # fmt: skip
+    ms = [f"GradedP({SIX_POINT})", f"DCG(discount='none',{SIX_POINT})"]
+    out = ir.pir(sim.lists, sim.qrels, sim.preferences, ms, cutoffs=range(1, 11))
+    a, b = (out.filter(measure=m).drop("measure") for m in ms)
+    assert a.equals(b) and a["pir"].n_unique() > 1
+    at3 = a.filter(cutoff=3)
+    assert at3["pir"].item() == 0.73 and at3["tied"].item() > 0
 
 
 def test_figure_script_draws_the_pages_measures() -> None:
