@@ -419,13 +419,17 @@ class Measure:
 
     @property
     def tie_bounded(self) -> bool:
+        """:meth:`tie_bounded_at` the default relevance level, 1."""
+        return self.tie_bounded_at()
+
+    def tie_bounded_at(self, relevance_level: int = 1) -> bool:
         """Whether the value's extremes over the orders of tied documents lie at the
-        grade-ordered tie orders (the declaration's ``tie_bounds``; see
+        grade-ordered tie orders (the declaration's ``tie_bounds``, given the parameter
+        values with ``rel`` resolved at ``relevance_level``; see
         :func:`polars_ireval.tie_sensitivity`)."""
         flag = self.defn.tie_bounds
         if callable(flag):
-            defaults = {p.name: p.default for p in self.defn.params if not p.required}
-            return bool(flag({**defaults, **dict(self.values)}))
+            return bool(flag(self.arguments(relevance_level)))
         return bool(flag)
 
     def aggregate(self, column: pl.Expr) -> pl.Expr:

@@ -53,14 +53,15 @@ def _bounded_names() -> list[str]:
     return [d.name for d in definitions() if d.tie_bounds]
 
 
-def _check_measures(measures: list[Measure]) -> None:
-    refused = [m.label for m in measures if not m.tie_bounded]
+def _check_measures(measures: list[Measure], relevance_level: int) -> None:
+    refused = [m.label for m in measures if not m.tie_bounded_at(relevance_level)]
     if refused:
         raise ParameterError(
             f"tie_sensitivity cannot bound {', '.join(map(repr, refused))}: the extremes of "
             "such a measure over tie orders are not reached by ordering each tie by grade "
             "(an adaptive user model, a gain mapping not increasing with the grade, a nested "
-            "measure). Measures it bounds (with increasing gains): "
+            "measure, Q with a relevance level above 1). Measures it bounds (with increasing "
+            "gains): "
             f"{', '.join(_bounded_names())}"
         )
 
@@ -177,7 +178,7 @@ def tie_sensitivity(
         )
     check_scores(scores)
     parsed = parse_measures(measures)
-    _check_measures(parsed)
+    _check_measures(parsed, relevance_level)
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
     run_in, qrels_in = as_inputs(run, qrels, validate=validate)
     run_in = float32_scores(run_in, scores)

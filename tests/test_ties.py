@@ -63,6 +63,19 @@ REFUSED: list[tuple[str, list[tuple[str, str, float]], list[tuple[str, str, int]
     # and a negative grade (pooled, unjudged) counts apart from both
     ("infAP", [("q", "a", 1.0), ("q", "b", 1.0), ("q", "c", 1.0), ("q", "d", 1.0)],
      [("q", "c", -1), ("q", "d", 2)], {}),
+    # G's discount depends on how far the cumulated gain lags the ideal's
+    ("G", [("q", "d3", 4.0), ("q", "d2", 3.0), ("q", "d0", 0.0), ("q", "d1", 0.0),
+           ("q", "d4", 0.0)],
+     [("q", "d0", 4), ("q", "d1", 2), ("q", "d2", 1), ("q", "x", -1)], {}),
+    # Q's cumulated gain counts grades below rel: a gainful non-relevant document before a
+    # relevant one can raise its term (one rank later, more gain)
+    ("Q(rel=2)", [("q", "d2", 1.0), ("q", "d0", 0.0), ("q", "d1", 0.0), ("q", "d3", 0.0),
+                  ("q", "d4", 0.0)],
+     [("q", "d0", 1), ("q", "d1", 2), ("q", "d2", -1), ("q", "d3", 2), ("q", "y", 0)], {}),
+    ("Q", [("q", "d2", 1.0), ("q", "d0", 0.0), ("q", "d1", 0.0), ("q", "d3", 0.0),
+           ("q", "d4", 0.0), ("q", "d5", 0.0)],
+     [("q", "d0", -1), ("q", "d1", 1), ("q", "d2", -1), ("q", "d4", 3), ("q", "d5", 0),
+      ("q", "x", 3), ("q", "y", 3)], {"relevance_level": 2}),
 ]  # fmt: skip
 
 OPTIONS: list[dict[str, Any]] = [
@@ -160,7 +173,9 @@ def test_bounds_are_the_extremes_over_every_tie_order(
     options: dict[str, Any], frames: tuple[pl.DataFrame, pl.DataFrame]
 ) -> None:
     run, qrels = frames
-    check_against_enumeration(run, qrels, MEASURES, **options)
+    level = options.get("relevance_level", 1)
+    measures = [m for m in MEASURES if ir.parse_measure(m).tie_bounded_at(level)]
+    check_against_enumeration(run, qrels, measures, **options)
 
 
 @pytest.mark.parametrize("ties", ["doc_id_asc", "input_order"])
@@ -182,6 +197,15 @@ def test_every_registered_measure_is_bounded_or_refused() -> None:
     accepted = {ir.parse_measure(m).name for m in MEASURES}
     refused = {ir.parse_measure(m).name for m, *_ in REFUSED}
     assert set(REGISTRY) - accepted - refused == set()
+
+
+def test_q_is_bounded_where_every_gainful_grade_is_relevant() -> None:
+    """Q at relevance level 1 (rel 0 or 1: every positive grade relevant) is accepted and
+    checked by enumeration above; at level 2, or with rel=2, refused (cases in REFUSED)."""
+    assert ir.parse_measure("Q").tie_bounded_at(1)
+    assert ir.parse_measure("Q(rel=0)").tie_bounded_at(2)
+    assert not ir.parse_measure("Q").tie_bounded_at(2)
+    assert not ir.parse_measure("Q(rel=2)").tie_bounded_at(1)
 
 
 @pytest.mark.parametrize(("measure", "run_rows", "qrels_rows", "options"), REFUSED)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import polars as pl
 
 from polars_ireval.measures._expr import RANK, num_rel, ratio, relevant, retrieved, value_at
@@ -16,9 +19,16 @@ from polars_ireval.registry import (
 )
 
 
+def _q_tie_bounds(params: Mapping[str, Any]) -> bool:
+    """Cumulated gain counts every positive grade, relevant or not: with ``rel`` above 1 a
+    gainful grade below it, put before a relevant document, can raise the latter's term
+    (a rank later, more gain), so the extremes need not lie at the grade-ordered ties."""
+    return grade_ordered(params) and params.get("rel", 1) <= 1
+
+
 @measure(
     "Q",
-    tie_bounds=grade_ordered,
+    tie_bounds=_q_tie_bounds,
     by_r=True,
     sql="ireval_q",
     unjudged=False,
