@@ -503,22 +503,25 @@ def _check_means(cmp: pl.DataFrame, means: dict[str, float], n: int, measure: st
 def _marks(cmp: pl.DataFrame, mode: str, labels: dict[str, str]) -> pl.DataFrame:
     """``run_id, measure, mark``: ▲/▼ against a baseline or a fixed score; otherwise the
     letters (``labels``) of the shown runs the run is significantly better than."""
-    sig = cmp.filter(pl.col("significant") & (pl.col("delta") != 0))
+    # the direction the test found, not the sign of delta: a signed-rank or sign test can
+    # find a significant rise where the mean falls (many small wins, a few large losses)
+    way = pl.col("direction")
+    sig = cmp.filter(pl.col("significant") & (way != 0))
     if mode in ("baseline", "fixed"):
         return sig.select(
             pl.col("run_a").alias("run_id"),
             "measure",
-            pl.when(pl.col("delta") > 0).then(pl.lit(_UP)).otherwise(pl.lit(_DOWN)).alias("mark"),
+            pl.when(way > 0).then(pl.lit(_UP)).otherwise(pl.lit(_DOWN)).alias("mark"),
         )
     beats = [
-        sig.filter(pl.col("delta") > 0).select(
+        sig.filter(way > 0).select(
             pl.col("run_a").alias("run_id"), "measure", pl.col("run_b").alias("beaten")
         )
     ]
     # on two columns (base vs top) only "a above b" is a claim about the runs
     if cmp["column_a"][0] == cmp["column_b"][0]:
         beats.append(
-            sig.filter(pl.col("delta") < 0).select(
+            sig.filter(way < 0).select(
                 pl.col("run_b").alias("run_id"), "measure", pl.col("run_a").alias("beaten")
             )
         )
@@ -561,7 +564,9 @@ def _legend_lines(
         else "topics per measure: "
         + ", ".join(f"{m} {k}" for m, k in per.select("measure", "n").iter_rows())
     )
-    lines = [f"{spec.label}, {meta['alternative']}, alpha = {meta['alpha']:g}; {topics_s}."]
+    # against a fixed score the t, randomization and bootstrap tests are one-sample tests
+    label = spec.label.replace("paired ", "one-sample ") if mode == "fixed" else spec.label
+    lines = [f"{label}, {meta['alternative']}, alpha = {meta['alpha']:g}; {topics_s}."]
     if spec.family_wise:
         lines.append("Family-wise over all pairs of runs (by the test itself).")
     elif meta["correction"] == "none":
@@ -580,11 +585,16 @@ def _legend_lines(
                 f"{max(resamples):,} random resamples; Monte Carlo standard error of p "
                 f"at most {err:.4f}."
             )
+    # the marks follow the test's direction, which for these can differ from the means'
+    by = {"wilcoxon": " (by the signed ranks of the differences)", "sign": " (by wins and losses)"}
+    way = by.get(meta["test"], "")
     if mode == "baseline":
-        lines.append(f"{_UP} / {_DOWN}: significantly higher / lower than {base}.")
+        lines.append(f"{_UP} / {_DOWN}: significantly higher / lower than {base}{way}.")
     elif mode == "fixed":
         mu = cmp["mean_b"][0]
-        lines.append(f"{_UP} / {_DOWN}: significantly higher / lower than the fixed score {mu:g}.")
+        lines.append(
+            f"{_UP} / {_DOWN}: significantly higher / lower than the fixed score {mu:g}{way}."
+        )
     else:
         if meta["column_a"] == meta["column_b"]:
             lines.append(

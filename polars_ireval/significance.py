@@ -143,6 +143,7 @@ RESULT_COLUMNS: tuple[str, ...] = (
     "p_value",
     "p_adjusted",
     "significant",
+    "direction",
     "wins",
     "ties",
     "losses",
@@ -470,6 +471,27 @@ def _wilcoxon_seed003(d: np.ndarray, alt: str) -> tuple[np.ndarray, np.ndarray]:
     else:
         p = 2 * stats.norm.sf(np.abs(z))
     return z, np.minimum(p, 1.0)
+
+
+def _direction(d: np.ndarray, delta: np.ndarray, opts: Any) -> np.ndarray:
+    """Which way each pair's test points: 1 (a above b), -1 (a below b) or 0, by the
+    quantity the test ranks: the signed-rank sum W (Wilcoxon, zeros ranked as
+    ``zero_method`` ranks them), wins - losses (sign test), the mean difference otherwise.
+    W and wins - losses can point against the mean difference (many small wins, a few
+    large losses): a significant result is then a significant *rise*."""
+    from scipy import stats
+
+    if opts.test == "sign":
+        return np.sign((d > 0).sum(axis=1) - (d < 0).sum(axis=1))
+    if opts.test != "wilcoxon":
+        return np.sign(delta)
+    absd = np.abs(d)
+    if opts.zero_method == "wilcox" or opts.continuity == "seed003":
+        nonzero = np.where(d == 0, np.nan, absd)
+        ranks = np.nan_to_num(stats.rankdata(nonzero, axis=1, nan_policy="omit"))
+    else:  # pratt ranks the zeros and drops them; zsplit's halves cancel in W
+        ranks = stats.rankdata(absd, axis=1)
+    return np.sign((np.sign(d) * ranks).sum(axis=1))
 
 
 def _sign_test(d: np.ndarray, alt: str) -> tuple[np.ndarray, np.ndarray]:
@@ -973,7 +995,9 @@ def compare(
         has residuals, as evaluate gives them only for RBP, P, SDCG and the C/W/L measures).
     runs
         The runs taking part (default: every run of the frame). The missing-query policy,
-        the ANOVA and the Tukey families are over these runs.
+        the ANOVA and the Tukey families are over these runs, with ``baseline`` or explicit
+        ``pairs`` as with every pair: pass ``runs`` to narrow them (e.g. to the runs of the
+        pairs).
     missing
         Queries scored for some runs and not others (absent rows or null scores):
         ``"error"`` (default; the message names them), ``"intersect"`` (compare each
@@ -1025,7 +1049,10 @@ def compare(
     polars.DataFrame
         One row per measure and compared pair, columns :data:`RESULT_COLUMNS`:
         ``measure, run_a, run_b, n`` (topics), ``mean_a, mean_b, delta`` (mean_a - mean_b),
-        ``ci_low, ci_high, effect_size, statistic, p_value, p_adjusted, significant, wins,
+        ``ci_low, ci_high, effect_size, statistic, p_value, p_adjusted, significant``,
+        ``direction`` (1 when the test points to a above b, -1 below, 0 all differences
+        0: by the signed-rank sum for ``"wilcoxon"``, wins - losses for ``"sign"``, the
+        mean difference otherwise; the first two can point against ``delta``), ``wins,
         ties, losses`` (topics where a > b, a == b, a < b), ``topics_needed``, then what was
         done: ``test, alternative, correction, alpha, ci_method, confidence,
         effect_size_kind, resamples`` (null for deterministic tests; ``2**n`` for exact
@@ -1121,7 +1148,6 @@ def compare(
         df, measures, residual=opts.a in _RESIDUAL_COLUMNS or opts.b in _RESIDUAL_COLUMNS
     )
     family = _runs(all_runs, runs)
-    spec = TESTS[opts.test]
     if isinstance(pairs, str):
         _choice(pairs, ["all"], "pairs", {})
     if isinstance(baseline, str) and baseline not in family:
@@ -1129,12 +1155,9 @@ def compare(
     explicit = (
         _explicit_pairs(pairs, family) if pairs is not None and not isinstance(pairs, str) else None
     )
-    if one_sample:
-        taking_part = family
-    elif explicit is not None and not spec.family_wise:
-        taking_part = [r for r in family if any(r in pr for pr in explicit)]
-    else:
-        taking_part = family
+    # every run of ``runs`` takes part, whichever rows are asked for: the missing-query
+    # policy, the ANOVA (effect_size="sakai") and the Tukey interval are over them all
+    taking_part = family
     if not one_sample and len(taking_part) < 2:
         raise EmptyInputError(
             f"compare needs at least two runs; the frame holds {len(taking_part)} "
@@ -1474,6 +1497,7 @@ def _compare_measure(
         sd, target, alpha=opts.alpha, power=opts.power, alternative=cast(Alternative, alt)
     )
     p_adj = adjust_p_values(p, opts.correction)
+    direction = np.where(flat, 0, _direction(d, delta, opts))
     wins = (d > 0).sum(axis=1)
     ties = (d == 0).sum(axis=1)
     losses = (d < 0).sum(axis=1)
@@ -1501,6 +1525,7 @@ def _compare_measure(
             "p_value": p,
             "p_adjusted": p_adj,
             "significant": p_adj <= opts.alpha,
+            "direction": pl.Series(direction.astype(np.int8), dtype=pl.Int8),
             "wins": wins.astype(np.int64),
             "ties": ties.astype(np.int64),
             "losses": losses.astype(np.int64),

@@ -447,6 +447,26 @@ def test_randomized_tukey_never_below_the_unadjusted_p(name: str) -> None:
 # --------------------------------------------------------------------------- ANOVA, power
 
 
+def test_explicit_pairs_are_compared_within_every_run() -> None:
+    """The ANOVA (Sakai's effect size), the Tukey interval and the missing-query policy
+    are over ``runs`` (default every run), with explicit pairs as with ``pairs="all"`` or a
+    baseline: they were over the runs named in the pairs (effect size 1.56 for 1.46)."""
+    per_q = generated(decimals=None, seed=5)
+    kw = {"effect_size": "sakai", "ci": "tukey"}
+    every = ir.compare(per_q, pairs="all", **kw).filter(run_a="r4", run_b="r0")
+    picked = ir.compare(per_q, pairs=[("r4", "r0")], **kw)
+    columns = ["effect_size", "ci_low", "ci_high", "p_value"]
+    assert picked.select(columns).equals(every.select(columns))
+    narrowed = ir.compare(per_q, pairs=[("r4", "r0")], runs=["r4", "r0"], **kw)
+    assert narrowed["effect_size"].item() != picked["effect_size"].item()
+    # a third run lacking a query: intersect drops it for the pair too, as with a baseline
+    gap = per_q.filter(~((pl.col("run_id") == "r2") & (pl.col("query_id") == "q00")))
+    pair = ir.compare(gap, pairs=[("r4", "r0")], missing="intersect")
+    base = ir.compare(gap, baseline="r0", missing="intersect").filter(run_a="r4")
+    assert pair["n"].item() == base["n"].item() == 9
+    assert pair["p_value"].item() == base["p_value"].item()
+
+
 @pytest.mark.parametrize("name", ["generated-ties", "covid"])
 def test_tukey_hsd_on_two_way_anova_residuals(name: str) -> None:
     """q = |delta| / sqrt(V_E / n), V_E = statsmodels' residual mean square of the two-way

@@ -109,6 +109,31 @@ def test_report_intervals_and_fixed_score() -> None:
     fixed = ir.compare(per_q, baseline=0.3, alternative="greater")
     frep = ir.report(per_q, fixed)
     assert frep.mode == "fixed" and "fixed score 0.3" in " ".join(frep.legend)
+    assert frep.legend[0].startswith("one-sample t-test, greater")  # not "paired"
+
+
+@pytest.mark.parametrize("test", ["wilcoxon", "sign"])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_marks_follow_the_tests_direction_not_the_means(test: str, alternative: str) -> None:
+    """A run that wins 20 of 23 topics by 0.05 and loses 3 by 0.45 has a lower mean, yet the
+    signed-rank and sign tests find it significantly *higher* (scipy's one-sided p 0.0086
+    and 0.00024): the report marked it lower."""
+    base = np.full(23, 0.5)
+    new = base + np.where(np.arange(23) < 20, 0.05, -0.45)
+    rows = [(r, f"q{j:02d}", "AP", float(x)) for r, v in (("base", base), ("new", new))
+            for j, x in enumerate(v)]  # fmt: skip
+    per_q = pl.DataFrame(rows, schema=["run_id", "query_id", "measure", "value"], orient="row")
+    cmp = ir.compare(per_q, baseline="base", test=test, alternative=alternative)
+    row = cmp.row(0, named=True)
+    assert row["delta"] < 0 and row["significant"] and row["direction"] == 1
+    rep = ir.report(per_q, cmp)
+    assert rep.frame.filter(run_id="new")["mark"].item() == "▲"
+    assert "by the signed ranks" in rep.legend[2] or "by wins and losses" in rep.legend[2]
+    # pairs="all" puts the higher mean first (base): the test finds it lower than new
+    both = ir.compare(per_q, pairs="all", test=test, alternative=alternative)
+    assert both["run_a"].item() == "base" and both["direction"].item() == -1
+    if alternative == "two-sided":
+        assert ir.report(per_q, both).frame.filter(run_id="base")["mark"].item() == "▼"
 
 
 def test_report_refuses_what_does_not_match() -> None:
