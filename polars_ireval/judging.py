@@ -814,6 +814,32 @@ def _overlap(found: pl.DataFrame, methods: list[str]) -> pl.DataFrame:
 # --------------------------------------------------------------------------- depths
 
 
+def checked_contributors(lf: pl.LazyFrame, wanted: list[str], lazy: bool) -> pl.LazyFrame:
+    """``lf`` (runs with a ``run_id`` column), once every run of ``wanted`` is known to be
+    among its runs: checked now (``lazy`` False) or when the query is collected (a
+    :class:`ParameterError` naming the unknown ones)."""
+
+    def check(frame: pl.DataFrame) -> pl.DataFrame:
+        present = frame[S.RUN_ID].to_list()
+        unknown = [c for c in wanted if c not in set(present)]
+        if unknown:
+            raise ParameterError(
+                f"contributors: {unknown[:5]!r} {'is' if len(unknown) == 1 else 'are'} "
+                f"not among the {len(present)} runs (e.g. {sorted(present)[:5]!r}); check "
+                "the run ids"
+            )
+        return frame
+
+    ids = lf.select(pl.col(S.RUN_ID).unique())
+    if not lazy:
+        check(ids.collect())
+        return lf
+    gate = ids.map_batches(check, schema=pl.Schema({S.RUN_ID: pl.String})).select(
+        pl.len().alias("__gate")
+    )
+    return lf.join(gate, how="cross").drop("__gate")
+
+
 def _ranked_lazy(runs: Any, contributors: list[str] | None) -> tuple[pl.LazyFrame, bool]:
     """``run_id, query_id, doc_id, rank`` of the (contributing) runs, lazily; and whether
     the input was lazy. Unknown contributors raise :class:`ParameterError`, for a lazy run
@@ -825,27 +851,7 @@ def _ranked_lazy(runs: Any, contributors: list[str] | None) -> tuple[pl.LazyFram
         lf = lf.with_columns(pl.lit(SINGLE_RUN).alias(S.RUN_ID))
     if contributors is not None:
         wanted = list(dict.fromkeys(contributors))
-
-        def check(frame: pl.DataFrame) -> pl.DataFrame:
-            present = frame[S.RUN_ID].to_list()
-            unknown = [c for c in wanted if c not in set(present)]
-            if unknown:
-                raise ParameterError(
-                    f"contributors: {unknown[:5]!r} {'is' if len(unknown) == 1 else 'are'} "
-                    f"not among the {len(present)} runs (e.g. {sorted(present)[:5]!r}); check "
-                    "the run ids"
-                )
-            return frame
-
-        ids = lf.select(pl.col(S.RUN_ID).unique())
-        if lazy:
-            gate = ids.map_batches(check, schema=pl.Schema({S.RUN_ID: pl.String})).select(
-                pl.len().alias("__gate")
-            )
-            lf = lf.join(gate, how="cross").drop("__gate")
-        else:
-            check(ids.collect())
-        lf = lf.filter(pl.col(S.RUN_ID).is_in(wanted))
+        lf = checked_contributors(lf, wanted, lazy).filter(pl.col(S.RUN_ID).is_in(wanted))
     rank = (
         pl.struct(S.SCORE, S.DOC_ID)
         .rank("ordinal", descending=True)

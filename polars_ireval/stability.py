@@ -52,7 +52,7 @@ from polars_ireval.judge import (
     group_keys,
     judge_and_rankings,
 )
-from polars_ireval.judging import depth_qrels
+from polars_ireval.judging import checked_contributors, depth_qrels
 from polars_ireval.measures._expr import (
     RANK,
     REL,
@@ -67,6 +67,7 @@ from polars_ireval.measures.ndcg import of_grade_expr
 from polars_ireval.measures.rbp import rbp_model
 from polars_ireval.measures.usermodel import unit_gain
 from polars_ireval.parse import parse_measures
+from polars_ireval.pooling import contributor_list
 from polars_ireval.registry import Measure
 from polars_ireval.results import MEASURE, RESIDUAL, VALUE
 
@@ -437,8 +438,10 @@ def _fast(
     relevance_level: int,
     condensed: bool,
     ties: Ties,
+    contributors: list[str] | None = None,
 ) -> dict[int, pl.LazyFrame]:
-    """The curves of the one-pass measures (by their order), from one evaluation table.
+    """The curves of the one-pass measures (by their order), from one evaluation table;
+    the R_k of AP'' pools the rankings of ``contributors`` (None: every run).
 
     The rankings are numbered in (run, query) order; their retrieved rows (the events) are
     sorted by ranking and rank, and each measure's running values are computed over them.
@@ -473,7 +476,11 @@ def _fast(
     lists = [DEPTH] + [c for plan in plans for c in plan.per_depth]
     of_query = [e for plan in plans for e in plan.queries.values()]
     if any(c.pooled_ap for c, _ in curves):  # R_k: the relevant documents pooled to depth k
-        q = _pooled_relevant(events, q)
+        pooling = events
+        if contributors is not None and S.RUN_ID in keys:  # the contributors' rankings only
+            ids = rankings.filter(pl.col(S.RUN_ID).is_in(contributors)).select(_ID)
+            pooling = events.join(ids, on=_ID, how="semi")
+        q = _pooled_relevant(pooling, q)
         pooled = pl.col(_ENTRY).filter(relevant(relevance_level) & pl.col(_ENTRY).is_not_null())
         of_query.append(_count_at(pooled.sort(), depth).alias(_R_K))
         lists.append(_R_K)
@@ -682,7 +689,9 @@ def depth_curve(
         documents judged deeper count as unjudged, so non-relevant. Adds the boolean column
         ``pooled``, true at ``depth == pool_depth``.
     contributors
-        With ``pool_depth``, the runs whose rankings make the pool (default: every run).
+        The runs whose rankings make the pool (default: every run): of ``pool_depth``,
+        and the R_k of AP'' (seed 000: the relevant documents in the contributing runs'
+        pool to depth k), with or without ``pool_depth``.
     relevance_level
         Minimum grade counted as relevant by measures whose ``rel`` is not given.
     ties
@@ -759,20 +768,27 @@ def depth_curve(
     ):
         check_flag(name, flag)
     check_options(max_depth=None, ties=ties, missing="skip", judged_only=condensed)
-    if contributors is not None and pool is None:
-        raise ParameterError(
-            "contributors= names the runs that make the pool of pool_depth=; pass pool_depth too"
-        )
+    names = contributor_list(contributors)
     curves: list[_Curve] = []
     for item in _measure_list(measures):
         curve = _resolve(item, len(curves))
         if curve.label not in {c.label for c in curves}:
             curves.append(curve)
+    if names is not None and pool is None and not any(c.pooled_ap for c in curves):
+        raise ParameterError(
+            "contributors= names the runs that make the pool of pool_depth= (and the R_k "
+            "of AP''); pass pool_depth too"
+        )
     run = as_run(runs, ties=ties)
     q: Any = as_qrels(qrels)
     lazy = isinstance(run, pl.LazyFrame) or isinstance(q, pl.LazyFrame)
     if pool is not None:
-        q = depth_qrels(run, q, depth=pool, contributors=contributors)
+        q = depth_qrels(run, q, depth=pool, contributors=names)
+    elif names is not None:  # only AP'' reads them: check them here
+        if S.RUN_ID not in run.collect_schema():
+            raise ParameterError("contributors= names runs: the runs need a run_id column")
+        checked = checked_contributors(run.lazy(), names, lazy)
+        run = checked if lazy else run
     fast: list[tuple[_Curve, str]] = []
     slow: list[_Curve] = []
     for curve in curves:
@@ -787,7 +803,7 @@ def depth_curve(
     }  # fmt: skip
     frames: dict[int, pl.LazyFrame] = {}
     if fast:
-        frames.update(_fast(run, q, fast, values, **options))
+        frames.update(_fast(run, q, fast, values, contributors=names, **options))
     if slow:
         frames.update(_evaluated(run.lazy(), q.lazy(), slow, values, **options))
     out = pl.concat([frames[c.order] for c in curves]).drop(_ORDER)
@@ -803,13 +819,15 @@ def ap_pooled(
     *,
     per_query: bool = False,
     condensed: bool = False,
+    contributors: Sequence[str] | None = None,
     relevance_level: int = 1,
     ties: Ties = "trec_eval",
 ) -> Any:
     """Seed 000's AP'' at depth ``k`` (eq. 3): AP@k normalised by R_k.
 
-    R_k is the number of relevant documents found by pooling all the runs given to depth
-    ``k`` (judged relevant, at or above rank ``k`` in some run): a campaign-level quantity,
+    R_k is the number of relevant documents found by pooling the contributing runs (all
+    the runs given, or ``contributors``) to depth ``k`` (judged relevant, at or above rank
+    ``k`` in one of them): a campaign-level quantity,
     which grows with k towards R (the seed's R_0 = 0, R_{d+1} >= R_d). AP'' = (1/R_k)
     Σ_{i <= k} r_i P(i); 0 when R_k = 0. It equals ``AP@k`` evaluated on the qrels of the
     depth-k pool (:func:`polars_ireval.depth_qrels` of the same runs), since a run's top k
@@ -823,9 +841,13 @@ def ap_pooled(
     Parameters
     ----------
     runs, qrels
-        As :func:`depth_curve`; the runs given make the pool.
+        As :func:`depth_curve`.
     k
         The evaluation (and pooling) depth, a positive integer.
+    contributors
+        The runs whose rankings make the pool (default: every run given). A run that did
+        not contribute is scored against the same R_k, and can score above 1 (its top k
+        may hold more relevant documents than the contributors' top k do).
     per_query, condensed, relevance_level, ties
         As :func:`depth_curve` (with ``condensed``, R_k pools the condensed rankings).
 
@@ -859,7 +881,8 @@ def ap_pooled(
         raise ParameterError(f"k={k!r}: AP'' needs the evaluation depth, a positive integer")
     curve = depth_curve(
         runs, qrels, [AP_POOLED[0]], depths=[int(k)], per_query=per_query,
-        condensed=condensed, relevance_level=relevance_level, ties=ties,
+        condensed=condensed, contributors=contributors, relevance_level=relevance_level,
+        ties=ties,
     )  # fmt: skip
     return curve.with_columns(pl.lit(f"{AP_POOLED[0]}@{int(k)}").alias(MEASURE)).drop(DEPTH)
 

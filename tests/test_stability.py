@@ -429,6 +429,34 @@ def test_ap_pooled_is_ap_on_the_depth_k_pool(
         )
 
 
+def test_ap_pooled_pools_the_contributors_only(
+    trec_covid: tuple[pl.DataFrame, pl.DataFrame],
+) -> None:
+    """R_k is the contributing runs' pool to depth k (seed 000: the R that emerges from
+    pooling to depth k), also for the runs that did not contribute: it pooled every run
+    handed in (TREC-COVID, 56 contributors of 143, pooled to 7: CSIROmedNIR's AP''@1 was
+    0.0471 for the seed's 0.0638). For a contributor it is AP@k on the contributors'
+    depth-k pool."""
+    runs, qrels = trec_covid
+    board = pl.read_csv(covid_path() / "leaderboard.csv")
+    contributors = board.filter(pl.col("contributed judgments") == "yes")["run"].to_list()
+    k = 3
+    ours = ir.ap_pooled(runs, qrels, k, per_query=True, contributors=contributors)
+    pool = ir.depth_qrels(runs, qrels, depth=k, contributors=contributors)
+    theirs = ir.evaluate(runs.filter(pl.col("run_id").is_in(contributors)), pool,
+                         [f"AP@{k}"], per_query=True)  # fmt: skip
+    both = theirs.join(ours, on=["run_id", "query_id"], how="left")
+    assert np.array_equal(bits(both["value"])[1], bits(both["value_right"])[1])
+    every = ir.ap_pooled(runs, qrels, k, per_query=True)
+    assert (every["value"] <= ours["value"]).all() and (every["value"] < ours["value"]).any()
+    curve = ir.depth_curve(runs, qrels, ["AP''"], depths=[1, 7], pool_depth=7,
+                           contributors=contributors)  # fmt: skip
+    at1 = curve.filter(run_id="CSIROmedNIR", depth=1)["value"].item()
+    assert round(at1, 4) == 0.0638
+    with pytest.raises(ir.ParameterError, match="not among the 143 runs"):
+        ir.ap_pooled(runs, qrels, k, contributors=["no such run"])
+
+
 def test_ap_pooled_is_not_sn_ap(example: tuple[pl.DataFrame, pl.DataFrame]) -> None:
     """AP'' divides by the relevant documents of the campaign's depth-k pool; AP(norm='self')
     (SN-AP) by those of the run's own top k: different, and AP'' <= SN-AP."""
