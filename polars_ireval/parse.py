@@ -26,7 +26,12 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from polars_ireval import measures as _measures  # noqa: F401  (registers every measure)
-from polars_ireval.errors import MeasureSyntaxError, ParameterError, UnknownMeasureError
+from polars_ireval.errors import (
+    IrevalError,
+    MeasureSyntaxError,
+    ParameterError,
+    UnknownMeasureError,
+)
 from polars_ireval.registry import (
     ALIASES,
     REGISTRY,
@@ -365,3 +370,17 @@ def _unknown_message(token: str, name: str) -> str:
 
 
 use_parser(parse_measure)  # nested measure parameters (ED's ``measure``) are parsed when bound
+
+
+def lower_is_better(label: str) -> bool:
+    """Whether ``label`` (a measure string, as in a results frame's ``measure`` column)
+    names a measure declared ``lower_is_better`` (Fallout); False for anything that does
+    not parse as a measure (a column of the user's own).
+
+    >>> [lower_is_better(m) for m in ("Fallout(num_docs=100)@10", "AP", "my score")]
+    [True, False, False]
+    """
+    try:
+        return parse_measure(label).defn.lower_is_better
+    except IrevalError:
+        return False

@@ -43,6 +43,7 @@ import polars as pl
 from polars_ireval import schema as S
 from polars_ireval.agreement import agreement
 from polars_ireval.errors import ParameterError, SchemaError
+from polars_ireval.parse import lower_is_better
 from polars_ireval.results import projected
 from polars_ireval.significance import CORRECTIONS, TESTS
 
@@ -723,8 +724,11 @@ def significance_frame(
     Returns ``row_run, col_run, row, col, cell`` for every ordered pair of distinct runs:
     ``cell`` is 1 when the row's run is significantly better than the column's, -1 when
     significantly worse, 0 when compared without a significant difference, null when the
-    pair was not compared. Runs (rows and columns alike) by decreasing mean score (the
-    compared column ``a``), ties by run id, or in the order of ``order``.
+    pair was not compared: by the ``direction`` the test found (see
+    :func:`polars_ireval.compare`; the sign of ``delta`` in a frame without it), a lower
+    value being better for a measure declared so (Fallout). Runs (rows and columns alike)
+    from the best mean score (the compared column ``a``) down, ties by run id, or in the
+    order of ``order``.
 
     Examples
     --------
@@ -741,6 +745,7 @@ def significance_frame(
             "plot.significance: the comparison is against a fixed score (run_b null); a "
             "matrix needs pairs of runs: compare with baseline='run' or pairs='all'"
         )
+    lower = "measure" in df.columns and df.height > 0 and lower_is_better(df["measure"][0])
     if {"mean_a", "mean_b"} <= set(df.columns):
         means = (
             pl.concat(
@@ -752,14 +757,17 @@ def significance_frame(
             .group_by("run")
             .agg(pl.col("mean").mean())
         )
-        ranked = means.sort(["mean", "run"], descending=[True, False])["run"].to_list()
+        ranked = means.sort(["mean", "run"], descending=[not lower, False])["run"].to_list()
     else:
         ranked = sorted(set(df["run_a"]) | set(df["run_b"]))
     runs = _ordered(ranked, order, "plot.significance")
     index = {r: i for i, r in enumerate(runs)}
+    # the test's direction (compare's column; a signed-rank or sign test can point against
+    # delta), turned round for a measure whose lower values are better
+    way = pl.col("direction") if "direction" in df.columns else pl.col("delta").sign()
     sign = (
         pl.when(pl.col("significant").fill_null(False))
-        .then(pl.col("delta").sign().cast(pl.Int64))
+        .then(way.cast(pl.Int64) * (-1 if lower else 1))
         .otherwise(0)
     )
     cells = df.select(

@@ -197,6 +197,9 @@ class MeasureDef:
     #: a bool, or a function of the parameter values. ``evaluate``'s ``no_relevant`` policy
     #: applies to such measures (see :attr:`Measure.by_r`).
     by_r: bool | Callable[[Mapping[str, Any]], bool] = False
+    #: True for a measure whose lower values are better (Fallout): reports bold its lowest
+    #: mean and count a significantly lower run as the better one.
+    lower_is_better: bool = False
 
     @property
     def summary(self) -> str:
@@ -562,6 +565,7 @@ def measure(
     average: Callable[..., pl.Expr] | None = None,
     by_r: bool | Callable[[Mapping[str, Any]], bool] = False,
     judged: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None,
+    lower_is_better: bool = False,
 ) -> Callable[[Callable[..., pl.Expr]], Callable[..., pl.Expr]]:
     """Declare a measure. The decorated function builds its per-query expression.
 
@@ -652,6 +656,9 @@ def measure(
         ``evaluate(..., residuals=True)`` divides
         the value by it for ``projected`` instead of by 1 - residual, whose digits cancel
         when nearly nothing is judged. ``tests/test_residuals.py`` checks the declarations.
+    lower_is_better
+        True when lower values are better (Fallout): :func:`polars_ireval.report` and
+        :func:`polars_ireval.plot.significance` then call the lower mean the better one.
     """
 
     def deco(fn: Callable[..., pl.Expr]) -> Callable[..., pl.Expr]:
@@ -680,6 +687,7 @@ def measure(
             average=average,
             by_r=by_r,
             judged=judged,
+            lower_is_better=lower_is_better,
         )
         _register(defn)
 

@@ -23,6 +23,7 @@ import numpy as np
 import polars as pl
 
 from polars_ireval.errors import ParameterError, SchemaError
+from polars_ireval.parse import lower_is_better
 from polars_ireval.significance import (
     CORRECTIONS,
     RESULT_COLUMNS,
@@ -469,11 +470,15 @@ def report(
     if base is not None and base in shown:
         shown = [base] + [r for r in shown if r != base]
     labels = dict(zip(shown, _letters(len(shown)), strict=True)) if mode == "letters" else {}
+    lower = [m for m in shown_measures if lower_is_better(m)]  # bold the lowest mean
     cells = (
         cells.join(_marks(comparison, mode, labels), on=["run_id", "measure"], how="left")
         .with_columns(
             pl.col("mark").fill_null(""),
-            (pl.col("mean") == pl.col("mean").max().over("measure")).alias("best"),
+            pl.when(pl.col("measure").is_in(lower))
+            .then(pl.col("mean") == pl.col("mean").min().over("measure"))
+            .otherwise(pl.col("mean") == pl.col("mean").max().over("measure"))
+            .alias("best"),
             pl.col("run_id")
             .replace_strict(labels, default=None, return_dtype=pl.String)
             .alias("label"),
@@ -513,6 +518,9 @@ def _marks(cmp: pl.DataFrame, mode: str, labels: dict[str, str]) -> pl.DataFrame
             "measure",
             pl.when(way > 0).then(pl.lit(_UP)).otherwise(pl.lit(_DOWN)).alias("mark"),
         )
+    # letters say "better": for a measure whose lower values are better, the lower run
+    lower = [m for m in sig["measure"].unique().to_list() if lower_is_better(m)]
+    way = pl.when(pl.col("measure").is_in(lower)).then(-way).otherwise(way)
     beats = [
         sig.filter(way > 0).select(
             pl.col("run_a").alias("run_id"), "measure", pl.col("run_b").alias("beaten")
@@ -606,7 +614,11 @@ def _legend_lines(
                 f"Superscript letters: the row's run's {meta['column_a']!r} is significantly "
                 f"above the {meta['column_b']!r} of the runs with those letters."
             )
-    lines.append("Bold: the best mean per column.")
+    lower = [m for m in measures if lower_is_better(m)]
+    if lower:
+        lines.append(f"Bold: the best mean per column (the lowest for {', '.join(lower)}).")
+    else:
+        lines.append("Bold: the best mean per column.")
     if ci == "mean":
         conf = meta["confidence"] if meta["confidence"] is not None else 1 - meta["alpha"]
         lines.append(f"[low, high]: {conf:.0%} t confidence interval of the mean.")

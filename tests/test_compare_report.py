@@ -136,6 +136,25 @@ def test_marks_follow_the_tests_direction_not_the_means(test: str, alternative: 
         assert ir.report(per_q, both).frame.filter(run_id="base")["mark"].item() == "▼"
 
 
+def test_lower_is_better_for_fallout() -> None:
+    """Fallout's lower values are better: its lowest mean is bold, and with letters the
+    lower run is the one significantly better (the higher one was)."""
+    rows = [(r, f"q{j}", m, v) for r, x in (("clean", 0.0), ("noisy", 0.04), ("mid", 0.02))
+            for j in range(8) for m, v in (("Fallout(num_docs=100)", x + j * 1e-3),
+                                           ("P@5", 0.2 + j * 0.01))]  # fmt: skip
+    per_q = pl.DataFrame(rows, schema=["run_id", "query_id", "measure", "value"], orient="row")
+    rep = ir.report(per_q, ir.compare(per_q, pairs="all"))
+    fallout = rep.frame.filter(measure="Fallout(num_docs=100)")
+    assert fallout.filter("best")["run_id"].to_list() == ["clean"]
+    labels = dict(zip(rep.frame["run_id"], rep.frame["label"], strict=True))
+    marks = dict(zip(fallout["run_id"], fallout["mark"], strict=True))
+    assert {r: set(m) for r, m in marks.items()} == {
+        "clean": {labels["mid"], labels["noisy"]}, "mid": {labels["noisy"]}, "noisy": set()
+    }  # fmt: skip
+    assert "(the lowest for Fallout(num_docs=100))" in " ".join(rep.legend)
+    assert rep.frame.filter(measure="P@5", best=True)["run_id"].len() == 3  # all equal
+
+
 def test_report_refuses_what_does_not_match() -> None:
     per_q = campaign()
     holed = per_q.filter(~((pl.col("run_id") == "mid") & (pl.col("query_id") == "t03")))

@@ -227,6 +227,29 @@ def test_significance_draws_the_matrix_of_significant_differences(campaign: Camp
     assert (best["cell"].fill_null(0) >= 0).all()
 
 
+def per_query(measure: str, runs: dict[str, list[float]]) -> pl.DataFrame:
+    """A per-query frame of one measure: each run's values on topics q00, q01, ..."""
+    rows = [(r, f"q{j:02d}", measure, x) for r, v in runs.items() for j, x in enumerate(v)]
+    return pl.DataFrame(rows, schema=["run_id", "query_id", "measure", "value"], orient="row")
+
+
+def test_significance_follows_the_tests_direction_and_lower_is_better() -> None:
+    """A Wilcoxon win against a lower mean (18 small wins, 2 large losses) is drawn as a
+    win, as compare's direction and the report say (it was drawn as a loss); for Fallout,
+    whose lower values are better, the lower run is the better one and comes first."""
+    base = [0.5] * 20
+    wins = [0.55] * 18 + [0.2, 0.2]
+    cmp = ir.compare(per_query("AP", {"base": base, "a": wins}), pairs="all", test="wilcoxon")
+    assert cmp["significant"].item() and cmp["delta"].item() > 0  # run_a is base
+    cells = dict(((r, c), v) for r, c, _, _, v in plot.significance_frame(cmp).rows())
+    assert cells[("a", "base")] == 1 and cells[("base", "a")] == -1
+    fallout = per_query("Fallout(num_docs=100)", {"clean": [0.0] * 8, "noisy": [0.04] * 8})
+    cmp = ir.compare(fallout, pairs="all")
+    frame = plot.significance_frame(cmp)
+    assert frame.filter(row_run="clean")["cell"].to_list() == [1]
+    assert frame.filter(row=0)["row_run"].unique().to_list() == ["clean"]
+
+
 def test_scatter_draws_a_point_per_run_with_kendalls_tau(campaign: Campaign) -> None:
     fig = plot.scatter(campaign.means, measure=("nDCG@10", "AP"))
     (ax,) = fig.axes

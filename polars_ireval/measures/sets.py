@@ -428,6 +428,7 @@ def set_accuracy(*, num_docs: int, k: int | None = None, rel: int = 1) -> pl.Exp
     "Fallout",
     sql="ireval_fallout",
     tie_bounds=True,
+    lower_is_better=True,
     cite="Salton and McGill, Introduction to Modern Information Retrieval, McGraw-Hill, "
     "1983 (fallout); seed 003 (false positive rate of the ROC curve)",
     checks=_N_CHECKS,
