@@ -891,10 +891,17 @@ def check_options(
 
 
 def check_relevance_level(relevance_level: Any) -> None:
-    """Raise :class:`ParameterError` unless ``relevance_level`` is an integer grade
-    (trec_eval ``-l``: a judgment is relevant when its grade is at least this)."""
+    """Raise :class:`ParameterError` unless ``relevance_level`` is a non-negative integer
+    grade (trec_eval ``-l``: a judgment is relevant when its grade is at least this).
+    Negative grades are never relevant (they mark documents pooled but not judged, or
+    spam): a negative level would count them (trec_eval 9.0.4 then prints AP above 1)."""
     if not isinstance(relevance_level, int) or isinstance(relevance_level, bool):
         raise ParameterError(f"relevance_level={relevance_level!r}: must be an integer grade")
+    if relevance_level < 0:
+        raise ParameterError(
+            f"relevance_level={relevance_level}: negative grades are never relevant; give 0 "
+            "(every judged grade from 0 up) or more"
+        )
 
 
 def check_flag(name: str, value: Any) -> None:

@@ -50,6 +50,8 @@ BAD_MEASURES = [
     ("SetF(beta=-1)", r"SetF: beta=-1 is invalid"),
     ("infAP(p=2)", r"unknown parameter\(s\) \['p'\]"),
     ("ndcg_cut.0", r"ndcg_cut\.0'?: cutoff '0' must be at least 1"),
+    # trec_eval 9.0.4 takes these and prints nDCG 2.53; negative grades gain 0 here
+    ("ndcg.-1=5", r"nDCG: gains=\{-1: 5\.0\} is invalid.*negative grades are never relevant"),
 ]
 
 BAD_FLAGS = [
@@ -57,6 +59,8 @@ BAD_FLAGS = [
     (["-M", "-5"], r"-M -5"),
     (["-M", "2.5"], r"invalid int value: '2\.5'"),
     (["-l", "1.5"], r"invalid int value: '1\.5'"),
+    # trec_eval 9.0.4 counts grade -1 relevant at -l -1 and prints map 3.55
+    (["-l", "-1"], r"(-l |relevance_level=)-1: negative grades are never relevant"),
     (["--no-such-flag"], r"unrecognized arguments: --no-such-flag"),
 ]
 

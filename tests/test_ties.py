@@ -300,6 +300,7 @@ def test_nan_score_is_an_error(lazy: bool) -> None:
         ({"max_depth": 0}, "max_depth=0"),
         ({"missing": "drop"}, "missing='drop'"),
         ({"relevance_level": 1.5}, "relevance_level=1.5"),
+        ({"relevance_level": -1}, "relevance_level=-1: negative grades are never relevant"),
         ({"scores": "float16"}, "float16"),
         ({"validate": "yes"}, "validate='yes'"),
     ],

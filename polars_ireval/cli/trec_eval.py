@@ -132,7 +132,7 @@ def trec_eval_main(argv: Sequence[str]) -> int:
             raise FileNotFoundError(2, "no such file", path)
     if qrels_path == "-":
         raise UsageError("only the results file may be '-' (stdin), as in trec_eval")
-    _check_numbers(args.Max_retrieved_per_topic, args.Number_docs_in_coll)
+    _check_numbers(args.Max_retrieved_per_topic, args.Number_docs_in_coll, args.level_for_rel)
     query = _debug_query(args.Debug_level)
     tmp: str | None = None
     try:
@@ -172,8 +172,14 @@ def trec_eval_main(argv: Sequence[str]) -> int:
     return 0
 
 
-def _check_numbers(max_depth: int | None, num_docs: int | None) -> None:
-    """``-M`` and ``-N``, which trec_eval takes as counts."""
+def _check_numbers(max_depth: int | None, num_docs: int | None, level: int = 1) -> None:
+    """``-M`` and ``-N``, which trec_eval takes as counts, and ``-l``, a grade of 0 or more
+    (with a negative one trec_eval 9.0.4 counts negative grades as relevant and prints AP
+    above 1)."""
+    if level < 0:
+        raise UsageError(
+            f"-l {level}: negative grades are never relevant; give 0 (every judged grade) or more"
+        )
     if max_depth is not None and max_depth < 1:
         raise UsageError(f"-M {max_depth}: the number of documents must be at least 1")
     if num_docs is not None and num_docs < 0:

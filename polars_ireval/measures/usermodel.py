@@ -44,10 +44,17 @@ Gains = Mapping[int, float] | None
 CWL_DEPTH = 1000
 
 
-@check("it must map integer grades to gains in [0, 1], e.g. {0: 0, 1: 0.5, 2: 1}")
+@check(
+    "it must map grades of 0 or more to gains in [0, 1], e.g. {0: 0, 1: 0.5, 2: 1} "
+    "(negative grades are never relevant and gain 0)"
+)
 def unit_gain_map(v: Any) -> bool:
     return isinstance(v, Mapping) and all(
-        integer(k) and isinstance(g, (int, float)) and not isinstance(g, bool) and 0 <= g <= 1
+        integer(k)
+        and k >= 0
+        and isinstance(g, (int, float))
+        and not isinstance(g, bool)
+        and 0 <= g <= 1
         for k, g in v.items()
     )
 
