@@ -377,6 +377,8 @@ def lower_is_better(label: str) -> bool:
     names a measure declared ``lower_is_better`` (Fallout); False for anything that does
     not parse as a measure (a column of the user's own).
 
+    Examples
+    --------
     >>> [lower_is_better(m) for m in ("Fallout(num_docs=100)@10", "AP", "my score")]
     [True, False, False]
     """

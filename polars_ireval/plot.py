@@ -43,7 +43,7 @@ import polars as pl
 from polars_ireval import schema as S
 from polars_ireval.agreement import agreement
 from polars_ireval.errors import ParameterError, SchemaError
-from polars_ireval.parse import lower_is_better
+from polars_ireval.parse import lower_is_better as _lower_is_better
 from polars_ireval.results import projected
 from polars_ireval.significance import CORRECTIONS, TESTS
 
@@ -745,7 +745,7 @@ def significance_frame(
             "plot.significance: the comparison is against a fixed score (run_b null); a "
             "matrix needs pairs of runs: compare with baseline='run' or pairs='all'"
         )
-    lower = "measure" in df.columns and df.height > 0 and lower_is_better(df["measure"][0])
+    lower = "measure" in df.columns and df.height > 0 and _lower_is_better(df["measure"][0])
     if {"mean_a", "mean_b"} <= set(df.columns):
         means = (
             pl.concat(

@@ -29,10 +29,17 @@ Utilities = Mapping[int, float] | None
 _CITE = "Moffat, Seven numeric properties of effectiveness metrics, AIRS 2013"
 
 
-@check("it must map integer grades to utilities in [0, 1], e.g. {1: 0.3, 2: 0.7, 3: 1}")
+@check(
+    "it must map grades of 0 or more to utilities in [0, 1], e.g. {1: 0.3, 2: 0.7, 3: 1} "
+    "(negative grades are never relevant and gain 0)"
+)
 def utility_map(v: Any) -> bool:
     return isinstance(v, Mapping) and all(
-        integer(k) and isinstance(u, (int, float)) and not isinstance(u, bool) and 0 <= u <= 1
+        integer(k)
+        and k >= 0
+        and isinstance(u, (int, float))
+        and not isinstance(u, bool)
+        and 0 <= u <= 1
         for k, u in v.items()
     )
 

@@ -156,17 +156,19 @@ _NUMBER = "TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE)"
 
 
 def _sql_map(values: str) -> str:
-    """DuckDB: ``{v}`` is '' or a map of distinct grades whose numbers pass ``values``."""
+    """DuckDB: ``{v}`` is '' or a map of distinct grades of 0 or more (negative grades are
+    never relevant) whose numbers pass ``values``."""
     keys = f"list_transform({_ENTRIES}, lambda ireval_e: split_part(ireval_e, '=', 1))"
+    grade = "NOT starts_with(split_part(ireval_e, '=', 1), '-')"
     return (
         f"{{v}} = '' OR (regexp_full_match({{v}}, '{MAP_PATTERN}') "
         f"AND len(list_distinct({keys})) = len({_ENTRIES}) "
-        f"AND list_bool_and(list_transform({_ENTRIES}, lambda ireval_e: {values})))"
+        f"AND list_bool_and(list_transform({_ENTRIES}, lambda ireval_e: {grade} AND {values})))"
     )
 
 
 _UNIT = f"{_NUMBER} >= 0 AND {_NUMBER} <= 1"
-_MAP_SHAPE = "'' or a map ',grade=value,...,' of distinct integer grades"
+_MAP_SHAPE = "'' or a map ',grade=value,...,' of distinct integer grades of 0 or more"
 
 #: The kinds of macro options, by the name a header gives them.
 KINDS: dict[str, Kind] = {
