@@ -31,6 +31,7 @@ from polars_ireval.errors import (
     EmptyInputError,
     FormatError,
     IrevalError,
+    ParameterError,
     RelevanceError,
     SchemaError,
 )
@@ -160,7 +161,69 @@ def read_run(
     ['query_id', 'doc_id', 'score']
     """
     check_scores(scores)
+    check_run_id_policy(run_id)
     return float32_scores(_read_run(source, run_id), scores)
+
+
+RUN_ID_POLICIES: tuple[str, ...] = ("auto", "tag", "file", "none")
+
+
+def check_run_id_policy(run_id: Any) -> None:
+    """Raise :class:`ParameterError` unless ``run_id`` is one of :data:`RUN_ID_POLICIES`
+    (a misspelt policy would leave the runs without a ``run_id`` and merge them)."""
+    if not isinstance(run_id, str) or run_id not in RUN_ID_POLICIES:
+        raise ParameterError(
+            f"run_id={run_id!r}: must be one of {', '.join(map(repr, RUN_ID_POLICIES))}"
+        )
+
+
+def _check_stems(paths: list[str]) -> None:
+    """Raise :class:`DuplicateError` when two of ``paths`` would name the same run by their
+    file name (``run_id="file"``): read together, their rankings would merge."""
+    seen: dict[str, str] = {}
+    for p in paths:
+        stem = _stem(p)
+        if stem in seen:
+            raise DuplicateError(
+                f"{seen[stem]} and {p} would both be run {stem!r} (run_id='file' names a run "
+                "after its file name): rename one of them, or read them apart"
+            )
+        seen[stem] = p
+
+
+def _check_rankings_apart(paths: list[str], frames: list[pl.DataFrame]) -> None:
+    """Raise :class:`DuplicateError` when one ranking ([run id,] query) has rows in two of
+    the files ``paths`` (read into ``frames``, in order), whatever their formats: read
+    together, its rows would form one ranking."""
+    keys = [k for k in (S.RUN_ID, S.QUERY_ID) if all(k in f.columns for f in frames)]
+    if S.QUERY_ID not in keys:
+        return  # a frame without a query column: validation names it
+    parts = [
+        f.lazy()
+        .select(pl.col(k).cast(pl.String) for k in keys)
+        .unique()
+        .with_columns(pl.lit(i, dtype=pl.UInt32).alias("__file_no"))
+        for i, f in enumerate(frames)
+    ]
+    found = (
+        pl.concat(parts)
+        .group_by(keys)
+        .agg(pl.col("__file_no").min().alias("first"), pl.col("__file_no").max().alias("last"))
+        .filter(pl.col("first") != pl.col("last"))
+        .sort("first", *keys)
+        .head(1)
+        .collect()
+    )
+    if found.height:
+        row = found.row(0, named=True)
+        query, first, last = row[S.QUERY_ID], row["first"], row["last"]
+        if S.RUN_ID in keys:
+            raise _split_ranking(paths[first], paths[last], row[S.RUN_ID], query)
+        raise DuplicateError(
+            f"{paths[first]} and {paths[last]} both rank query {query!r}: read together, "
+            "their rows would form one ranking. Pass run_id='file' to name each run after "
+            "its file, or give the runs a run_id column"
+        )
 
 
 def _read_run(source: RunSource, run_id: RunIdPolicy) -> pl.DataFrame:
@@ -173,6 +236,8 @@ def _read_run(source: RunSource, run_id: RunIdPolicy) -> pl.DataFrame:
     # "auto" on one file: a TREC text file gets no run_id, a table keeps the one it has
     policy = run_id if run_id != "auto" or not several else "tag"
     label = paths_label(paths, "run files")
+    if several and policy == "file":
+        _check_stems(paths)
     text = [p for p in paths if _format(p) == "trec"]
     simple = _read_simple_runs(text, policy) if several and len(text) == len(paths) else None
     together, ends = simple if simple is not None else (None, None)
@@ -187,6 +252,8 @@ def _read_run(source: RunSource, run_id: RunIdPolicy) -> pl.DataFrame:
                 )
     # several TREC files whose lines are grouped by tag: one ranking must not span two files
     by_tag = several and policy == "tag" and len(text) == len(paths)
+    if several and not by_tag and together is None:  # other formats: the same, file by file
+        _check_rankings_apart(paths, frames)
     heights = None if together is not None else [f.height for f in frames]
     try:
         out = validate_run(_concat(frames), label)
@@ -307,6 +374,8 @@ def _first_last_keys(data: bytes | mmap.mmap, width: int = 6, sep: bytes = b" ")
         start += 1
     while stop > start and data[stop - 1 : stop] in blank:
         stop -= 1
+    if data[start : start + 3] == b"\xef\xbb\xbf":  # a UTF-8 BOM, which the readers drop
+        start += 3
     first_end = data.find(b"\n", start, stop)
     first = data[start : stop if first_end < 0 else first_end]
     last = data[data.rfind(b"\n", start, stop) + 1 : stop]

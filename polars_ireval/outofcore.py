@@ -48,6 +48,7 @@ from polars_ireval.evaluate import evaluate
 from polars_ireval.io import (
     RunIdPolicy,
     Scores,
+    check_run_id_policy,
     check_scores,
     expand_paths,
     file_run_id,
@@ -161,6 +162,7 @@ def evaluate_out_of_core(
         max_depth=max_depth, ties=ties, missing=missing, judged_only=judged_only, average=True
     )
     check_scores(scores)
+    check_run_id_policy(run_id)
     check_no_relevant(no_relevant)
     _check_chunks(chunks, chunk_rows)
     parsed = list(parse_measures(measures))

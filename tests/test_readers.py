@@ -173,6 +173,46 @@ def test_integer_ids_become_strings() -> None:
     assert run["doc_id"].to_list() == ["10", "2"]
 
 
+@pytest.mark.parametrize("policy", ["Tag", "files", None])
+def test_a_misspelt_run_id_policy_is_refused(tmp_path: Path, policy: object) -> None:
+    """A policy that is none of the four left the runs without run_id: merged, P@2 1.0."""
+    paths = [_write(tmp_path, f"{t}.run", f"1 Q0 {t}1 1 2 {t}\n") for t in ("a", "b")]
+    with pytest.raises(ir.ParameterError, match=r"run_id=.*must be one of 'auto', 'tag'"):
+        ir.read_run(paths, run_id=policy)  # type: ignore[arg-type]
+    with pytest.raises(ir.ParameterError, match=r"run_id=.*must be one of"):
+        ir.evaluate_out_of_core(paths, paths[0], ["P@1"], run_id=policy)  # type: ignore[arg-type]
+
+
+def test_runs_that_would_merge_across_files_are_refused(tmp_path: Path) -> None:
+    """Two files of one name in two folders (run_id="file"), and a ranking with rows in two
+    Parquet files, or in a text and a Parquet file: read together they formed one ranking."""
+    for d in ("x", "y"):
+        (tmp_path / d).mkdir()
+        _write(tmp_path / d, "bm25.run", f"1 Q0 {d}1 1 2 t\n")
+    same = [str(tmp_path / d / "bm25.run") for d in ("x", "y")]
+    with pytest.raises(ir.DuplicateError, match=r"would both be run 'bm25'"):
+        ir.read_run(same, run_id="file")
+    rows = {"run_id": "T", "query_id": "1", "score": 1.0}
+    pl.DataFrame({**rows, "doc_id": "a"}).write_parquet(tmp_path / "a.parquet")
+    pl.DataFrame({**rows, "doc_id": "b"}).write_parquet(tmp_path / "b.parquet")
+    parts = [str(tmp_path / f) for f in ("a.parquet", "b.parquet")]
+    with pytest.raises(ir.DuplicateError, match=r"a\.parquet and .*b\.parquet both rank query"):
+        ir.read_run(parts)
+    text = _write(tmp_path, "c.run", "1 Q0 c 1 2 T\n")
+    with pytest.raises(ir.DuplicateError, match=r"both rank query '1' under run tag 'T'"):
+        ir.read_run([text, parts[0]])
+
+
+def test_a_bom_does_not_hide_a_ranking_split_across_files(tmp_path: Path) -> None:
+    """The fast reader drops a UTF-8 BOM from the data but compared the first line's key with
+    it: a ranking split across files merged silently when the second file began with one."""
+    first = _write(tmp_path, "a.run", "1 Q0 a 1 3 T\n")
+    second = tmp_path / "b.run"
+    second.write_bytes(b"\xef\xbb\xbf1 Q0 b 1 2 T\n")
+    with pytest.raises(ir.DuplicateError, match=r"both rank query '1' under run tag 'T'"):
+        ir.read_run([first, str(second)])
+
+
 def test_several_runs_get_run_id_from_tag(tmp_path: Path) -> None:
     a = _write(tmp_path, "first.run", "q1 Q0 d1 1 2 alpha\nq1 Q0 d2 2 1 alpha\n")
     b = _write(tmp_path, "second.run.gz", "q1 Q0 d1 1 5 beta\n")
