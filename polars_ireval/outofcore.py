@@ -60,7 +60,13 @@ from polars_ireval.io import (
     read_run,
     validate_run,
 )
-from polars_ireval.judge import EvalTies, Missing, check_options, check_relevance_level, coverage
+from polars_ireval.judge import (
+    EvalTies,
+    Missing,
+    check_options,
+    check_relevance_level,
+    coverage_of,
+)
 from polars_ireval.parse import MeasureLike, parse_measures
 from polars_ireval.results import (
     CoverageWarning,
@@ -247,7 +253,6 @@ def _evaluate_chunks(
     runs: set[str] | None = None
     wides: list[pl.DataFrame] = []
     last: pl.DataFrame | None = None
-    covs: list[pl.DataFrame] = []
     for final, part in parts:
         chunk = float32_scores(part, scores)
         del part
@@ -269,7 +274,8 @@ def _evaluate_chunks(
                     "in memory (or evaluate each run apart)"
                 )
             runs = ids
-        cov = coverage(chunk, judged)
+        # from the rankings (no check of the qrels: a chunk may hold no judged query)
+        cov = coverage_of(present.lazy(), judged.lazy()).collect()
         if options["no_relevant"] == "error":
             raise_no_relevant(
                 no_relevant_pairs(
@@ -280,7 +286,6 @@ def _evaluate_chunks(
                     missing=options["missing"],
                 )
             )
-        covs.append(cov)
         if final:
             last = chunk
         if not judged.height:  # nothing of this chunk is judged: no query evaluated
@@ -297,7 +302,11 @@ def _evaluate_chunks(
             wides.append(
                 per_query_frame(last, qrels, measures, validate=False, **options).collect()
             )
-    return pl.concat(wides, how="vertical_relaxed"), pl.concat(covs)
+    # the coverage of every ranking against the whole qrels, as evaluate reports it: the
+    # judged queries no chunk ranks are in no chunk's judgments
+    assert keys is not None
+    every = coverage_of(keys.lazy(), qrels.lazy()).collect()
+    return pl.concat(wides, how="vertical_relaxed"), every
 
 
 # --------------------------------------------------------------------------- tables

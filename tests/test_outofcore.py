@@ -242,3 +242,26 @@ def test_ranking_split_between_files_is_refused(files: dict[str, Path], tmp_path
         ir.read_run(paths)
     with pytest.raises(ir.DuplicateError, match="both rank query"):
         ir.evaluate_out_of_core(paths, str(files["qrels.parquet"]), "AP", chunks=2)
+
+
+def test_coverage_is_reported_and_unjudged_chunks_are_evaluated(tmp_path: Path) -> None:
+    """Judged queries the run lacks are reported as in memory (out of core said nothing),
+    and a chunk of queries no judgment names is evaluated (it raised 'the qrels hold no
+    judgment'): a run over more topics than the qrels judge, and judged topics it lacks."""
+    lines = [f"{q} Q0 d{d} {d + 1} {10 - d} t" for q in range(1, 7) for d in range(5)]
+    run = tmp_path / "run.txt"
+    run.write_text("\n".join(lines) + "\n")
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{q} 0 d1 1\n" for q in (1, 2, 3, 7, 8)))
+    with warnings.catch_warnings(record=True) as memory:
+        warnings.simplefilter("always", ir.CoverageWarning)
+        want = ir.evaluate(ir.read_run(str(run)), ir.read_qrels(str(qrels)), ["AP"])
+    for chunks in (1, 3):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always", ir.CoverageWarning)
+            got = ir.evaluate_out_of_core(str(run), str(qrels), ["AP"], chunks=chunks)
+        assert got.equals(want)
+        messages = [str(w.message) for w in seen]
+        assert any("judged (run, query) pair(s) have no ranking" in m for m in messages)
+        assert any("e.g. queries 7, 8" in m for m in messages)
+        assert sorted(messages) == sorted(str(w.message) for w in memory)
