@@ -205,15 +205,7 @@ def _check_rankings_apart(paths: list[str], frames: list[pl.DataFrame]) -> None:
         .with_columns(pl.lit(i, dtype=pl.UInt32).alias("__file_no"))
         for i, f in enumerate(frames)
     ]
-    found = (
-        pl.concat(parts)
-        .group_by(keys)
-        .agg(pl.col("__file_no").min().alias("first"), pl.col("__file_no").max().alias("last"))
-        .filter(pl.col("first") != pl.col("last"))
-        .sort("first", *keys)
-        .head(1)
-        .collect()
-    )
+    found = _first_in_two_files(pl.concat(parts), keys)
     if found.height:
         row = found.row(0, named=True)
         query, first, last = row[S.QUERY_ID], row["first"], row["last"]
@@ -306,22 +298,27 @@ def _check_rankings_in_one_file(
         # (rare: the one-scan reader gives no file boundaries; reading file by file does)
         counts = heights or [_read_run_path(p, "tag", True, fast=True).height for p in paths]
         number = pl.int_range(len(paths), dtype=pl.UInt32).repeat_by(pl.Series(counts)).explode()
-        found = (
-            frame.lazy()
-            .select(*keys, number.alias("__file_no"))
-            .group_by(keys)
-            .agg(pl.col("__file_no").min().alias("first"), pl.col("__file_no").max().alias("last"))
-            .filter(pl.col("first") != pl.col("last"))
-            .sort("first", *keys)
-            .head(1)
-            .collect()
-        )
+        found = _first_in_two_files(frame.lazy().select(*keys, number.alias("__file_no")), keys)
         if found.height:
             tag, query, first, last = found.row(0)
             raise _split_ranking(paths[first], paths[last], tag, query)
     if spans is not None:
         i, tag, query = spans
         raise _split_ranking(paths[i], paths[i + 1], tag, query)
+
+
+def _first_in_two_files(numbered: pl.LazyFrame, keys: list[str]) -> pl.DataFrame:
+    """Of rows ``keys`` numbered by their file (``__file_no``), the first ranking found in
+    two files: ``keys, first, last`` (the two files' numbers), or no row."""
+    file_no = pl.col("__file_no")
+    return (
+        numbered.group_by(keys)
+        .agg(file_no.min().alias("first"), file_no.max().alias("last"))
+        .filter(pl.col("first") != pl.col("last"))
+        .sort("first", *keys)
+        .head(1)
+        .collect()
+    )
 
 
 def _split_ranking(first: str, second: str, tag: str, query: str) -> DuplicateError:
