@@ -426,8 +426,22 @@ def read_qrels(source: RunSource) -> pl.DataFrame:
     paths = expand_paths(source)
     if paths is None:
         return validate_qrels(frame_from_object(source, kind="qrels"), "<input>")
-    frame = _concat([_read_qrels_path(p) for p in paths])
-    return validate_qrels(frame, paths_label(paths, "qrels files"))
+    label = paths_label(paths, "qrels files")
+    frames = [_read_qrels_path(p) for p in paths]
+    for path, frame in zip(paths, frames, strict=True):
+        if len(paths) > 1 and frame.height == 0:  # its judgments would vanish unnoticed
+            raise EmptyInputError(
+                f"{path}: the qrels hold no judgment; check the file, or leave it out"
+            )
+    try:
+        return validate_qrels(_concat(frames), label)
+    except IrevalError:
+        if all(
+            LINE in f.columns for f, p in zip(frames, paths, strict=True) if _format(p) == "trec"
+        ):
+            raise
+    # the fast text reader keeps no line numbers: read again to say where the error is
+    return validate_qrels(_concat([_read_qrels_path(p, fast=False) for p in paths]), label)
 
 
 def run_tag(path: PathLike) -> str | None:
@@ -803,11 +817,11 @@ def _read_simple_qrels(path: str) -> pl.DataFrame | None:
     return frame.drop("__iter")
 
 
-def _read_qrels_path(path: str) -> pl.DataFrame:
+def _read_qrels_path(path: str, *, fast: bool = True) -> pl.DataFrame:
     fmt = _format(path)
     if fmt != "trec":
         return _read_binary(path, fmt)
-    simple = _read_simple_qrels(path)
+    simple = _read_simple_qrels(path) if fast else None
     if simple is not None:
         return simple
     try:
@@ -826,7 +840,7 @@ def _read_qrels_path(path: str) -> pl.DataFrame:
     bad = fields.filter(rel.is_null())
     if bad.height:
         row = bad.row(0, named=True)
-        digits = row["__rel"].lstrip("+-").isdigit()
+        digits = row["__rel"].lstrip("+-").isascii() and row["__rel"].lstrip("+-").isdigit()
         what = "is out of the 64-bit range" if digits else "is not an integer"
         raise RelevanceError(
             f"{path}:{row[LINE]}: relevance {_shown(row['__rel'])} of document {row[S.DOC_ID]!r} "

@@ -50,7 +50,9 @@ def test_same_frame(tmp_path: Path, text: str, fast: bool) -> None:
     [
         ("1 0 d1 1\n1 0 d2\n", FormatError, ":2:"),  # three fields: the line is named
         ("1 0 d1 1\n1 0 d2 x\n", Exception, ":2:"),  # not a grade
-        ("1 0 d1 1\n1 0 d1 2\n", DuplicateError, "d1"),
+        # a duplicate names both lines (the fast reader keeps none: read again to find them)
+        ("1 0 d1 1\n1 0 d2 1\n1 0 d1 2\n", DuplicateError, r"qrels\.txt:1, .*qrels\.txt:3"),
+        ("1 0 d1 1\n1 0 d2 \u0663\n", Exception, r":2: relevance '\u0663' .* is not an integer"),
     ],
 )
 def test_errors_name_the_line(tmp_path: Path, text: str, error: type, where: str) -> None:
@@ -58,3 +60,20 @@ def test_errors_name_the_line(tmp_path: Path, text: str, error: type, where: str
     path.write_text(text)
     with pytest.raises(error, match=where):
         ir.read_qrels(str(path))
+
+
+def test_a_duplicate_across_files_names_both(tmp_path: Path) -> None:
+    """It named "2 qrels files" twice, no file nor line."""
+    for name, text in (("a.txt", "1 0 d1 1\n"), ("b.txt", "1 0 d0 0\n1 0 d1 2\n")):
+        (tmp_path / name).write_text(text)
+    with pytest.raises(DuplicateError, match=r"a\.txt:1, .*b\.txt:2"):
+        ir.read_qrels([str(tmp_path / "a.txt"), str(tmp_path / "b.txt")])
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n"])
+def test_an_empty_file_among_several_is_named(tmp_path: Path, text: str) -> None:
+    """Accepted silently before (the judgments of the others alone), as read_run refuses."""
+    (tmp_path / "a.txt").write_text("1 0 d1 1\n")
+    (tmp_path / "empty.txt").write_text(text)
+    with pytest.raises(ir.EmptyInputError, match=r"empty\.txt: the qrels hold no judgment"):
+        ir.read_qrels([str(tmp_path / "a.txt"), str(tmp_path / "empty.txt")])
