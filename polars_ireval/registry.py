@@ -520,12 +520,18 @@ def finite(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
+def gain_grade(k: Any) -> bool:
+    """A grade a gain map may name: an integer of 0 or more (negative grades are never
+    relevant and gain 0, whatever a map says)."""
+    return integer(k) and k >= 0
+
+
 @check(
     "it must map grades of 0 or more to finite numbers, e.g. {0: 0, 1: 1, 2: 3} (negative "
     "grades are never relevant and gain 0)"
 )
 def gain_map(v: Any) -> bool:
-    return isinstance(v, Mapping) and all(integer(k) and k >= 0 and finite(g) for k, g in v.items())
+    return isinstance(v, Mapping) and all(gain_grade(k) and finite(g) for k, g in v.items())
 
 
 @check("it must be a tuple of four numbers (a, b, c, d)")

@@ -411,16 +411,8 @@ def _wilcoxon_enumerated(
     test over all 2**n sign flips, via ``permutation_test``), as one matrix product: the
     sign flips' T+ are ``bits @ ranks``. Same null distribution, tolerance and counting
     as scipy (which calls the statistic once per flip)."""
-    from scipy import stats
-
     n = d.shape[1]
-    absd = np.abs(d)
-    if zero_method == "wilcox":
-        ranks = np.nan_to_num(
-            stats.rankdata(np.where(d == 0, np.nan, absd), axis=1, nan_policy="omit")
-        )
-    else:
-        ranks = stats.rankdata(absd, axis=1)
+    ranks = _abs_ranks(d, zero_method)
     signed = np.where(d != 0, ranks, 0.0)
     offset = (ranks * (d == 0)).sum(axis=1) / 2 if zero_method == "zsplit" else 0.0
     r_plus = (ranks * (d > 0)).sum(axis=1) + offset
@@ -440,6 +432,19 @@ def _wilcoxon_enumerated(
     return stat, np.clip(p, 0.0, 1.0)
 
 
+def _abs_ranks(d: np.ndarray, zero_method: str) -> np.ndarray:
+    """The ranks of each pair's |differences| (ties averaged) as the signed-rank test
+    ranks them: ``"wilcox"`` ranks the non-zero ones only (zeros get 0); ``"pratt"`` and
+    ``"zsplit"`` rank the zeros too."""
+    from scipy import stats
+
+    absd = np.abs(d)
+    if zero_method == "wilcox":
+        nonzero = np.where(d == 0, np.nan, absd)
+        return np.nan_to_num(stats.rankdata(nonzero, axis=1, nan_policy="omit"))
+    return stats.rankdata(absd, axis=1)
+
+
 def _wilcoxon_seed003(d: np.ndarray, alt: str) -> tuple[np.ndarray, np.ndarray]:
     """The normal approximation of seed 003 (eq. 14-17): z = (W -+ 0.5) / sigma_W.
 
@@ -451,9 +456,7 @@ def _wilcoxon_seed003(d: np.ndarray, alt: str) -> tuple[np.ndarray, np.ndarray]:
     """
     from scipy import stats
 
-    nz = np.where(d == 0, np.nan, np.abs(d))
-    ranks = stats.rankdata(nz, axis=1, nan_policy="omit")
-    w = np.nansum(np.sign(d) * ranks, axis=1)
+    w = (np.sign(d) * _abs_ranks(d, "wilcox")).sum(axis=1)
     count = (d != 0).sum(axis=1).astype(float)
     sigma = np.sqrt(count * (count + 1) * (2 * count + 1) / 6)
     if alt == "greater":
@@ -479,19 +482,13 @@ def _direction(d: np.ndarray, delta: np.ndarray, opts: Any) -> np.ndarray:
     ``zero_method`` ranks them), wins - losses (sign test), the mean difference otherwise.
     W and wins - losses can point against the mean difference (many small wins, a few
     large losses): a significant result is then a significant *rise*."""
-    from scipy import stats
-
     if opts.test == "sign":
         return np.sign((d > 0).sum(axis=1) - (d < 0).sum(axis=1))
     if opts.test != "wilcoxon":
         return np.sign(delta)
-    absd = np.abs(d)
-    if opts.zero_method == "wilcox" or opts.continuity == "seed003":
-        nonzero = np.where(d == 0, np.nan, absd)
-        ranks = np.nan_to_num(stats.rankdata(nonzero, axis=1, nan_policy="omit"))
-    else:  # pratt ranks the zeros and drops them; zsplit's halves cancel in W
-        ranks = stats.rankdata(absd, axis=1)
-    return np.sign((np.sign(d) * ranks).sum(axis=1))
+    # seed 003's W ranks the non-zero differences; pratt's and zsplit's zero ranks add 0
+    zero_method = "wilcox" if opts.continuity == "seed003" else opts.zero_method
+    return np.sign((np.sign(d) * _abs_ranks(d, zero_method)).sum(axis=1))
 
 
 def _sign_test(d: np.ndarray, alt: str) -> tuple[np.ndarray, np.ndarray]:

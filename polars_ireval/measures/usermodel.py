@@ -36,7 +36,15 @@ import polars as pl
 
 from polars_ireval.errors import ParameterError
 from polars_ireval.measures._expr import RANK, REL, Cutoff, exact_div, ordered_sum, retrieved
-from polars_ireval.registry import Measure, SqlCall, SqlSpec, check, grade_ordered, integer, measure
+from polars_ireval.registry import (
+    Measure,
+    SqlCall,
+    SqlSpec,
+    check,
+    gain_grade,
+    grade_ordered,
+    measure,
+)
 
 Gains = Mapping[int, float] | None
 
@@ -50,11 +58,7 @@ CWL_DEPTH = 1000
 )
 def unit_gain_map(v: Any) -> bool:
     return isinstance(v, Mapping) and all(
-        integer(k)
-        and k >= 0
-        and isinstance(g, (int, float))
-        and not isinstance(g, bool)
-        and 0 <= g <= 1
+        gain_grade(k) and isinstance(g, (int, float)) and not isinstance(g, bool) and 0 <= g <= 1
         for k, g in v.items()
     )
 

@@ -22,7 +22,7 @@ from polars_ireval.measures._expr import (
     tie_span_end,
     top_rank,
 )
-from polars_ireval.registry import check, grade_ordered, integer, measure, positive_int
+from polars_ireval.registry import check, gain_grade, grade_ordered, measure, positive_int
 
 Utilities = Mapping[int, float] | None
 
@@ -35,11 +35,7 @@ _CITE = "Moffat, Seven numeric properties of effectiveness metrics, AIRS 2013"
 )
 def utility_map(v: Any) -> bool:
     return isinstance(v, Mapping) and all(
-        integer(k)
-        and k >= 0
-        and isinstance(u, (int, float))
-        and not isinstance(u, bool)
-        and 0 <= u <= 1
+        gain_grade(k) and isinstance(u, (int, float)) and not isinstance(u, bool) and 0 <= u <= 1
         for k, u in v.items()
     )
 
