@@ -52,7 +52,7 @@ LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
 
 -- macro: ireval_ap_variant(k: positive_int | NULL := NULL, rel: integer := 1,
---     norm: ap_norm := 'R', gains: gain_map := '', discount: discount := 'rank',
+--     norm: ap_norm := 'R', gains: unit_gain_map := '', discount: discount := 'rank',
 --     b: positive := 2.0, weights: weight_vector := '') where discount_weights
 -- AP's variants (polars_ireval.measures.ap.ap): the sum over the top k ranks of
 -- r_i x (r_1 + ... + r_i) x w_i, in rank order, over a norm: 'R' (documents with r > 0),

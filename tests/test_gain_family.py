@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from typing import Any
 
 import hypothesis.strategies as st
@@ -216,13 +217,35 @@ def test_trec_eval_strings_still_parse_to_the_default_path() -> None:
         ("SDCG(max_rel=0)@5", "max_rel=0 is invalid"),
         ("SDCG(min_rel=2,max_rel=2)@5", "must be below max_rel"),
         ("nDCG(discount='log',b=0.5)@5", "b > 1"),
+        # graded AP's r is seed 001's relevance in [0, 1]: a gain of 2 would score a
+        # perfect ranking above 1 (3.22 for grades 2, 2, 1 retrieved in that order)
+        ("AP(gains={1:1,2:2})", "gains in [0, 1], e.g. {0: 0, 1: 0.5, 2: 1}"),
+        ("AP(gains={0:-0.5,1:1})@5", "gains in [0, 1]"),
     ],
 )
 def test_bad_parameters_name_the_fix(measure: str, message: str) -> None:
     run = ir.read_run(ir.example_path("runs/bm25.run"))
     qrels = ir.read_qrels(ir.example_path("qrels.txt"))
-    with pytest.raises(ParameterError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ParameterError, match=re.escape(message)):
         ir.evaluate(run, qrels, measure)
+
+
+def test_graded_ap_macro_refuses_gains_above_one() -> None:
+    """The DuckDB macro checks graded AP's gains as the parser does."""
+    import duckdb
+
+    con = duckdb.connect()
+    ir.sql.load(con)
+    run = ir.read_run(ir.example_path("runs/bm25.run"))
+    qrels = ir.read_qrels(ir.example_path("qrels.txt"))
+    con.register("run", run.to_arrow())
+    con.register("qrels", qrels.to_arrow())
+    con.execute("CREATE TABLE ev AS SELECT * FROM ireval_judge('run', 'qrels')")
+    ok = "SELECT max(value) FROM ireval_ap_variant('ev', gains := ',1=0.5,2=1,')"
+    best = con.execute(ok).fetchone()
+    assert best is not None and 0 < best[0] <= 1
+    with pytest.raises(duckdb.Error, match=r"gains := ',1=1,2=2,' is invalid; .*\[0, 1\]"):
+        con.execute("SELECT * FROM ireval_ap_variant('ev', gains := ',1=1,2=2,')").fetchall()
 
 
 # --------------------------------------------------------------------------- shared data

@@ -34,12 +34,12 @@ from polars_ireval.measures.dcg import (
     weight_vector,
 )
 from polars_ireval.measures.precision import CUTOFFS
+from polars_ireval.measures.usermodel import unit_gain_map
 from polars_ireval.registry import (
     SqlCall,
     SqlSpec,
     TrecName,
     check,
-    gain_map,
     grade_ordered,
     integer,
     measure,
@@ -60,7 +60,7 @@ def ap_norm(v: object) -> bool:
 _VARIANT_CHECKS = {
     **_CHECKS,
     "norm": ap_norm,
-    "gains": gain_map,
+    "gains": unit_gain_map,
     "discount": discount_kind,
     "b": positive,
     "weights": weight_vector,
@@ -198,8 +198,11 @@ def ap(
         ``"R"`` (default, trec_eval), ``"min"`` (min(k, R); R without ``k``) or ``"self"``
         (R_k).
     gains
-        Graded relevance r per grade, e.g. ``{1: 0.5, 2: 1}``; grades not listed and
-        unjudged documents have r = 0.
+        Graded relevance r in [0, 1] per grade, e.g. ``{1: 0.5, 2: 1}`` (seed 001's
+        relevance function); grades not listed and unjudged documents have r = 0. With
+        the rank discount a perfect ranking then scores at most 1; a flatter discount
+        (``"none"``, ``"log2"``...) sums cumulated gains and can exceed 1 (the seed notes
+        it for its discounted MAP).
     discount
         The weight of the i-th addend: ``"rank"`` (default, 1/i: precision), or any discount
         of :func:`polars_ireval.dcg` (``"none"``, ``"log2"``, ``"jk"``, ``"root"``,
