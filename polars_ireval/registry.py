@@ -534,6 +534,17 @@ def gain_map(v: Any) -> bool:
     return isinstance(v, Mapping) and all(gain_grade(k) and finite(g) for k, g in v.items())
 
 
+@check(
+    "it must map grades of 0 or more to gains in [0, 1], e.g. {0: 0, 1: 0.5, 2: 1} "
+    "(negative grades are never relevant and gain 0)"
+)
+def unit_gain_map(v: Any) -> bool:
+    return isinstance(v, Mapping) and all(
+        gain_grade(k) and isinstance(g, (int, float)) and not isinstance(g, bool) and 0 <= g <= 1
+        for k, g in v.items()
+    )
+
+
 @check("it must be a tuple of four numbers (a, b, c, d)")
 def four_numbers(v: Any) -> bool:
     return isinstance(v, tuple) and len(v) == 4 and all(finite(x) for x in v)

@@ -34,7 +34,6 @@ from polars_ireval.measures.dcg import (
     weight_vector,
 )
 from polars_ireval.measures.precision import CUTOFFS
-from polars_ireval.measures.usermodel import unit_gain_map
 from polars_ireval.registry import (
     SqlCall,
     SqlSpec,
@@ -46,6 +45,7 @@ from polars_ireval.registry import (
     positive,
     positive_int,
     sql_call,
+    unit_gain_map,
 )
 
 _CHECKS = {"k": positive_int, "rel": integer}

@@ -27,7 +27,6 @@ from polars_ireval.measures.usermodel import (
     Scored,
     UserModel,
     unit_gain,
-    unit_gain_map,
     user_model_measure,
 )
 from polars_ireval.registry import (
@@ -38,6 +37,7 @@ from polars_ireval.registry import (
     open_unit_interval,
     positive,
     positive_int,
+    unit_gain_map,
 )
 
 _CWL = (

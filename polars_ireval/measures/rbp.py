@@ -43,7 +43,6 @@ from polars_ireval.measures.usermodel import (
     Scored,
     UserModel,
     unit_gain,
-    unit_gain_map,
 )
 from polars_ireval.registry import (
     LOWEST_GRADE,
@@ -55,6 +54,7 @@ from polars_ireval.registry import (
     measure,
     open_unit_interval,
     positive_int,
+    unit_gain_map,
 )
 
 RbpTies = Literal["rank", "average"]

@@ -41,7 +41,6 @@ from polars_ireval.registry import (
     SqlCall,
     SqlSpec,
     check,
-    gain_grade,
     grade_ordered,
     measure,
 )
@@ -50,17 +49,6 @@ Gains = Mapping[int, float] | None
 
 #: cwl_eval's default depth (``--max_depth``): the positions a C/W/L measure scores.
 CWL_DEPTH = 1000
-
-
-@check(
-    "it must map grades of 0 or more to gains in [0, 1], e.g. {0: 0, 1: 0.5, 2: 1} "
-    "(negative grades are never relevant and gain 0)"
-)
-def unit_gain_map(v: Any) -> bool:
-    return isinstance(v, Mapping) and all(
-        gain_grade(k) and isinstance(g, (int, float)) and not isinstance(g, bool) and 0 <= g <= 1
-        for k, g in v.items()
-    )
 
 
 def unit_gain(

@@ -49,7 +49,6 @@ from polars_ireval.measures.dcg import (
 from polars_ireval.measures.iprec import ROUNDING
 from polars_ireval.measures.ndcg import DCG_KINDS
 from polars_ireval.measures.rbp import RbpTies
-from polars_ireval.measures.usermodel import unit_gain_map
 from polars_ireval.measures.weighted import utility_map
 
 SqlType = Literal["HUGEINT", "DOUBLE", "VARCHAR", "BOOLEAN"]
@@ -216,7 +215,7 @@ KINDS: dict[str, Kind] = {
     ),
     "unit_gain_map": Kind(
         "VARCHAR",
-        _gain_map(unit_gain_map),
+        _gain_map(R.unit_gain_map),
         _sql_map(_UNIT),
         f"it must be {_MAP_SHAPE} to gains in [0, 1], e.g. ',1=0.5,2=1,'",
     ),
