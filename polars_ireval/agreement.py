@@ -29,6 +29,7 @@ from typing import Any, Literal, overload
 import numpy as np
 import polars as pl
 
+from polars_ireval._numeric import RELATIVE_TOLERANCE, snap
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -264,6 +265,19 @@ def _align(
             "between orderings needs at least 2 runs"
         )
     return runs, np.array([sa[r] for r in runs]), np.array([sb[r] for r in runs])
+
+
+def _tied_up_to(x: np.ndarray, tolerance: Any) -> np.ndarray:
+    """``x`` with scores equal up to rounding error (``tolerance`` times the largest)
+    made equal: two runs whose mean P@5 is the same sum taken in another order tie."""
+    if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool):
+        tolerance = math.nan
+    if not 0 <= tolerance < 1:
+        raise ParameterError(
+            f"tolerance={tolerance!r}: must be a number in [0, 1), the relative rounding "
+            f"error under which two scores are equal (default {RELATIVE_TOLERANCE:g}; 0 for none)"
+        )
+    return snap(x, np.abs(x).max(initial=0.0), tolerance)
 
 
 def _refuse_ties(x: np.ndarray, runs: list[str], side: str, method: str) -> None:
@@ -556,6 +570,7 @@ def agreement(
     measure: str | tuple[str, str] | None = ...,
     p: float | None = ...,
     missing: Missing = ...,
+    tolerance: float = ...,
     run_col: str = ...,
     value_col: str = ...,
     measure_col: str = ...,
@@ -572,6 +587,7 @@ def agreement(
     measure: str | tuple[str, str] | None = ...,
     p: float | None = ...,
     missing: Missing = ...,
+    tolerance: float = ...,
     run_col: str = ...,
     value_col: str = ...,
     measure_col: str = ...,
@@ -587,6 +603,7 @@ def agreement(
     measure: str | tuple[str, str] | None = None,
     p: float | None = None,
     missing: Missing = "error",
+    tolerance: float = RELATIVE_TOLERANCE,
     run_col: str = "run_id",
     value_col: str = "value",
     measure_col: str = "measure",
@@ -621,6 +638,13 @@ def agreement(
     missing
         Runs scored on one side only: ``"error"`` (default; names them) or
         ``"intersect"`` (compare the common runs).
+    tolerance
+        Scores equal up to rounding error are tied (default ``1e-12``, relative to the
+        largest score of a side): the mean of the same per-query scores summed in another
+        order can differ in its last bits, and would order two runs the evaluation does
+        not tell apart. Every method but ``"pearson"`` sees them tied (``"tau_ap"`` and
+        ``"rbo"`` then refuse them); ``0`` takes the floats as they are, as
+        ``scipy.stats.kendalltau`` does.
     run_col, value_col, measure_col
         The frames' column names.
 
@@ -664,6 +688,8 @@ def agreement(
     sa = _scores(a, "a", measure=ma, **common)
     sb = _scores(b, "b", measure=mb, **common)
     runs, xa, xb = _align(sa, sb, missing)
+    if name != "pearson":  # an ordering: scores equal up to rounding are tied
+        xa, xb = _tied_up_to(xa, tolerance), _tied_up_to(xb, tolerance)
     p_value: float | None = None
     bounds: RBO | None = None
     if name in ("kendall", "spearman", "pearson"):

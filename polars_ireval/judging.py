@@ -30,6 +30,7 @@ import numpy as np
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval._numeric import RELATIVE_TOLERANCE, snap
 from polars_ireval._progress import ProgressOption, bar, check_progress
 from polars_ireval.errors import ParameterError
 from polars_ireval.judge import as_qrels, as_run, check_flag, check_relevance_level
@@ -680,10 +681,13 @@ def _means(per_query: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
 
 
 def _kendall(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """scipy.stats.kendalltau (tau-b), pairs with a NaN left out; NaN when undefined."""
+    """scipy.stats.kendalltau (tau-b), pairs with a NaN left out; NaN when undefined;
+    scores within rounding error of each other tied."""
     from scipy import stats
 
     ok = ~(np.isnan(x) | np.isnan(y))
+    # scores equal up to rounding error tie (a mean summed in another order)
+    x, y = (snap(v, np.abs(v[ok]).max(initial=0.0), RELATIVE_TOLERANCE) for v in (x, y))
     if ok.sum() < 2 or np.ptp(x[ok]) == 0 or np.ptp(y[ok]) == 0:
         return math.nan, math.nan
     res = stats.kendalltau(x[ok], y[ok])

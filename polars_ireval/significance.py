@@ -31,6 +31,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
+from polars_ireval._numeric import RELATIVE_TOLERANCE, snap_signed
 from polars_ireval._progress import ProgressOption, bar, check_progress
 from polars_ireval.errors import (
     DuplicateError,
@@ -906,6 +907,7 @@ class _Options:
     zero_method: str
     power: float
     min_difference: float | None
+    tolerance: float
     a: str
     b: str
     progress: ProgressOption = False
@@ -935,6 +937,7 @@ def compare(
     zero_method: str = "wilcox",
     power: float = 0.8,
     min_difference: float | None = None,
+    tolerance: float = RELATIVE_TOLERANCE,
     run_col: str = "run_id",
     query_col: str = "query_id",
     measure_col: str = "measure",
@@ -1034,6 +1037,17 @@ def compare(
         ``topics_needed``: the topics a paired t-test at ``alpha`` needs to detect
         ``min_difference`` (default: the observed |delta|) with this power, for the observed
         standard deviation of the differences (see :func:`topic_set_size`).
+    tolerance
+        Per-query differences equal up to rounding error are one value (default
+        ``1e-12``, relative to the largest score of the pair's two runs): P@5's
+        differences 0.2 - 0.4, 0.4 - 0.6000000000000001 and 0.6000000000000001 - 0.8 are
+        all -0.2 exactly, but three floats. The tests that rank or count the differences
+        (``"wilcoxon"``, ``"sign"``), ``direction``, ``wins``/``ties``/``losses`` and the
+        standard deviation of the differences see them equal, as exact arithmetic does;
+        the ones on their mean (t, randomization, bootstrap) are unaffected. ``0`` takes
+        the floats as they are, as ``scipy.stats.wilcoxon`` (and ranx, R) do, which ranks
+        rounding error: on the TREC-COVID round 1 runs this moves the Wilcoxon p-value
+        of P@5 for most pairs of runs (``docs/compat.md``).
     run_col, query_col, measure_col
         Column names of a frame not made by :func:`evaluate`.
     progress
@@ -1128,6 +1142,7 @@ def compare(
         zero_method=zero_method,
         power=power,
         min_difference=min_difference,
+        tolerance=tolerance,
         a=a,
         b=b,
         baseline=baseline,
@@ -1276,6 +1291,12 @@ def _options(**kw: Any) -> tuple[_Options, bool]:
     mind = kw["min_difference"]
     if mind is not None and (not isinstance(mind, (int, float)) or not mind > 0):
         raise ParameterError(f"min_difference={mind!r}: must be a positive number (or None)")
+    tol = kw["tolerance"]
+    if not isinstance(tol, (int, float)) or isinstance(tol, bool) or not 0 <= tol < 1:
+        raise ParameterError(
+            f"tolerance={tol!r}: must be a number in [0, 1), the relative rounding error "
+            f"under which two differences are equal (default {RELATIVE_TOLERANCE:g}; 0 for none)"
+        )
     opts = _Options(
         test=test,
         correction=correction,
@@ -1291,6 +1312,7 @@ def _options(**kw: Any) -> tuple[_Options, bool]:
         zero_method=zero_method,
         power=float(kw["power"]),
         min_difference=None if mind is None else float(mind),
+        tolerance=float(tol),
         progress=_progress_option(kw.get("progress", False)),
         a=a,
         b=b,
@@ -1409,6 +1431,7 @@ def _compare_measure(
         xa = mats.xa
         xb_rows: np.ndarray | float = mu
         d = xa - mu
+        scale = np.maximum(np.abs(xa).max(axis=1), abs(mu))
         run_b: list[str | None] = [None] * len(ia)
         mean_b = np.full(len(ia), mu)
     else:
@@ -1416,12 +1439,15 @@ def _compare_measure(
         xa = mats.xa[ia]
         xb_rows = mats.xb[ib]
         d = xa - xb_rows
+        scale = np.maximum(np.abs(xa).max(axis=1), np.abs(xb_rows).max(axis=1))
         run_b = [mats.runs[i] for i in ib]
         mean_b = mats.xb.mean(axis=1)[ib]
     mean_a = mats.xa.mean(axis=1)[ia]
     delta = d.mean(axis=1)
-    sd = d.std(axis=1, ddof=1)
-    flat = np.all(d == 0, axis=1)
+    # the differences as exact arithmetic has them, for what ranks or counts them
+    exact = snap_signed(d, scale, opts.tolerance)
+    sd = exact.std(axis=1, ddof=1)
+    flat = np.all(exact == 0, axis=1)
     rows = d.shape[0]
     resamples_col: np.ndarray | None = None
     mc_error: np.ndarray | None = None
@@ -1434,9 +1460,9 @@ def _compare_measure(
         if opts.test == "t":
             stat, p = np.asarray(tres.statistic, float), np.asarray(tres.pvalue, float)
         elif opts.test == "wilcoxon":
-            stat, p = _wilcoxon(d, alt, opts.method, opts.continuity, opts.zero_method)
+            stat, p = _wilcoxon(exact, alt, opts.method, opts.continuity, opts.zero_method)
         elif opts.test == "sign":
-            stat, p = _sign_test(d, alt)
+            stat, p = _sign_test(exact, alt)
         elif opts.test == "randomization":
             stat, p, mc_error, used = _randomization(
                 d, alt, opts.resamples, opts.method, opts.seed, opts.progress
@@ -1494,10 +1520,10 @@ def _compare_measure(
         sd, target, alpha=opts.alpha, power=opts.power, alternative=cast(Alternative, alt)
     )
     p_adj = adjust_p_values(p, opts.correction)
-    direction = np.where(flat, 0, _direction(d, delta, opts))
-    wins = (d > 0).sum(axis=1)
-    ties = (d == 0).sum(axis=1)
-    losses = (d < 0).sum(axis=1)
+    direction = np.where(flat, 0, _direction(exact, delta, opts))
+    wins = (exact > 0).sum(axis=1)
+    ties = (exact == 0).sum(axis=1)
+    losses = (exact < 0).sum(axis=1)
 
     def col(x: np.ndarray | None, dtype: Any = pl.Float64) -> pl.Series:
         if x is None:

@@ -40,6 +40,7 @@ import polars as pl
 
 from polars_ireval import schema as S
 from polars_ireval._collect import collect
+from polars_ireval._numeric import RELATIVE_TOLERANCE, snap
 from polars_ireval.errors import IrevalError, ParameterError, SchemaError
 from polars_ireval.evaluate import evaluate
 from polars_ireval.judge import (
@@ -1033,6 +1034,9 @@ def volatility(curve: Any, reference_depth: int = 1000) -> Volatility:
     Tau-b is computed for all depths at once, from the signs of the score differences of
     every pair of runs (concordant minus discordant over the square roots of the untied
     pairs, as ``scipy.stats.kendalltau`` computes it); the tests check it against scipy.
+    Scores within rounding error of each other at one depth (1e-12 of the largest,
+    :data:`polars_ireval._numeric.RELATIVE_TOLERANCE`) are tied, as in exact arithmetic:
+    a mean of the same per-query scores summed in another order differs in its last bits.
 
     Examples
     --------
@@ -1079,6 +1083,8 @@ def volatility(curve: Any, reference_depth: int = 1000) -> Volatility:
     taus, changes, positions, overturned = [], [], [], []
     for measure in measures:
         runs, depths, values = _matrix(frame.filter(pl.col(MEASURE) == measure), measure)
+        # scores equal up to rounding error tie (at each depth)
+        values = snap(values, np.abs(values).max(axis=1), RELATIVE_TOLERANCE)
         at = np.flatnonzero(depths == reference_depth)
         if not at.size:
             raise ParameterError(

@@ -187,6 +187,38 @@ def test_tau_ap_refuses_ties_naming_the_runs() -> None:
         ir.agreement(b, a, "tau_ap")
 
 
+def test_means_equal_up_to_rounding_tie() -> None:
+    """Runs b and c have the same three per-query scores in another order: their means,
+    0.2 in exact arithmetic, are 0.20000000000000004 and 0.19999999999999998. Every
+    ordering method ties them (tau_ap refuses the tie); pearson and ``tolerance=0`` take
+    the floats as scipy does."""
+    b, c = (sum(v) / 3 for v in ([0.1, 0.1, 0.4], [0.1, 0.4, 0.1]))
+    assert b != c
+    x = {"a": 0.5, "b": b, "c": c, "d": 0.1}
+    y = {"a": 0.6, "b": 0.3, "c": 0.4, "d": 0.2}
+    xs, ys = [x[r] for r in "abcd"], [y[r] for r in "abcd"]
+    exact = [0.5, 0.2, 0.2, 0.1]
+    assert ir.agreement(x, y) == pytest.approx(stats.kendalltau(exact, ys).statistic, abs=1e-15)
+    assert ir.agreement(x, y, "spearman") == pytest.approx(
+        stats.spearmanr(exact, ys).statistic, abs=1e-15
+    )
+    assert ir.agreement(x, y, "pearson") == pytest.approx(
+        stats.pearsonr(xs, ys).statistic, abs=1e-15
+    )
+    assert ir.agreement(x, y, tolerance=0) == pytest.approx(
+        stats.kendalltau(xs, ys).statistic, abs=1e-15
+    )
+    assert stats.kendalltau(exact, ys).statistic != pytest.approx(
+        stats.kendalltau(xs, ys).statistic
+    )
+    with pytest.raises(ParameterError, match=r"tau_ap is undefined with ties.*'b', 'c'"):
+        ir.agreement(x, y, "tau_ap")
+    # the floats put b above c, y puts c above b: 2/3 (1/1 + 1/2 + 3/3) - 1
+    assert ir.agreement(x, y, "tau_ap", tolerance=0) == pytest.approx(2 / 3, abs=1e-15)
+    with pytest.raises(ParameterError, match=r"tolerance=1: must be a number in \[0, 1\)"):
+        ir.agreement(x, y, tolerance=1)
+
+
 # --------------------------------------------------------------------------- rbo
 
 

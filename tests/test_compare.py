@@ -76,6 +76,14 @@ def scores(per_q: pl.DataFrame, measure: str, run: str, column: str = "value") -
     return sub[column].to_numpy()
 
 
+def exact(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The differences x - y as exact arithmetic has them, for the rank and sign tests'
+    oracles: rounded to 12 decimals, so that 0.3 - 0.1 (0.19999999999999998) and
+    0.7 - 0.5 (0.20000000000000007) are the same 0.2 (the scores here are in [0, 1] and
+    those that truly differ differ by far more)."""
+    return np.round(x - y, 12)
+
+
 def frames() -> list[tuple[str, pl.DataFrame]]:
     out = [("generated-ties", generated()), ("generated-smooth", generated(decimals=None, seed=1))]
     if COVID.is_dir():
@@ -186,16 +194,16 @@ def test_wilcoxon_equals_scipy_pair_by_pair(
     )
     scipy_method = {"approx": "asymptotic"}.get(method, method)
     for row in cmp.iter_rows(named=True):
-        x = scores(per_q, row["measure"], row["run_a"])
-        y = scores(per_q, row["measure"], row["run_b"])
-        if np.all(x == y):
+        d = exact(
+            scores(per_q, row["measure"], row["run_a"]), scores(per_q, row["measure"], row["run_b"])
+        )
+        if np.all(d == 0):
             assert row["p_value"] == 1.0
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ref = stats.wilcoxon(
-                x,
-                y,
+                d,
                 zero_method=zero_method,
                 correction=continuity == "scipy",
                 alternative=alternative,
@@ -203,6 +211,87 @@ def test_wilcoxon_equals_scipy_pair_by_pair(
             )
         assert row["statistic"] == pytest.approx(ref.statistic, rel=1e-12, abs=1e-12)
         assert row["p_value"] == pytest.approx(ref.pvalue, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("name", ["generated-ties", "covid"])
+def test_tolerance_zero_ranks_the_floats_as_scipy_does(name: str) -> None:
+    """``tolerance=0`` gives scipy's numbers on the scores' own differences."""
+    per_q = frame_named(name)
+    for test in ("wilcoxon", "sign"):
+        cmp = ir.compare(per_q, pairs="all", test=test, tolerance=0)
+        for row in cmp.iter_rows(named=True):
+            x = scores(per_q, row["measure"], row["run_a"])
+            y = scores(per_q, row["measure"], row["run_b"])
+            assert (row["wins"], row["ties"], row["losses"]) == (
+                (x > y).sum(),
+                (x == y).sum(),
+                (x < y).sum(),
+            )
+            if np.all(x == y):
+                continue
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if test == "wilcoxon":
+                    ref = stats.wilcoxon(x, y).pvalue
+                else:
+                    ref = stats.binomtest(int((x > y).sum()), int((x != y).sum())).pvalue
+            assert row["p_value"] == pytest.approx(ref, rel=1e-12, abs=1e-12)
+
+
+def test_differences_equal_in_exact_arithmetic_are_tied() -> None:
+    """P@5-like scores: 0.2 - 0.4, 0.4 - 0.6000000000000001 and 0.6000000000000001 - 0.8
+    are three floats for one difference -0.2, and 0.1 + 0.2 - 0.3 is not 0. The tests that
+    rank or count differences see exact arithmetic's values: scipy on the differences
+    computed as fractions; with ``tolerance=0``, scipy on the floats, which differs."""
+    from fractions import Fraction
+
+    fifths = [[1, 2, 3, 4, 0, 2, 3, 4, 5, 1, 3, 2], [2, 3, 4, 1, 0, 1, 2, 0, 3, 2, 4, 4]]
+    a, b = ([k / 5 for k in row] for row in fifths)
+    a[4], b[4] = 0.1 + 0.2, 0.3  # a zero difference up to rounding
+    per_q = pl.DataFrame(
+        {"run_id": ["a"] * 12 + ["b"] * 12, "query_id": [f"q{i:02d}" for i in range(12)] * 2,
+         "value": a + b}
+    )  # fmt: skip
+    d = [float(Fraction(x) - Fraction(y)) for x, y in zip(fifths[0], fifths[1], strict=True)]
+    d = [v / 5 for v in d]
+    assert len({abs(x - y) for x, y in zip(a, b, strict=True) if abs(abs(x - y) - 0.2) < 1e-9}) > 1
+    for how in ("exact", "approx"):
+        got = ir.compare(per_q, baseline="b", test="wilcoxon", method=how).row(0, named=True)
+        ref = stats.wilcoxon(d, method={"approx": "asymptotic"}.get(how, how))
+        raw = ir.compare(per_q, baseline="b", test="wilcoxon", method=how, tolerance=0)
+        assert got["statistic"] == pytest.approx(ref.statistic, abs=1e-12)
+        assert got["p_value"] == pytest.approx(ref.pvalue, rel=1e-12)
+        assert raw["p_value"][0] != pytest.approx(ref.pvalue, rel=1e-3)
+    sign = ir.compare(per_q, baseline="b", test="sign").row(0, named=True)
+    assert (sign["wins"], sign["ties"], sign["losses"]) == (5, 1, 6)
+    assert sign["p_value"] == pytest.approx(stats.binomtest(5, 11).pvalue, rel=1e-12)
+    assert ir.compare(per_q, baseline="b", test="sign", tolerance=0)["ties"][0] == 0
+    with pytest.raises(ir.ParameterError, match=r"tolerance=-1: must be a number in \[0, 1\)"):
+        ir.compare(per_q, baseline="b", tolerance=-1)
+
+
+def test_wilcoxon_on_trec_covid_p5_as_in_exact_arithmetic(covid: pl.DataFrame) -> None:
+    """A pair of real runs whose P@5 differences take -0.2 as 0.19999999999999996 and
+    0.20000000000000007: scipy on the floats gives p = 0.757, on the fractions 0.331."""
+    from fractions import Fraction
+
+    runs = ir.read_run(
+        [str(COVID / "runs" / f"{r}.gz") for r in ("BITEM_df", "NTU_NMLAB_BM25_ALLQQ")],
+        run_id="file",
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        per_q = ir.evaluate(runs, ir.read_qrels(COVID / "qrels-rnd1.txt"), "P@5", per_query=True)
+    x, y = (scores(per_q, "P@5", r) for r in ("BITEM_df", "NTU_NMLAB_BM25_ALLQQ"))
+    d = [
+        float(Fraction(round(u * 5), 5) - Fraction(round(v * 5), 5))
+        for u, v in zip(x, y, strict=True)
+    ]
+    got = ir.compare(per_q, baseline="NTU_NMLAB_BM25_ALLQQ", test="wilcoxon").row(0, named=True)
+    assert got["p_value"] == pytest.approx(stats.wilcoxon(d).pvalue, rel=1e-12)
+    assert got["p_value"] == pytest.approx(0.3311115041, abs=1e-10)
+    raw = ir.compare(per_q, baseline="NTU_NMLAB_BM25_ALLQQ", test="wilcoxon", tolerance=0)
+    assert raw["p_value"][0] == pytest.approx(0.7569208853, abs=1e-10)
 
 
 def test_wilcoxon_seed003_worked_case() -> None:
@@ -257,9 +346,10 @@ def test_sign_test_equals_scipy_binomtest(name: str, alternative: str) -> None:
     per_q = frame_named(name)
     cmp = ir.compare(per_q, pairs="all", test="sign", alternative=alternative)
     for row in cmp.iter_rows(named=True):
-        x = scores(per_q, row["measure"], row["run_a"])
-        y = scores(per_q, row["measure"], row["run_b"])
-        wins, losses = int((x > y).sum()), int((x < y).sum())
+        d = exact(
+            scores(per_q, row["measure"], row["run_a"]), scores(per_q, row["measure"], row["run_b"])
+        )
+        wins, losses = int((d > 0).sum()), int((d < 0).sum())
         assert row["statistic"] == wins or (wins + losses == 0 and row["statistic"] is None)
         if wins + losses:
             ref = stats.binomtest(wins, wins + losses, 0.5, alternative=alternative)

@@ -241,3 +241,26 @@ def test_cli_compare_errors_are_one_line(tmp_path: Path) -> None:
         code, out, err = run_cli(args)
         assert code == 2 and out == ""
         assert err.startswith("ireval: error: ") and err.count("\n") == 1 and needle in err, err
+
+
+def test_cli_compare_tolerance(tmp_path: Path) -> None:
+    """``--tolerance`` reaches compare: P@5's differences tie as in exact arithmetic by
+    default, and are ranked as floats with ``--tolerance 0``."""
+    runs, qrels = ir.example_path("runs"), ir.example_path("qrels.txt")
+    per_q = ir.evaluate(
+        ir.read_run(runs, run_id="file"), ir.read_qrels(qrels), ["P@5"], per_query=True
+    )
+    p_values = []
+    for extra, tol in (([], 1e-12), (["--tolerance", "0"], 0.0)):
+        args = [qrels, runs, "-m", "P@5", "--baseline", "bm25", "--test", "wilcoxon", *extra]
+        code, out, err = run_cli([*args, "--format", "tsv"])
+        assert code == 0, err
+        got = pl.read_csv(out.encode(), separator="\t")
+        want = ir.compare(per_q, baseline="bm25", test="wilcoxon", tolerance=tol)
+        assert got["p_value"].to_list() == want["p_value"].to_list()
+        assert got["ties"].to_list() == want["ties"].to_list()
+        p_values.append(got["p_value"][0])
+    assert p_values[0] == pytest.approx(0.36098, abs=1e-5)  # dense vs bm25
+    assert p_values[1] == pytest.approx(0.41658, abs=1e-5)  # the floats' own ranks
+    code, out, err = run_cli([qrels, runs, "--tolerance", "-1"])
+    assert code == 2 and "tolerance=-1.0: must be a number in [0, 1)" in err

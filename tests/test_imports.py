@@ -21,7 +21,7 @@ PACKAGE = ROOT / "polars_ireval"
 #: The layers, lowest first: a module may import modules of its own layer or below.
 #: ``polars_ireval`` itself (the public surface) is above everything.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "schema", "example", "_version", "_progress", "_collect"),
+    ("errors", "schema", "example", "_version", "_progress", "_collect", "_numeric"),
     ("registry",),
     ("measures", "measures.*"),
     ("parse",),

@@ -493,8 +493,9 @@ def test_fig5_ap_prime_and_ap_pooled_coincide_beyond_the_pool(
 
 
 def loops(curve: pl.DataFrame, measure: str, reference_depth: int) -> dict[str, Any]:
-    """Position changes and overturned pairs by direct loops over runs and depths."""
-    rows = curve.filter(measure=measure)
+    """Position changes and overturned pairs by direct loops over runs and depths (the
+    scores rounded to 12 decimals: means equal in exact arithmetic are equal)."""
+    rows = curve.filter(measure=measure).with_columns(pl.col("value").round(12))
     depths = sorted(set(rows["depth"].to_list()))
     runs = sorted(set(rows["run_id"].to_list()))
     value = {(r, d): v for r, d, v in rows.select("run_id", "depth", "value").iter_rows()}
@@ -523,13 +524,30 @@ def test_tau_equals_scipy(trec_covid: tuple[pl.DataFrame, pl.DataFrame]) -> None
     result = ir.volatility(curve, reference_depth=1000)
     assert result.tau.height == 4 * len(depths)
     for measure, depth, tau in result.tau.select("measure", "depth", "tau").iter_rows():
-        rows = curve.filter(measure=measure).sort("run_id")
+        # the means rounded to 12 decimals: equal in exact arithmetic, equal here
+        rows = curve.filter(measure=measure).sort("run_id").with_columns(pl.col("value").round(12))
         at = rows.filter(depth=depth)["value"].to_numpy()
         ref = rows.filter(depth=1000)["value"].to_numpy()
         expected = stats.kendalltau(at, ref).statistic
         assert math.isclose(tau, expected, rel_tol=0, abs_tol=1e-12), (measure, depth)
     ties = curve.filter(measure="P", depth=1)["value"]
     assert ties.n_unique() < ties.len()  # tau-b's tie correction is exercised
+
+
+def test_means_equal_up_to_rounding_tie() -> None:
+    """The mean of runs b and c over three queries is 0.2 in exact arithmetic, and
+    0.20000000000000004 and 0.19999999999999998 as floats (the same scores summed in
+    another order): they tie at depth 5, so no position changes and no pair turns."""
+    b, c = (sum(v) / 3 for v in ([0.1, 0.1, 0.4], [0.1, 0.4, 0.1]))
+    assert b != c and abs(b - c) < 1e-15
+    curve = pl.DataFrame(
+        {"run_id": ["a", "b", "c"] * 2, "measure": "P", "depth": [5] * 3 + [10] * 3,
+         "value": [0.9, b, c, 0.9, 0.2, 0.2]}
+    )  # fmt: skip
+    v = ir.volatility(curve, reference_depth=10)
+    assert v.tau["tau"].to_list() == pytest.approx([1.0, 1.0], abs=1e-15)
+    assert v.overturned.height == 0
+    assert dict(v.changes.select("run_id", "changes").iter_rows()) == {"a": 0, "b": 0, "c": 0}
 
 
 def test_tau_is_nan_when_every_run_ties() -> None:

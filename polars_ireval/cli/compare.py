@@ -30,6 +30,7 @@ from pathlib import Path
 
 import polars as pl
 
+from polars_ireval._numeric import RELATIVE_TOLERANCE
 from polars_ireval.cli.common import (
     DEFAULT_MEASURES,
     Parser,
@@ -118,6 +119,13 @@ def _parser() -> Parser:
     p.add_argument("--seed", type=int, default=None, help="seed of the resampling")
     p.add_argument("--method", default="auto", help="auto, exact, approx, monte_carlo")
     p.add_argument("--continuity", default="none", help="Wilcoxon: none, scipy, seed003")
+    p.add_argument(
+        "--tolerance",
+        type=float,
+        default=RELATIVE_TOLERANCE,
+        help="relative rounding error under which two differences are equal, for the "
+        "Wilcoxon and sign tests (1e-12; 0: the floats as scipy ranks them)",
+    )
     p.add_argument(
         "--ci",
         default="auto",
@@ -220,6 +228,7 @@ def _run(argv: list[str]) -> int:
             seed=args.seed,
             method=args.method,
             continuity=args.continuity,
+            tolerance=args.tolerance,
             progress={"always": True, "never": False}.get(args.progress, "auto"),
         )
     except MissingQueryError as e:
