@@ -16,6 +16,7 @@ import glob
 import gzip
 import itertools
 import mmap
+import numbers
 import os
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
@@ -43,6 +44,7 @@ from polars_ireval.validation import (
     SCORES,
     Layout,
     Scores,
+    canonical_columns,
     check_scores,
     float32_scores,
     float_score,
@@ -65,6 +67,7 @@ __all__ = [
     "RunIdPolicy",
     "RunSource",
     "Scores",
+    "check_rankings_apart",
     "check_scores",
     "expand_paths",
     "file_run_id",
@@ -117,13 +120,16 @@ def read_run(
         A path (TREC text ``qid Q0 docno rank score tag``, optionally ``.gz``; ``.parquet``;
         ``.arrow``/``.ipc``/``.feather``), a glob pattern, a directory, a list of those, a
         Polars/pandas frame, a pyarrow table, or a pytrec_eval-style dict
-        ``{query_id: {doc_id: score}}``.
+        ``{query_id: {doc_id: score}}`` (keys strings, or integers read as their decimal
+        text). Several files are read each as it would be alone (integer ids of a Parquet
+        file as their text) and concatenated.
     run_id
         Where the ``run_id`` column comes from. ``"auto"`` (default): none for a single
         TREC text file (a Parquet or Arrow file keeps its own ``run_id`` column), the
         tag column (TREC text, as trec_eval's ``runid``) or the file name
         (other formats) for several. ``"tag"``: the TREC tag column. ``"file"``: the file
-        name without extensions. ``"none"``: no ``run_id`` column (all lines form one run).
+        name without extensions. ``"none"``: no ``run_id`` column (all lines form one run;
+        a query ranked in two of several files is a :class:`DuplicateError`).
         A frame that already has a ``run_id`` column keeps it. Text files that share a
         tag form one run when each query's ranking lies in one file (a run written in
         parts); a ranking with lines in two files raises :class:`DuplicateError` naming
@@ -191,11 +197,14 @@ def _check_stems(paths: list[str]) -> None:
         seen[stem] = p
 
 
-def _check_rankings_apart(paths: list[str], frames: list[pl.DataFrame]) -> None:
+def check_rankings_apart(
+    paths: Sequence[str], frames: Sequence[pl.DataFrame | pl.LazyFrame]
+) -> None:
     """Raise :class:`DuplicateError` when one ranking ([run id,] query) has rows in two of
-    the files ``paths`` (read into ``frames``, in order), whatever their formats: read
-    together, its rows would form one ranking."""
-    keys = [k for k in (S.RUN_ID, S.QUERY_ID) if all(k in f.columns for f in frames)]
+    the files ``paths`` (read or scanned into ``frames``, in order), whatever their
+    formats: read together, its rows would form one ranking."""
+    names = [f.collect_schema().names() for f in frames]
+    keys = [k for k in (S.RUN_ID, S.QUERY_ID) if all(k in n for n in names)]
     if S.QUERY_ID not in keys:
         return  # a frame without a query column: validation names it
     parts = [
@@ -205,25 +214,17 @@ def _check_rankings_apart(paths: list[str], frames: list[pl.DataFrame]) -> None:
         .with_columns(pl.lit(i, dtype=pl.UInt32).alias("__file_no"))
         for i, f in enumerate(frames)
     ]
-    found = _first_in_two_files(pl.concat(parts), keys)
+    lazy = any(isinstance(f, pl.LazyFrame) for f in frames)  # files scanned: streaming
+    found = _first_in_two_files(pl.concat(parts), keys, "streaming" if lazy else "auto")
     if found.height:
         row = found.row(0, named=True)
-        query, first, last = row[S.QUERY_ID], row["first"], row["last"]
-        if S.RUN_ID in keys:
-            raise _split_ranking(paths[first], paths[last], row[S.RUN_ID], query)
-        raise DuplicateError(
-            f"{paths[first]} and {paths[last]} both rank query {query!r}: read together, "
-            "their rows would form one ranking. Pass run_id='file' to name each run after "
-            "its file, or give the runs a run_id column"
-        )
+        raise _split_ranking(paths[row["first"]], paths[row["last"]], row)
 
 
 def _read_run(source: RunSource, run_id: RunIdPolicy) -> pl.DataFrame:
     paths = expand_paths(source)
     if paths is None:
-        frame = frame_from_object(source, kind="run")
-        label = "<input>"
-        return validate_run(frame, label)
+        return validate_run(frame_from_object(source, kind="run"), INPUT)
     several = len(paths) > 1
     # "auto" on one file: a TREC text file gets no run_id, a table keeps the one it has
     policy = run_id if run_id != "auto" or not several else "tag"
@@ -242,27 +243,40 @@ def _read_run(source: RunSource, run_id: RunIdPolicy) -> pl.DataFrame:
                 raise EmptyInputError(
                     f"{path}: the run holds no ranking line; check the file, or leave it out"
                 )
-    # several TREC files whose lines are grouped by tag: one ranking must not span two files
+    # several TREC files whose lines are grouped by tag, or read in one scan as one run: one
+    # ranking must not span two files (found from the order of the lines)
     by_tag = several and policy == "tag" and len(text) == len(paths)
+    in_order = by_tag or (together is not None and policy == "none")
+    keys = [S.RUN_ID, S.QUERY_ID] if by_tag else [S.QUERY_ID]
     if several and not by_tag and together is None:  # other formats: the same, file by file
-        _check_rankings_apart(paths, frames)
+        check_rankings_apart(paths, frames)
     heights = None if together is not None else [f.height for f in frames]
     try:
         out = validate_run(_concat(frames), label)
     except IrevalError as exc:
-        if by_tag and isinstance(exc, DuplicateError):  # the likelier cause, and its fix
-            _check_rankings_in_one_file(paths, _concat(frames), heights, ends)
-        if all(
-            LINE in f.columns for f, p in zip(frames, paths, strict=True) if _format(p) == "trec"
-        ):
+        if in_order and isinstance(exc, DuplicateError):  # the likelier cause, and its fix
+            _check_rankings_in_one_file(paths, _concat(frames), heights, ends, keys)
+        if together is None and _located(paths, frames):
             raise
     else:
-        if by_tag:
-            _check_rankings_in_one_file(paths, out, heights, ends)
+        if in_order:
+            _check_rankings_in_one_file(paths, out, heights, ends, keys)
         return out
-    # the fast text reader keeps no line numbers: read again to say where the error is
+    # the fast text reader keeps no line numbers, nor a table file among several its name:
+    # read again to say where the error is
     frames = [_read_run_path(p, policy, several, fast=False) for p in paths]
     return validate_run(_concat(frames), label)
+
+
+def _located(paths: list[str], frames: list[pl.DataFrame]) -> bool:
+    """True when each row of ``frames`` (read from ``paths``) says where it comes from, for
+    an error: the line of a text file (the general reader), the name of a Parquet or
+    Arrow file among several (read with ``fast=False``)."""
+    several = len(paths) > 1
+    return all(
+        LINE in f.columns if _format(p) == "trec" else not several or FILE in f.columns
+        for p, f in zip(paths, frames, strict=True)
+    )
 
 
 def _check_rankings_in_one_file(
@@ -270,29 +284,30 @@ def _check_rankings_in_one_file(
     frame: pl.DataFrame,
     heights: list[int] | None,
     ends: list[_Ends] | None,
+    keys: list[str],
 ) -> None:
-    """Raise :class:`DuplicateError` when the lines of one ranking (run tag, query) come
-    from two of the run files ``paths`` (read in order into ``frame``; ``heights``: the
-    number of rows each gave, or ``ends``: the (tag, query) of each one's first and last
-    line): two runs with one tag (tools write default tags), whose rankings would
-    otherwise merge."""
-    keys = [S.RUN_ID, S.QUERY_ID]
+    """Raise :class:`DuplicateError` when the lines of one ranking (``keys``: run tag and
+    query, or the query of files read as one run) come from two of the run files ``paths``
+    (read in order into ``frame``; ``heights``: the number of rows each gave, or ``ends``:
+    the (tag, query) of each one's first and last line): two runs with one tag (tools
+    write default tags), or two runs read as one, whose rankings would otherwise merge."""
     _, new = rankings(frame, keys)
-    spans: tuple[int, str, str] | None = None  # (file index, tag, query): spans files i, i + 1
+    picked = slice(2 - len(keys), 2)  # of an end (tag, query): the keys
+    spans: tuple[int, tuple[str, ...]] | None = None  # (i, key values): spans files i, i + 1
     if new is not None and heights is None:
         # each ranking contiguous (and the files read in one scan): a ranking can only
         # continue across a file boundary, from one file's last line to the next's first
         assert ends is not None
         for i in range(len(paths) - 1):
-            if ends[i][1] == ends[i + 1][0]:
-                spans = (i, *ends[i][1])
+            if ends[i][1][picked] == ends[i + 1][0][picked]:
+                spans = (i, tuple(ends[i][1][picked]))
                 break
     elif new is not None:
         assert heights is not None
         starts = list(itertools.accumulate(heights[:-1]))  # each later file's first row
-        for i, row in enumerate(starts):
-            if row < frame.height and not new[row]:
-                spans = (i, frame[row, S.RUN_ID], frame[row, S.QUERY_ID])
+        for i, start in enumerate(starts):
+            if start < frame.height and not new[start]:
+                spans = (i, frame.select(keys).row(start))
                 break
     else:  # rankings interleave: number each row by its file
         # (rare: the one-scan reader gives no file boundaries; reading file by file does)
@@ -300,14 +315,16 @@ def _check_rankings_in_one_file(
         number = pl.int_range(len(paths), dtype=pl.UInt32).repeat_by(pl.Series(counts)).explode()
         found = _first_in_two_files(frame.lazy().select(*keys, number.alias("__file_no")), keys)
         if found.height:
-            tag, query, first, last = found.row(0)
-            raise _split_ranking(paths[first], paths[last], tag, query)
+            row = found.row(0, named=True)
+            raise _split_ranking(paths[row["first"]], paths[row["last"]], row)
     if spans is not None:
-        i, tag, query = spans
-        raise _split_ranking(paths[i], paths[i + 1], tag, query)
+        i, values = spans
+        raise _split_ranking(paths[i], paths[i + 1], dict(zip(keys, values, strict=True)))
 
 
-def _first_in_two_files(numbered: pl.LazyFrame, keys: list[str]) -> pl.DataFrame:
+def _first_in_two_files(
+    numbered: pl.LazyFrame, keys: list[str], engine: Literal["auto", "streaming"] = "auto"
+) -> pl.DataFrame:
     """Of rows ``keys`` numbered by their file (``__file_no``), the first ranking found in
     two files: ``keys, first, last`` (the two files' numbers), or no row."""
     file_no = pl.col("__file_no")
@@ -317,15 +334,24 @@ def _first_in_two_files(numbered: pl.LazyFrame, keys: list[str]) -> pl.DataFrame
         .filter(pl.col("first") != pl.col("last"))
         .sort("first", *keys)
         .head(1)
-        .collect()
+        .collect(engine=engine)
     )
 
 
-def _split_ranking(first: str, second: str, tag: str, query: str) -> DuplicateError:
+def _split_ranking(first: str, second: str, key: Mapping[str, Any]) -> DuplicateError:
+    """The error for one ranking (``key``: its query, and its run tag if it has one) in
+    the two files ``first`` and ``second``."""
+    query = key[S.QUERY_ID]
+    if key.get(S.RUN_ID) is None:
+        return DuplicateError(
+            f"{first} and {second} both rank query {query!r}: read together, their rows "
+            "would form one ranking. Pass run_id='file' to name each run after its file, "
+            "or give the runs a run_id column"
+        )
     return DuplicateError(
-        f"{first} and {second} both rank query {query!r} under run tag {tag!r}: read "
-        "together, their lines would form one ranking. Pass run_id='file' to name each run "
-        "after its file, or give the runs distinct tags (the sixth column)"
+        f"{first} and {second} both rank query {query!r} under run tag {key[S.RUN_ID]!r}: "
+        "read together, their lines would form one ranking. Pass run_id='file' to name each "
+        "run after its file, or give the runs distinct tags (the sixth column)"
     )
 
 
@@ -339,19 +365,26 @@ def _gunzip(path: str, data: mmap.mmap) -> bytes:
 def _unreadable(path: str, exc: Exception) -> FormatError:
     """The error for a file that cannot be read as lines of text, saying why."""
     with open(path, "rb") as f:
-        head = f.read(2)
-        compressed = head == b"\x1f\x8b"
-        if not compressed:
-            f.seek(0)
-            binary = b"\x00" in f.read(1 << 20)
+        compressed = f.read(2) == b"\x1f\x8b"
     if compressed:
+        try:
+            with open(path, "rb") as f:
+                nul = _first_nul(gzip.decompress(f.read()))
+        except (OSError, EOFError, zlib.error) as error:
+            return FormatError(
+                path, None, f"the file is not valid gzip ({error}); check the download or "
+                "recompress it"
+            )  # fmt: skip
+    elif os.path.getsize(path) == 0:
+        nul = None
+    else:
+        with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            nul = _first_nul(data)
+    if nul is not None:
         return FormatError(
-            path, None, f"the file is not valid gzip ({exc}); check the download or recompress it"
-        )
-    if binary:
-        return FormatError(
-            path, None, "the file holds NUL bytes, so it is not text; pass the TREC text file "
-            "(or a Parquet or Arrow file, by its extension)"
+            path, None, f"the file holds NUL bytes, so it is not text (the first on line "
+            f"{nul}; a corrupt text file, or a binary one); pass the TREC text file, "
+            "written again if it is corrupt (or a Parquet or Arrow file, by its extension)"
         )  # fmt: skip
     if "utf-8" in str(exc).lower():
         return FormatError(
@@ -359,6 +392,18 @@ def _unreadable(path: str, exc: Exception) -> FormatError:
             f"iconv -f latin1 -t utf-8 {path} > {path}.utf8"
         )  # fmt: skip
     return FormatError(path, None, f"the file cannot be read as lines of text ({exc})")
+
+
+def _first_nul(data: bytes | mmap.mmap, block: int = 1 << 24) -> int | None:
+    """The 1-based number of the line that holds the first NUL byte of ``data``, or None.
+
+    >>> _first_nul(b"1 Q0 d1 1 2 t\\n1 Q0 d\\x002 2 1 t\\n"), _first_nul(b"text\\n")
+    (2, None)
+    """
+    at = data.find(b"\x00")
+    if at < 0:
+        return None
+    return 1 + sum(data[i : min(i + block, at)].count(b"\n") for i in range(0, at, block))
 
 
 def _first_last_keys(data: bytes | mmap.mmap, width: int = 6, sep: bytes = b" ") -> _Ends | None:
@@ -425,9 +470,10 @@ def read_qrels(source: RunSource) -> pl.DataFrame:
     """
     paths = expand_paths(source)
     if paths is None:
-        return validate_qrels(frame_from_object(source, kind="qrels"), "<input>")
+        return validate_qrels(frame_from_object(source, kind="qrels"), INPUT)
     label = paths_label(paths, "qrels files")
-    frames = [_read_qrels_path(p) for p in paths]
+    several = len(paths) > 1
+    frames = [_read_qrels_path(p, several) for p in paths]
     for path, frame in zip(paths, frames, strict=True):
         if len(paths) > 1 and frame.height == 0:  # its judgments would vanish unnoticed
             raise EmptyInputError(
@@ -436,12 +482,12 @@ def read_qrels(source: RunSource) -> pl.DataFrame:
     try:
         return validate_qrels(_concat(frames), label)
     except IrevalError:
-        if all(
-            LINE in f.columns for f, p in zip(frames, paths, strict=True) if _format(p) == "trec"
-        ):
+        if _located(paths, frames):
             raise
-    # the fast text reader keeps no line numbers: read again to say where the error is
-    return validate_qrels(_concat([_read_qrels_path(p, fast=False) for p in paths]), label)
+    # the fast text reader keeps no line numbers, nor a table file among several its name:
+    # read again to say where the error is
+    frames = [_read_qrels_path(p, several, fast=False) for p in paths]
+    return validate_qrels(_concat(frames), label)
 
 
 def run_tag(path: PathLike) -> str | None:
@@ -568,6 +614,8 @@ def read_fields(path: str, names: Sequence[str], layout: str) -> pl.DataFrame:
     try:
         fields = _extract(path, pattern, names)
     except FormatError as e:
+        if e.line is None:  # the file as a whole (not text, bad gzip)
+            raise
         detail = str(e)[len(f"{path}:{e.line}: ") :]
         raise FormatError(
             path,
@@ -580,8 +628,7 @@ def read_fields(path: str, names: Sequence[str], layout: str) -> pl.DataFrame:
 def _read_run_path(path: str, policy: RunIdPolicy, several: bool, *, fast: bool) -> pl.DataFrame:
     fmt = _format(path)
     if fmt != "trec":
-        frame = _read_binary(path, fmt)
-        frame = rename_aliases(frame)
+        frame = _read_table(path, fmt, "run", several, located=not fast)
         if policy in ("file", "tag") and (several or S.RUN_ID not in frame.columns):
             if policy == "tag" and S.RUN_ID in frame.columns:
                 return frame
@@ -767,8 +814,9 @@ def simple_separator(data: bytes | mmap.mmap) -> bytes | None:
     """The one character that separates the fields of run or qrels text the fast readers
     take: a space (what TREC tools write), or a tab in text without spaces (many TREC
     runs are tab-separated); None for text with carriage returns, or with both tabs and
-    spaces (trec_eval splits on any run of whitespace: the general reader does)."""
-    if data.find(b"\r") >= 0:
+    spaces (trec_eval splits on any run of whitespace: the general reader does), or with
+    a NUL byte (not text: the general reader says where)."""
+    if data.find(b"\r") >= 0 or data.find(b"\x00") >= 0:
         return None
     if data.find(b"\t") < 0:
         return b" "
@@ -817,10 +865,10 @@ def _read_simple_qrels(path: str) -> pl.DataFrame | None:
     return frame.drop("__iter")
 
 
-def _read_qrels_path(path: str, *, fast: bool = True) -> pl.DataFrame:
+def _read_qrels_path(path: str, several: bool, *, fast: bool = True) -> pl.DataFrame:
     fmt = _format(path)
     if fmt != "trec":
-        return _read_binary(path, fmt)
+        return _read_table(path, fmt, "qrels", several, located=not fast)
     simple = _read_simple_qrels(path) if fast else None
     if simple is not None:
         return simple
@@ -863,10 +911,30 @@ def _format(path: str) -> str:
     return "trec"
 
 
-def _read_binary(path: str, fmt: str) -> pl.DataFrame:
-    if fmt == "parquet":
-        return pl.read_parquet(path)
-    return pl.read_ipc(path)
+def _read_table(
+    path: str, fmt: str, kind: str, several: bool, *, located: bool = False
+) -> pl.DataFrame:
+    """A Parquet or Arrow (``fmt``) run or qrels file (``kind``), its columns renamed
+    (:func:`~polars_ireval.validation.rename_aliases`) and its own columns named like the
+    locators left out (they would be read as where its rows come from). One of
+    ``several`` files: its columns converted as it alone would be read
+    (:func:`~polars_ireval.validation.canonical_columns`: the files then concatenate, and
+    an error names the file), and with ``located``, the file's name in :data:`FILE`."""
+    frame = pl.read_parquet(path) if fmt == "parquet" else pl.read_ipc(path)
+    frame = rename_aliases(_without_locators(frame))
+    if not several:
+        return frame
+    frame = canonical_columns(frame, path, kind)
+    return frame.with_columns(pl.lit(path).alias(FILE)) if located else frame
+
+
+def _without_locators(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` without its own columns named like the locators (:data:`LINE`,
+    :data:`FILE`): never read, as a lazy frame's are not (they would say where its rows
+    come from), and never kept (:func:`~polars_ireval.validation.validate_run` drops them)."""
+    if LINE in frame.columns or FILE in frame.columns:
+        return frame.drop(LINE, FILE, strict=False)
+    return frame
 
 
 def expand_paths(source: Any) -> list[str] | None:
@@ -919,29 +987,61 @@ def frame_from_object(
     :mod:`polars_ireval.validation`).
     """
     if isinstance(source, pl.LazyFrame):
-        return source.collect()
+        return _without_locators(source.collect())
     if isinstance(source, pl.DataFrame):
-        return source
+        return _without_locators(source)
     if isinstance(source, Mapping) and columns is not None:
         raise SchemaError(
             f"cannot read {kind} from a dict; pass a path or a frame with columns {list(columns)}"
         )
     if isinstance(source, Mapping):
-        value = S.SCORE if kind == "run" else S.RELEVANCE
-        rows = [(str(q), str(d), v) for q, docs in source.items() for d, v in docs.items()]
-        return pl.DataFrame(
-            rows, schema=[S.QUERY_ID, S.DOC_ID, value], orient="row", infer_schema_length=None
-        )
+        return _frame_from_dict(source, kind)
     module = type(source).__module__
     if module.startswith("pyarrow"):
         frame = pl.from_arrow(source)
         assert isinstance(frame, pl.DataFrame)
-        return frame
+        return _without_locators(frame)
     if module.startswith("pandas"):
-        return pl.from_pandas(source)
+        return _without_locators(pl.from_pandas(source))
     raise SchemaError(
         f"cannot read a {kind} from a {type(source).__name__}; pass a path, a Polars or pandas "
         "frame, a pyarrow table or a dict {query_id: {doc_id: value}}"
+    )
+
+
+def _frame_from_dict(source: Mapping[Any, Any], kind: str) -> pl.DataFrame:
+    """The frame of a dict ``{query_id: {doc_id: value}}``; every key a string or an
+    integer (its decimal text), as ids of a frame must be: ``str()`` of a float key
+    ``1.0`` would give the query ``'1.0'``, not the ``'1'`` of the key ``1``."""
+    value = S.SCORE if kind == "run" else S.RELEVANCE
+    types = set(map(type, source)).union(*(map(type, docs) for docs in source.values()))
+    if types <= {str}:  # the usual case: no conversion
+        rows = [(q, d, v) for q, docs in source.items() for d, v in docs.items()]
+    elif types <= {str, int}:  # exactly str or int (not bool): str() is the decimal text
+        rows = [(str(q), str(d), v) for q, docs in source.items() for d, v in docs.items()]
+    else:
+        rows = [
+            (_dict_id(q, "query"), _dict_id(d, "document"), v)
+            for q, docs in source.items()
+            for d, v in docs.items()
+        ]
+    return pl.DataFrame(
+        rows, schema=[S.QUERY_ID, S.DOC_ID, value], orient="row", infer_schema_length=None
+    )
+
+
+def _dict_id(key: Any, what: str) -> str:
+    """A dict's ``what`` (query or document) key as an id: a string, or an integer's decimal
+    text; another type is a :class:`SchemaError`."""
+    if isinstance(key, str):
+        return str(key)
+    if isinstance(key, numbers.Integral) and not isinstance(key, bool):
+        return str(int(key))
+    raise SchemaError(
+        f"{INPUT}: the dict's {what} key {key!r} ({type(key).__name__}) is not a string or "
+        "an integer; ids are strings (an integer is read as its decimal text, a float such "
+        f"as 1.0 would not match '1'). Key the dict by strings, e.g. str(int(k)) for whole "
+        "numbers"
     )
 
 

@@ -20,8 +20,8 @@ How a file is split:
   two queries and each range is parsed on its own, one pass over the file. A ranking
   whose lines are not together (found when two chunks hold it) is read again through a
   temporary Parquet copy of the file, written by Polars' streaming engine (several files
-  named by their tags are then read whole, as :func:`read_run` reads them, which refuses
-  a ranking split between two files). Other text
+  named by their tags, or read as one run, are then read whole, as :func:`read_run` reads
+  them, which refuses a ranking split between two files). Other text
   (tabs, runs of spaces, comments, gzip) is read whole, as :func:`read_run` reads it.
 
 Polars' streaming engine on the whole evaluation (``collect(engine="streaming")``) does
@@ -43,11 +43,12 @@ import polars as pl
 
 from polars_ireval import schema as S
 from polars_ireval.engines.polars import per_query_frame
-from polars_ireval.errors import ParameterError
+from polars_ireval.errors import IrevalError, ParameterError
 from polars_ireval.evaluate import evaluate
 from polars_ireval.io import (
     RunIdPolicy,
     Scores,
+    check_rankings_apart,
     check_run_id_policy,
     check_scores,
     expand_paths,
@@ -79,7 +80,7 @@ from polars_ireval.results import (
     warn_coverage,
     with_judged_weights,
 )
-from polars_ireval.validation import rankings, rename_aliases
+from polars_ireval.validation import FILE, LINE, canonical_columns, rankings, rename_aliases
 
 #: Rows a chunk holds when neither ``chunks`` nor ``chunk_rows`` is given: about 0.5 GB
 #: of peak memory for a chunk of five measures (``docs/benchmarks.md``).
@@ -204,12 +205,13 @@ def evaluate_out_of_core(
             try:
                 wide, cov = _evaluate_chunks(parts, qrels_frame, parsed, options, scores)
             except _SplitRanking:  # a ranking's lines apart: through a Parquet copy
-                if len(paths) > 1 and policy == "tag":
-                    # maybe one run tag in two files, which read_run refuses: read as it does
+                if len(paths) > 1 and policy in ("tag", "none"):
+                    # maybe one ranking in two files, which read_run refuses: read as it does
                     return in_memory(read_run(run, run_id=run_id, scores=scores))
                 with tempfile.TemporaryDirectory(prefix="ireval-") as tmp:
                     copy = _text_to_parquet(paths, policy, tmp)
-                    table = _table_chunks([copy], "auto", chunks, chunk_rows)
+                    label = paths_label(paths, "run files")  # errors name the user's files
+                    table = _table_chunks([copy], "auto", chunks, chunk_rows, label=label)
                     wide, cov = _evaluate_chunks(table, qrels_frame, parsed, options, scores)
         else:
             table = _table_chunks(paths, policy, chunks, chunk_rows)
@@ -313,10 +315,15 @@ def _evaluate_chunks(
 
 
 def _scan_table(path: str, policy: RunIdPolicy, several: bool) -> pl.LazyFrame:
-    """A Parquet or Arrow run file as :func:`polars_ireval.read_run` reads it, lazily."""
+    """A Parquet or Arrow run file as :func:`polars_ireval.read_run` reads it, lazily (its
+    own columns named like the locators left out; one of ``several``: its columns
+    converted as it alone would be read, see
+    :func:`~polars_ireval.validation.canonical_columns`)."""
     scan = pl.scan_ipc(path) if not path.lower().endswith((".parquet", ".pq")) else None
     scan = pl.scan_parquet(path) if scan is None else scan
-    scan = rename_aliases(scan)
+    scan = rename_aliases(scan.drop(LINE, FILE, strict=False))
+    if several:
+        scan = canonical_columns(scan, path, "run")
     names = scan.collect_schema().names()
     if policy in ("file", "tag") and (several or S.RUN_ID not in names):
         if policy == "tag" and S.RUN_ID in names:
@@ -328,13 +335,27 @@ def _scan_table(path: str, policy: RunIdPolicy, several: bool) -> pl.LazyFrame:
 
 
 def _table_chunks(
-    paths: list[str], policy: RunIdPolicy, chunks: int | None, chunk_rows: int
+    paths: list[str],
+    policy: RunIdPolicy,
+    chunks: int | None,
+    chunk_rows: int,
+    *,
+    label: str | None = None,
 ) -> Iterator[tuple[bool, pl.DataFrame]]:
     """The rankings of Parquet/Arrow files in chunks of whole queries (ranges of query ids
-    read with a pushed-down filter), each validated as :func:`read_run` validates."""
-    label = paths_label(paths, "run files")
+    read with a pushed-down filter), each validated as :func:`read_run` validates;
+    ``label`` names the files in errors (default: :func:`paths_label`; the user's text
+    files for a copy of them). An error in a chunk of several files names the file."""
+    label = paths_label(paths, "run files") if label is None else label
     scans = [_scan_table(p, policy, len(paths) > 1) for p in paths]
+    if len(scans) > 1:  # as read_run: a ranking in two files would merge
+        check_rankings_apart(paths, scans)
     scan = scans[0] if len(scans) == 1 else pl.concat(scans, how="diagonal_relaxed")
+    # the same with each row's file, read again for the chunk that has an error
+    located = pl.concat(
+        [s.with_columns(pl.lit(p).alias(FILE)) for s, p in zip(scans, paths, strict=True)],
+        how="diagonal_relaxed",
+    )
     if S.QUERY_ID not in scan.collect_schema().names():
         yield True, validate_run(scan.head(0).collect(), label)  # names the missing column
         return
@@ -350,7 +371,13 @@ def _table_chunks(
             keep = query.is_null() if ids[lo] is None else query.is_null() | (query >= first)
         else:
             keep = query.is_between(first, last)
-        yield i == len(bounds) - 1, validate_run(scan.filter(keep).collect(), label)
+        try:
+            chunk = validate_run(scan.filter(keep).collect(), label)
+        except IrevalError:
+            if len(scans) > 1:
+                validate_run(located.filter(keep).collect(), label)
+            raise
+        yield i == len(bounds) - 1, chunk
 
 
 def _cut(sizes: list[int], chunks: int | None, chunk_rows: int) -> list[tuple[int, int]]:
@@ -411,8 +438,8 @@ def _parse_ranges(
             for i, (start, stop) in enumerate(ranges):
                 f.seek(start)
                 data = f.read(stop - start)
-                if b"\t" in data or b"\r" in data:
-                    frame = None
+                if b"\t" in data or b"\r" in data or b"\x00" in data:
+                    frame = None  # a NUL: the general reader says where
                 else:
                     frame = parse_simple_runs([data], [path], policy)
                 if frame is None:  # lines the general reader reads: the files whole

@@ -63,12 +63,14 @@ class _Checked(NamedTuple):
     changed in place afterwards (``frame.extend(...)``, ``frame[i, "score"] = ...``)
     must then copy the buffers it changes, so that its buffers no longer match these and
     the frame is checked again (see :func:`is_validated`). ``layout``: the rankings of a
-    run frame, found while checking it.
+    run frame, found while checking it. ``source``: how the errors named the frame's
+    source (a file, ``"2 run files"``, :data:`INPUT`), for errors found after the check.
     """
 
     frame: weakref.ref[pl.DataFrame]
     arrow: pa.Table
     layout: Layout | None
+    source: str
 
 
 # Frames returned by validate_run/validate_qrels, so that evaluate() does not check them twice.
@@ -138,7 +140,7 @@ def validate_run(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame:
     # When each ranking is one block of rows, a duplicate lies within a block
     check_duplicates(frame, keys, source, "run", new=new)
     out = frame.select(*keys[:-1], S.DOC_ID, S.SCORE, *_extra(frame, [*keys, S.SCORE]))
-    return _mark(out, (present, new))
+    return _mark(out, (present, new), source)
 
 
 def new_ranking(keys: Sequence[str]) -> pl.Expr:
@@ -180,7 +182,7 @@ def validate_qrels(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame
         raise EmptyInputError(f"{source}: the qrels hold no judgment; check the file and its path")
     check_nulls(frame, [S.QUERY_ID, S.DOC_ID, S.RELEVANCE], source, "qrels")
     check_duplicates(frame, [S.QUERY_ID, S.DOC_ID], source, "qrels")
-    return _mark(frame.select(S.QUERY_ID, S.DOC_ID, S.RELEVANCE))
+    return _mark(frame.select(S.QUERY_ID, S.DOC_ID, S.RELEVANCE), source=source)
 
 
 def is_validated(frame: pl.DataFrame) -> bool:
@@ -220,14 +222,41 @@ def _buffers(table: pa.Table) -> tuple[Any, ...]:
     )
 
 
-def _mark(frame: pl.DataFrame, layout: Layout | None = None) -> pl.DataFrame:
+def _mark(frame: pl.DataFrame, layout: Layout | None = None, source: str = INPUT) -> pl.DataFrame:
     # every column as a Series: a column Polars keeps as one repeated value (pl.lit) would
     # export new buffers each time, and never be known as checked
     frame = pl.DataFrame(frame.get_columns())
     key = id(frame)
     ref = weakref.ref(frame, lambda _: _VALIDATED.pop(key, None))
-    _VALIDATED[key] = _Checked(ref, _to_arrow(frame), layout)
+    _VALIDATED[key] = _Checked(ref, _to_arrow(frame), layout, source)
     return frame
+
+
+def canonical_columns(frame: FrameT, source: str, kind: str) -> FrameT:
+    """The columns of a run or qrels (``kind``) read from ``source`` (one of several files)
+    as :func:`validate_run` / :func:`validate_qrels` convert them: ids as String (integers
+    as their decimal text), scores Float64, grades Int64; so that the files' frames
+    concatenate as each would read alone, and an error names the file: a missing column,
+    an id type other than string or integer, a score not numeric, a grade not whole (a
+    LazyFrame's grades: by type only, see :func:`relevance_column`).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> frame = pl.DataFrame({"qid": [1], "docno": [7], "sim": [2]})
+    >>> canonical_columns(frame, "a.parquet", "run").row(0)
+    ('1', '7', 2.0)
+    """
+    frame = rename_aliases(frame)
+    if kind == "run":
+        require(frame, (S.QUERY_ID, S.DOC_ID, S.SCORE), source, kind)
+        value = score_column(frame, source)
+    else:
+        require(frame, (S.QUERY_ID, S.DOC_ID, S.RELEVANCE), source, kind)
+        value = relevance_column(frame, source)
+    keys = (S.RUN_ID, S.QUERY_ID, S.DOC_ID) if kind == "run" else (S.QUERY_ID, S.DOC_ID)
+    ids = [c for c in keys if c in _schema(frame)]
+    return frame.with_columns(*[id_column(frame, c, source) for c in ids], value)
 
 
 def narrowed(frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataFrame:
@@ -235,7 +264,7 @@ def narrowed(frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataFrame:
     was: for a checked frame whose extra columns a caller leaves out."""
     entry = _checked(frame)
     out = frame.select(columns)
-    return out if entry is None else _mark(out, entry.layout)
+    return out if entry is None else _mark(out, entry.layout, entry.source)
 
 
 # --------------------------------------------------------------------------- columns
@@ -336,19 +365,22 @@ def float32_scores(run: Any, scores: Scores) -> Any:
     if isinstance(run, pl.LazyFrame):
         return run.map_batches(_float32, schema=run.collect_schema())
     entry = _checked(run)
-    out = _float32(run)
-    return out if entry is None else _mark(out, entry.layout)
+    if entry is None:
+        return _float32(run)
+    return _mark(_float32(run, entry.source), entry.layout, entry.source)
 
 
-def _float32(frame: pl.DataFrame) -> pl.DataFrame:
+def _float32(frame: pl.DataFrame, source: str = INPUT) -> pl.DataFrame:
     rounded = pl.col(S.SCORE).cast(pl.Float32)
     bad = frame.filter(rounded.is_infinite())
     if bad.height:
         row = bad.row(0, named=True)
+        run = f", run {row[S.RUN_ID]!r}" if S.RUN_ID in row else ""
         raise ScoreError(
-            f"{INPUT}: score {row[S.SCORE]} of document {row[S.DOC_ID]!r} (query "
-            f"{row[S.QUERY_ID]!r}) is beyond the 32-bit float range (about 3.4e38), so "
-            "scores='float32' cannot round it; use scores='float64'"
+            f"{where(row, source)}: score {row[S.SCORE]} of document {row[S.DOC_ID]!r} (query "
+            f"{row[S.QUERY_ID]!r}{run}) is beyond the 32-bit float range (about 3.4e38), so it "
+            "cannot be rounded to a 32-bit float as trec_eval 9.0.4 reads scores; evaluate "
+            "with the scores as written (64-bit, the default)"
         )
     return frame.with_columns(float_score(rounded))
 
@@ -480,16 +512,19 @@ def check_duplicates(
 
 def where(row: Mapping[str, Any], source: str) -> str:
     """Where ``row`` comes from, for an error message: ``file:line`` when the reader kept
-    the locator columns :data:`LINE` and :data:`FILE`, else ``source``.
+    the locator columns :data:`LINE` and :data:`FILE`, the file alone when it kept only
+    :data:`FILE` (a Parquet or Arrow file among several), else ``source``.
 
     Examples
     --------
     >>> where({LINE: 3, FILE: "run.txt"}, "2 run files"), where({}, "<input>")
     ('run.txt:3', '<input>')
+    >>> where({LINE: None, FILE: "b.parquet"}, "2 run files")
+    'b.parquet'
     """
     if row.get(LINE) is not None:
-        return f"{row.get(FILE, source)}:{row[LINE]}"
-    return source
+        return f"{row.get(FILE) or source}:{row[LINE]}"
+    return row.get(FILE) or source
 
 
 def _extra(frame: pl.DataFrame, used: Sequence[str]) -> list[str]:

@@ -265,3 +265,93 @@ def test_coverage_is_reported_and_unjudged_chunks_are_evaluated(tmp_path: Path) 
         assert any("judged (run, query) pair(s) have no ranking" in m for m in messages)
         assert any("e.g. queries 7, 8" in m for m in messages)
         assert sorted(messages) == sorted(str(w.message) for w in memory)
+
+
+def test_an_error_after_the_parquet_copy_names_the_users_file(tmp_path: Path) -> None:
+    """A duplicate in a ranking whose lines are apart (read through a temporary Parquet
+    copy) was reported in '/tmp/ireval-.../run.parquet'."""
+    run = tmp_path / "apart.run"
+    run.write_text("1 Q0 d1 1 3 t\n2 Q0 d1 1 3 t\n1 Q0 d1 2 2 t\n")
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("1 0 d1 1\n2 0 d1 1\n")
+    with pytest.raises(ir.DuplicateError) as info:
+        ir.evaluate_out_of_core(str(run), str(qrels), ["AP"], chunks=2)
+    assert str(info.value).startswith(f"{run}: the run lists (query_id='1', doc_id='d1') 2 times")
+    assert "ireval-" not in str(info.value)
+    other = tmp_path / "other.run"
+    other.write_text("3 Q0 d1 1 3 t\n")
+    with pytest.raises(ir.DuplicateError, match=r"^2 run files: .*\(run_id='apart', query_id='1'"):
+        ir.evaluate_out_of_core([str(other), str(run)], str(qrels), ["AP"], chunks=3,
+                                run_id="file")  # fmt: skip
+
+
+def test_a_nul_byte_is_refused_out_of_core(tmp_path: Path) -> None:
+    """The chunk reader took 'd\\x00x' as a document id, as read_run's fast reader did."""
+    run = tmp_path / "nul.run"
+    run.write_bytes(b"1 Q0 d1 1 3 t\n2 Q0 d\x00x 1 3 t\n")
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("1 0 d1 1\n")
+    with pytest.raises(ir.FormatError, match=rf"^{run}: .*NUL bytes.* on line 2;"):
+        ir.evaluate_out_of_core(str(run), str(qrels), ["AP"], chunks=2)
+
+
+def test_files_read_as_one_run_must_not_share_a_query_out_of_core(tmp_path: Path) -> None:
+    """run_id="none": a query ranked in two files was merged into one ranking (through the
+    Parquet copy), as read_run did in one scan."""
+    a, b = tmp_path / "a.run", tmp_path / "b.run"
+    a.write_text("1 Q0 d1 1 3 A\n2 Q0 d1 1 3 A\n")
+    b.write_text("1 Q0 d2 1 3 B\n")
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("1 0 d1 1\n")
+    with pytest.raises(ir.DuplicateError, match=rf"{a} and {b} both rank query '1'"):
+        ir.evaluate_out_of_core([str(a), str(b)], str(qrels), ["AP"], chunks=2, run_id="none")
+
+
+def test_several_table_files_are_read_as_read_run_reads_them(tmp_path: Path) -> None:
+    """Out of core, several Parquet files were concatenated with relaxed types: float query
+    ids became '1.5' (read_run refuses them), errors named '2 run files', and one query in
+    two files read as one run was one ranking (read_run refuses it)."""
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("1 0 a 1\n3 0 a 1\n")
+
+    def write(name: str, data: dict) -> str:
+        pl.DataFrame(data).write_parquet(tmp_path / name)
+        return str(tmp_path / name)
+
+    def both(paths: list[str], **options: object) -> list[pl.DataFrame]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ir.CoverageWarning)
+            return [
+                ir.evaluate_out_of_core(paths, str(qrels), ["num_ret"], chunks=2, **options),
+                ir.evaluate(ir.read_run(paths, **options), str(qrels), ["num_ret"]),
+            ]
+
+    ints = write("ints.parquet", {"query_id": [1, 2], "doc_id": ["a", "b"], "score": [1, 2]})
+    texts = write("texts.parquet", {"query_id": ["3"], "doc_id": ["a"], "score": [1.0]})
+    got, want = both([ints, texts])
+    assert_frame_equal(got, want)
+    floats = write("floats.parquet", {"query_id": [1.5], "doc_id": ["a"], "score": [1.0]})
+    nan = write("nan.parquet", {"query_id": ["4"], "doc_id": ["a"], "score": [float("nan")]})
+    again = write("again.parquet", {"query_id": ["3"], "doc_id": ["b"], "score": [2.0]})
+    for paths, options, error, pattern in [
+        ([texts, floats], {}, ir.SchemaError, r"floats\.parquet: column 'query_id' has type"),
+        ([texts, nan], {}, ir.ScoreError, r"nan\.parquet: score nan of document 'a'"),
+        ([texts, again], {"run_id": "none"}, ir.DuplicateError, r"again\.parquet both rank"),
+    ]:
+        with pytest.raises(error, match=pattern):
+            ir.evaluate_out_of_core(paths, str(qrels), ["num_ret"], chunks=2, **options)
+        with pytest.raises(error, match=pattern):
+            ir.read_run(paths, **options)
+
+
+def test_columns_named_like_the_locators_are_never_read_out_of_core(tmp_path: Path) -> None:
+    """A Parquet file's own '__line' column was read as line numbers: 'x:5'."""
+    path = tmp_path / "run.parquet"
+    pl.DataFrame(
+        {"query_id": ["1", "1"], "doc_id": ["a", "a"], "score": [1.0, 2.0],
+         "__line": [5, 6], "__file": ["x", "y"]}
+    ).write_parquet(path)  # fmt: skip
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("1 0 a 1\n")
+    with pytest.raises(ir.DuplicateError, match=rf"2 times \({path}, {path}\)"):
+        ir.evaluate_out_of_core(str(path), str(qrels), ["AP"], chunks=1)

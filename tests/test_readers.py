@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import re
 from pathlib import Path
 
 import polars as pl
@@ -315,3 +316,189 @@ def test_query_ids_not_numeric(tmp_path: Path) -> None:
     text = "10 Q0 a 1 1 t\n9 Q0 a 1 1 t\n010 Q0 a 1 1 t\n"
     run = ir.read_run(_write(tmp_path, "ids.run", text))
     assert sorted(run["query_id"].to_list()) == ["010", "10", "9"]
+
+
+@pytest.mark.parametrize("ext", [".parquet", ".arrow"])
+def test_several_table_files_with_integer_and_string_ids_read_as_each_alone(
+    tmp_path: Path, ext: str
+) -> None:
+    """Integer ids in one table file and string ids in another raised Polars' raw 'failed to
+    vstack column' SchemaError: each file is now read as it is alone (integer ids as their
+    decimal text), and an id type that one file alone refuses names that file."""
+
+    def write(name: str, frame: pl.DataFrame) -> str:
+        path = str(tmp_path / f"{name}{ext}")
+        frame.write_parquet(path) if ext == ".parquet" else frame.write_ipc(path)
+        return path
+
+    ints = write("ints", pl.DataFrame({"query_id": [1, 2], "doc_id": [10, 20], "score": [3, 2]}))
+    texts = write("texts", pl.DataFrame({"query_id": ["3"], "doc_id": ["d"], "score": [1.5]}))
+    run = ir.read_run([ints, texts], run_id="none")
+    assert run.rows() == [("1", "10", 3.0), ("2", "20", 2.0), ("3", "d", 1.5)]
+    text_run = _write(tmp_path, "t.run", "4 Q0 x 1 2 T\n")
+    assert ir.read_run([text_run, ints], run_id="none")["query_id"].to_list() == ["4", "1", "2"]
+    qi = write("qi", pl.DataFrame({"query_id": [1], "doc_id": [10], "relevance": [1.0]}))
+    qs = write("qs", pl.DataFrame({"query_id": ["2"], "doc_id": ["d"], "relevance": [2]}))
+    assert ir.read_qrels([qi, qs]).rows() == [("1", "10", 1), ("2", "d", 2)]
+    floats = write("floats", pl.DataFrame({"query_id": [1.5], "doc_id": ["d"], "score": [1.0]}))
+    with pytest.raises(ir.SchemaError, match=rf"floats{ext}: column 'query_id' has type Float64"):
+        ir.read_run([texts, floats])
+
+
+@pytest.mark.parametrize("ext", [".parquet", ".arrow"])
+def test_an_error_in_one_of_several_table_files_names_it(tmp_path: Path, ext: str) -> None:
+    """A duplicate, a NaN score or a missing column in one of several Parquet/Arrow files
+    named '2 run files' (a missing column read as 'a null doc_id')."""
+
+    def write(name: str, data: dict) -> str:
+        path = str(tmp_path / f"{name}{ext}")
+        frame = pl.DataFrame(data)
+        frame.write_parquet(path) if ext == ".parquet" else frame.write_ipc(path)
+        return path
+
+    good = write("good", {"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    dup = write("dup", {"query_id": ["2", "2"], "doc_id": ["a", "a"], "score": [1.0, 2.0]})
+    nan = write("nan", {"query_id": ["3"], "doc_id": ["a"], "score": [float("nan")]})
+    lacks = write("lacks", {"query_id": ["4"], "score": [1.0]})
+    with pytest.raises(ir.DuplicateError, match=rf"2 times \(.*dup{ext}, .*dup{ext}\)"):
+        ir.read_run([good, dup])
+    with pytest.raises(ir.ScoreError, match=rf"nan{ext}: score nan of document 'a'"):
+        ir.read_run([good, nan], run_id="none")
+    with pytest.raises(
+        ir.SchemaError, match=rf"lacks{ext}: the run lacks column\(s\) \['doc_id'\]"
+    ):
+        ir.read_run([good, lacks])
+    text = _write(tmp_path, "t.qrels", "1 0 a 1\n")
+    q1 = write("q1", {"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
+    q2 = write("q2", {"query_id": ["2", "2"], "doc_id": ["b", "b"], "relevance": [1, 0]})
+    with pytest.raises(ir.DuplicateError, match=rf"2 times \(.*q2{ext}, .*q2{ext}\)"):
+        ir.read_qrels([q1, q2])
+    with pytest.raises(ir.DuplicateError, match=rf"2 times \(.*t\.qrels:1, .*q1{ext}\)"):
+        ir.read_qrels([text, q1])
+
+
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+@pytest.mark.parametrize("shape", ["single spaces", "runs of spaces", "gzip"])
+def test_a_nul_byte_in_an_id_is_refused_by_every_reader(
+    tmp_path: Path, kind: str, shape: str
+) -> None:
+    """The fast reader took 'd\\x00x' as a document id; the general reader refused the whole
+    file as 'not text'. Both name the file and the line now."""
+    lines = (
+        ["1 Q0 d1 1 2 t", "1 Q0 d\x00x 2 1 t"] if kind == "run" else ["1 0 d1 1", "1 0 d\x00x 0"]
+    )
+    if shape == "runs of spaces":
+        lines[0] = lines[0].replace(" ", "  ")
+    text = "\n".join(lines) + "\n"
+    path = _write(tmp_path, f"x.{kind}{'.gz' if shape == 'gzip' else ''}", text)
+    read = ir.read_run if kind == "run" else ir.read_qrels
+    with pytest.raises(
+        ir.FormatError, match=r"NUL bytes, so it is not text \(the first on line 2;"
+    ):
+        read(path)
+    with pytest.raises(ir.FormatError, match=rf"^{path}: .* on line 2;"):
+        read([_write(tmp_path, f"y.{kind}", text.replace("\x00", "")), path])
+
+
+def test_a_nul_byte_far_into_a_file_is_named(tmp_path: Path) -> None:
+    """Beyond the first megabyte, where the check for a binary file did not look."""
+    text = "".join(f"1 Q0 d{i} {i} 1 t\n" for i in range(100_000)) + "2 Q0 \x00 1 1 t\n"
+    path = _write(tmp_path, "far.run", text)
+    with pytest.raises(ir.FormatError, match=rf"^{path}: .*NUL bytes.* on line 100001;"):
+        ir.read_run(path)
+
+
+def test_columns_named_like_the_locators_are_never_read(tmp_path: Path) -> None:
+    """A frame's or a Parquet file's own '__line' / '__file' columns were read as where its
+    rows come from: a duplicate was reported at 'x.run:5' and 'y.run:6'."""
+    frame = pl.DataFrame(
+        {"query_id": ["1", "1"], "doc_id": ["a", "a"], "score": [1.0, 2.0],
+         "__line": [5, 6], "__file": ["x.run", "y.run"]}
+    )  # fmt: skip
+    with pytest.raises(ir.DuplicateError, match=r"^<input>: .* 2 times \(<input>, <input>\)"):
+        ir.read_run(frame)
+    path = str(tmp_path / "run.parquet")
+    frame.write_parquet(path)
+    with pytest.raises(ir.DuplicateError, match=r"2 times \(.*run\.parquet, .*run\.parquet\)"):
+        ir.read_run(path)
+    with pytest.raises(ir.DuplicateError, match=r"2 times \(.*run\.parquet, .*run\.parquet\)"):
+        ir.read_run([path, _write(tmp_path, "b.run", "2 Q0 b 1 1 T\n")])
+    clean = ir.read_run(frame.unique(["query_id", "doc_id"], keep="first", maintain_order=True))
+    assert clean.rows() == [("1", "a", 1.0)]
+    assert clean.columns == ["query_id", "doc_id", "score"]
+
+
+@pytest.mark.parametrize("ext", [".run", ".run.gz"])
+def test_text_files_read_as_one_run_must_not_share_a_query(tmp_path: Path, ext: str) -> None:
+    """run_id="none" on text files read in one scan merged a query ranked in two files into
+    one ranking (read file by file, or with Parquet, it was refused)."""
+    a = _write(tmp_path, f"a{ext}", "1 Q0 d1 1 2 A\n2 Q0 d1 1 2 A\n")
+    b = _write(tmp_path, f"b{ext}", "2 Q0 d2 1 2 B\n")
+    c = _write(tmp_path, f"c{ext}", "3 Q0 d2 1 2 B\n4 Q0 d1 1 2 B\n1 Q0 d9 2 1 B\n")
+    with pytest.raises(ir.DuplicateError) as info:
+        ir.read_run([a, b], run_id="none")
+    assert str(info.value).startswith(f"{a} and {b} both rank query '2': read together")
+    with pytest.raises(ir.DuplicateError, match=rf"{a} and {c} both rank query '1'"):
+        ir.read_run([a, c], run_id="none")  # apart from the boundary between the files
+    d = _write(tmp_path, f"d{ext}", "2 Q0 d1 1 2 B\n")  # also a duplicate document
+    with pytest.raises(ir.DuplicateError, match=rf"{a} and {d} both rank query '2'"):
+        ir.read_run([a, d], run_id="none")
+    run = ir.read_run([b, c], run_id="none")
+    assert run["query_id"].to_list() == ["2", "3", "4", "1"]
+
+
+def test_a_score_beyond_float32_names_the_file(tmp_path: Path, capsys) -> None:
+    """It named '<input>' and the Python spelling scores='float64', from the CLI too."""
+    from polars_ireval.cli import main
+
+    path = _write(tmp_path, "big.run", "1 Q0 d1 1 2 T\n1 Q0 d2 2 1e40 T\n")
+    qrels = _write(tmp_path, "q.txt", "1 0 d1 1\n")
+    with pytest.raises(
+        ir.ScoreError, match=rf"^{path}: score 1e\+40 of document 'd2' \(query '1'\)"
+    ):
+        ir.read_run(path, scores="float32")
+    with pytest.raises(ir.ScoreError, match=rf"^{path}: score 1e\+40"):
+        ir.evaluate(ir.read_run(path), qrels, "AP", scores="float32")
+    assert main(["trec_eval", "--trec_eval_version", "9.0.4", qrels, path]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: score 1e+40 of document 'd2'" in err
+    assert "<input>" not in err and "scores='float64'" not in err
+    assert main([qrels, path, "-m", "AP", "--scores", "float32"]) == 2
+    err = capsys.readouterr().err  # the CLI adds a run_id to the frame read: no file known
+    assert "(query '1', run 'big')" in err and "scores='float64'" not in err
+    other = _write(tmp_path, "small.run", "1 Q0 d1 1 2 T\n")
+    with pytest.raises(ir.ScoreError, match=r"^2 run files: score 1e\+40 .*run 'big'"):
+        ir.read_run([other, path], run_id="file", scores="float32")
+
+
+@pytest.mark.parametrize(
+    "key", [1.0, True, None, ("1",), 2.5], ids=["float", "bool", "None", "tuple", "2.5"]
+)
+@pytest.mark.parametrize("level", ["query", "document"])
+def test_dict_keys_must_be_strings_or_integers(key: object, level: str) -> None:
+    """Keys went through str(): the float 1.0 became query '1.0' while the int 1 became '1'."""
+    data = {key: {"d": 1}} if level == "query" else {"q": {key: 1}}
+    for read in (ir.read_run, ir.read_qrels):
+        with pytest.raises(ir.SchemaError, match=rf"{level} key {re.escape(repr(key))} \("):
+            read(data)
+
+
+def test_dict_string_and_integer_keys_are_read() -> None:
+    import numpy as np
+
+    run = ir.read_run({1: {2: 1.5, "x": 1.0}, "q": {np.int64(7): 2.0}})
+    assert run.rows() == [("1", "2", 1.5), ("1", "x", 1.0), ("q", "7", 2.0)]
+    assert ir.read_qrels({"1": {"d": 2}}).rows() == [("1", "d", 2)]
+
+
+def test_read_fields_passes_a_whole_file_error_through(tmp_path: Path) -> None:
+    """It cut the message of an error without a line ('...: ile holds NUL bytes') and added
+    the expected fields to it."""
+    from polars_ireval.io import read_fields
+
+    path = tmp_path / "bin.txt"
+    path.write_bytes(bytes(range(256)) * 8)
+    with pytest.raises(ir.FormatError, match=r": the file holds NUL bytes, so it is not text") as e:
+        read_fields(str(path), ["a", "b"], "a b")
+    assert e.value.line is None and str(e.value).startswith(f"{path}: the file")
+    assert "expected 2" not in str(e.value)
