@@ -519,12 +519,19 @@ def batch_sequence(
         pickable = free & known if (skip and known is not None) else free
         idx = np.flatnonzero(pickable)
         picks = _top_per_query(idx, key, qidx, k_q) if per_query else _top(idx, key, k)
-        if picks.size == 0:
-            break
         considered = picks
         if skip and known is not None:
-            ahead = free & ~known & _ahead(picks, key, qidx, nq, per_query, ids)
-            considered = np.concatenate([picks, np.flatnonzero(ahead)])
+            # a scope (query, or all queries) with fewer picks than its quota ran out of
+            # judged documents: the scan passed every one of its remaining candidates
+            if per_query:
+                passed = (np.bincount(qidx[picks], minlength=nq) < k_q)[qidx]
+            else:
+                passed = np.full(n, picks.size < k)
+            if picks.size:
+                passed |= _ahead(picks, key, qidx, nq, per_query, ids)
+            considered = np.concatenate([picks, np.flatnonzero(free & ~known & passed)])
+        if considered.size == 0:
+            break
         order = np.lexsort((considered, -key[considered]))
         considered = considered[order]
         counted = np.isin(considered, picks, assume_unique=True)
@@ -609,8 +616,10 @@ def cut(
     ``seq`` holds ``__pos`` (the judging order), ``query_id``, ``__counted`` (a judgment
     is spent on the document) and, for ``levels``, ``__best_rank``. Within budget ``b``
     (per query or over all queries) the documents up to the ``b``-th counted one are
-    considered; with ``levels`` (the depth pool), the whole levels (documents of the same
-    shallowest rank) whose counted documents fit into ``b``. A budget of None takes all.
+    considered, and all of them when fewer than ``b`` are counted (a scan for judged
+    documents that runs out passes every remaining one); with ``levels`` (the depth pool),
+    the whole levels (documents of the same shallowest rank) whose counted documents fit
+    into ``b``. A budget of None takes all.
     """
     scope = [S.QUERY_ID] if per_query else []
     counted = pl.col(_COUNTED).cast(pl.Int64)
@@ -641,11 +650,8 @@ def cut(
             .filter(pl.col(_BEST) <= pl.col("__deepest"))
             .drop("__deepest")
         )
-    ordered = frame.sort(_BUDGET, _POS, nulls_last=True)
     before = (counted.cum_sum() - counted).over(group, order_by=_POS)
-    within = ordered.filter(before < cap)
-    last = pl.when(pl.col(_COUNTED)).then(pl.col(_POS)).max().over(group)
-    return within.filter(pl.col(_POS) <= last)
+    return frame.sort(_BUDGET, _POS, nulls_last=True).filter(before < cap)
 
 
 def trim(seq: pl.LazyFrame, budget: int | None, *, per_query: bool) -> pl.LazyFrame:

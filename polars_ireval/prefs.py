@@ -121,7 +121,7 @@ def read_prefs(source: Any) -> pl.DataFrame:
     DuplicateError
         A document appears twice in one subgroup (trec_eval would count it twice).
     EmptyInputError
-        The input holds no preference line.
+        The input holds no preference line, or one of several files holds none.
 
     Examples
     --------
@@ -149,7 +149,8 @@ def read_prefs(source: Any) -> pl.DataFrame:
         .select(*PREFS_COLUMNS, V.LINE, V.FILE)
         for p in paths
     ]
-    return _validate_prefs(pl.concat(frames), io.paths_label(paths))
+    _check_none_empty(paths, frames, "preferences")
+    return _validate_prefs(pl.concat(frames), io.paths_label(paths, "preference files"))
 
 
 def read_qrels_prefs(source: Any) -> pl.DataFrame:
@@ -177,7 +178,7 @@ def read_qrels_prefs(source: Any) -> pl.DataFrame:
     DuplicateError
         A document is judged twice in one (query, iteration).
     EmptyInputError
-        The input holds no judgment.
+        The input holds no judgment, or one of several files holds none.
 
     Examples
     --------
@@ -195,7 +196,8 @@ def read_qrels_prefs(source: Any) -> pl.DataFrame:
         .select(S.QUERY_ID, JG, pl.lit("0").alias(JSG), S.DOC_ID, REL_LEVEL, V.LINE, V.FILE)
         for p in paths
     ]
-    return _validate_prefs(pl.concat(frames), io.paths_label(paths), kind="qrels")
+    _check_none_empty(paths, frames, "qrels")
+    return _validate_prefs(pl.concat(frames), io.paths_label(paths, "qrels files"), kind="qrels")
 
 
 def prefs_from_qrels(qrels: pl.DataFrame) -> pl.DataFrame:
@@ -793,6 +795,17 @@ def _number_column(
             f"{position} field must be a number such as 2, 0 or 0.5",
         )
     return frame.with_columns(value.alias(name))
+
+
+def _check_none_empty(paths: list[str], frames: list[pl.DataFrame], kind: str) -> None:
+    """An empty file among several is an error, as for :func:`~polars_ireval.read_qrels`:
+    its lines would vanish unnoticed (a single empty file is one, in ``_validate_prefs``)."""
+    if len(paths) > 1:
+        for path, frame in zip(paths, frames, strict=True):
+            if frame.height == 0:
+                raise EmptyInputError(
+                    f"{path}: the {kind} hold no line; check the file, or leave it out"
+                )
 
 
 def _frame(source: Any, kind: str) -> pl.DataFrame:

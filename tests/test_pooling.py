@@ -101,7 +101,9 @@ def oracle(
     every run's base and residual on every query and every candidate's weight are computed
     from the judgments made so far; the batch takes the heaviest candidates (ties: Method
     A's order), per query with ``per_query``. With ``unknown="skip"`` a scan passes over
-    documents the qrels never judged. Returns (query, doc, status, weight) in order."""
+    documents the qrels never judged; one that runs out of judged documents (of a query,
+    per query) passes over every remaining candidate. Returns (query, doc, status, weight)
+    in order."""
     rankings = trec_rankings(runs)
     order = sorted(rankings)
 
@@ -167,12 +169,7 @@ def oracle(
         for cand in picks:  # the batch's judgments arrive together
             judged[cand] = qrels.get(cand, 0) if qrels is not None else 0
             spent[cand[0]] = spent.get(cand[0], 0) + 1
-    # a scan past the last judgment (of a query, per query) asks for nothing
-    last: dict[str, int] = {}
-    for n, o in enumerate(out):
-        if o[2] != "bypassed":
-            last[o[0] if per_query else ""] = n
-    return [o for n, o in enumerate(out) if n <= last.get(o[0] if per_query else "", -1)]
+    return out
 
 
 def as_dict(qrels: pl.DataFrame) -> dict[tuple[str, str], int]:
@@ -544,6 +541,111 @@ def test_simulation_counts_and_policies(sim_inputs: tuple[pl.DataFrame, pl.DataF
                 assert set(part["status"]) <= {"judged", "bypassed"}
                 # nothing bypassed after the last judgment
                 assert part.sort("order")["status"][-1] == "judged"
+
+
+def runs_out_inputs() -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Two runs with one ranking: q1 ranks a..e, of which the qrels judge a (1) and c (0)
+    only; q2 ranks x, y, z, all judged (1, 0, 1). Every method asks in rank order."""
+    one = pl.DataFrame(
+        {
+            "query_id": ["q1"] * 5 + ["q2"] * 3,
+            "doc_id": ["a", "b", "c", "d", "e", "x", "y", "z"],
+            "score": [5.0, 4, 3, 2, 1, 3, 2, 1],
+        }
+    )
+    run = pl.concat([one.with_columns(run_id=pl.lit(r)) for r in ("r", "s")])
+    qrels = pl.DataFrame(
+        {
+            "query_id": ["q1", "q1", "q2", "q2", "q2"],
+            "doc_id": ["a", "c", "x", "y", "z"],
+            "relevance": [1, 0, 1, 0, 1],
+        }
+    )
+    return run, qrels
+
+
+@pytest.mark.parametrize("unknown", ["skip", "nonrelevant"])
+def test_a_query_whose_qrels_run_out_has_every_candidate_considered(unknown: str) -> None:
+    # Per-query budgets 1, 3, 4. skip: at budget 1, q1 asks for a (judged), q2 for x: 2
+    # considered. At 3 and 4, q1 never gets 3 judgments (its qrels judge a and c only), so
+    # it asks for all five documents, bypassing b, d and e; q2 judges x, y, z: 5 judged,
+    # 8 considered, 3 unknown, 3 relevant (a, x, z). nonrelevant: each unjudged document
+    # costs a judgment: budget 3 takes a b c + x y z (6, b unknown), budget 4 a b c d +
+    # x y z (7, b and d unknown).
+    run, qrels = runs_out_inputs()
+    methods = ["depth", "max", "A", "B", "B_mid", "C"]
+    sim = ir.simulate_judging(
+        run, qrels, methods=methods, budgets=[1, 3, 4], per_query=True, batch=1,
+        unknown=unknown,  # type: ignore[arg-type]
+    )  # fmt: skip
+    if unknown == "skip":
+        want = {1: (2, 2, 0, 2), 3: (5, 8, 3, 3), 4: (5, 8, 3, 3)}
+        if_depth = {1: (2, 3, 1, 2)}  # whole levels: b costs nothing, so level 2 fits
+    else:
+        want = {1: (2, 2, 0, 2), 3: (6, 6, 1, 3), 4: (7, 7, 2, 3)}
+        if_depth = {}
+    for row in sim.summary.iter_rows(named=True):
+        counts = (row["judged"], row["considered"], row["unknown"], row["relevant"])
+        expected = (if_depth if row["method"] == "depth" else {}).get(row["budget"])
+        assert counts == (expected or want[row["budget"]]), row
+    q1 = sim.judgments.filter(pl.col("budget") == 4, pl.col("query_id") == "q1")
+    for method in methods:
+        docs = q1.filter(pl.col("method") == method).sort("order")
+        assert docs["doc_id"].to_list() == (
+            ["a", "b", "c", "d", "e"] if unknown == "skip" else ["a", "b", "c", "d"]
+        )
+
+
+@pytest.mark.parametrize("method", ["A", "B", "C"])
+def test_a_global_budget_beyond_the_judged_documents_considers_every_candidate(
+    method: str,
+) -> None:
+    # over all queries: 5 judged documents for a budget of 6, so every one of the 8
+    # candidates is asked for; a budget of 5 stops at the fifth judgment (z, the last
+    # candidate of the pooling order: a x b y c z d e, by rank then query)
+    run, qrels = runs_out_inputs()
+    sim = ir.simulate_judging(run, qrels, methods=[method], budgets=[5, 6], unknown="skip")
+    got = sim.summary.select("budget", "judged", "considered", "unknown").rows()
+    considered_at_5 = len(sim.judgments.filter(pl.col("budget") == 5))
+    assert got == [(5, 5, considered_at_5, considered_at_5 - 5), (6, 5, 8, 3)]
+
+
+@pytest.mark.parametrize("seed", [61, 63])
+@pytest.mark.parametrize("method", ["A", "B", "C"])
+@pytest.mark.parametrize("per_query", [False, True])
+@pytest.mark.parametrize("batch", [1, 3])
+def test_a_scan_that_runs_out_of_judged_documents_is_the_seeds_procedure(
+    seed: int, method: str, per_query: bool, batch: int
+) -> None:
+    # few judgments: the budget outruns them, and the scan passes every remaining candidate
+    runs = campaign(seed, runs=4, queries=3, docs=10)
+    qrels = judgments(runs, seed + 100, share=0.3)
+    runs = runs.join(qrels.select("query_id").unique(), on="query_id", how="semi")
+    budget = 6 if per_query else qrels.height + 1
+    sim = ir.simulate_judging(
+        runs, qrels, methods=[method], budgets=[budget], batch=batch, per_query=per_query,
+        unknown="skip",
+    )  # fmt: skip
+    got = sim.judgments.sort("order").select("query_id", "doc_id", "status").rows()
+    want = [
+        o[:3]
+        for o in oracle(
+            runs, method, budget=budget, batch=batch, per_query=per_query,
+            qrels=as_dict(qrels), unknown="skip",
+        )
+    ]  # fmt: skip
+    # the corner is reached: a scan (of a query) ends with documents it bypassed
+    scopes = {w[0] if per_query else "" for w in want}
+    last = {s: [w for w in want if s in ("", w[0])][-1][2] for s in scopes}
+    assert "bypassed" in last.values()
+    for s in scopes:
+        mine = [g for g in got if s in ("", g[0])]
+        theirs = [w for w in want if s in ("", w[0])]
+        if method == "A" or batch == 1 or not per_query:
+            assert mine == theirs
+        else:  # per query the batches interleave queries: compare each query's documents
+            assert [g[:2] for g in mine] == [w[:2] for w in theirs]
+            assert sorted(mine) == sorted(theirs)
 
 
 def test_smaller_budgets_are_prefixes(sim_inputs: tuple[pl.DataFrame, pl.DataFrame]) -> None:

@@ -375,6 +375,83 @@ def test_empty_file(reader: Callable[[Any], pl.DataFrame], text: str, tmp_path: 
         reader(path)
 
 
+PLAIN = {"prefs": "q1 0 0 a 1\nq1 0 0 b 0\nq2 0 0 c 2\n", "qrels": "q1 0 a 1\nq1 0 b 0\nq2 0 c 2\n"}
+READER = {"prefs": read_prefs, "qrels": read_qrels_prefs}
+
+
+@pytest.mark.parametrize("kind", ["prefs", "qrels"])
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda t: b"\xef\xbb\xbf" + t,  # a UTF-8 BOM
+        lambda t: gzip.compress(b"\xef\xbb\xbf" + t),
+        lambda t: t.replace(b"\n", b"\r\n"),  # Windows
+        lambda t: b"\xef\xbb\xbf" + t.replace(b"\n", b"\r"),  # old Mac, and a BOM
+        lambda t: b"\xef\xbb\xbf# header\n" + t.replace(b" ", b"\t"),
+    ],
+    ids=["bom", "bom-gzip", "crlf", "cr", "bom-comment-tabs"],
+)
+def test_text_variants_read_as_read_qrels_reads_them(
+    kind: str, encode: Callable[[bytes], bytes], tmp_path: Path
+) -> None:
+    plain = tmp_path / "plain.txt"
+    plain.write_text(PLAIN[kind])
+    other = tmp_path / "other.txt"
+    other.write_bytes(encode(PLAIN[kind].encode()))
+    want = READER[kind](plain)
+    assert want["query_id"].to_list() == ["q1", "q1", "q2"]
+    assert_frame_equal(READER[kind](other), want)
+    assert_frame_equal(READER[kind](str(other)), want)
+    if kind == "qrels":  # the same judgments as read_qrels reads
+        qrels = ir.read_qrels(other)
+        assert qrels.select("query_id", "doc_id").rows() == want.select("query_id", "doc_id").rows()
+
+
+@pytest.mark.parametrize("kind", ["prefs", "qrels"])
+def test_an_empty_file_among_several_is_an_error(kind: str, tmp_path: Path) -> None:
+    full, empty = tmp_path / "full.txt", tmp_path / "empty.txt"
+    full.write_text(PLAIN[kind])
+    empty.write_text("# nothing judged\n")
+    with pytest.raises(ir.EmptyInputError, match=rf"^{re.escape(str(empty))}: .*leave it out"):
+        READER[kind]([full, empty])
+    full.write_text(PLAIN["qrels"])
+    with pytest.raises(ir.EmptyInputError, match=rf"^{re.escape(str(empty))}: .*leave it out"):
+        ir.read_qrels([full, empty])  # as read_qrels
+
+
+@pytest.mark.parametrize(
+    "kind,label", [("prefs", "2 preference files"), ("qrels", "2 qrels files")]
+)
+def test_several_files_are_named_in_errors(kind: str, label: str, tmp_path: Path) -> None:
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt.gz"
+    a.write_text(PLAIN[kind])
+    b.write_bytes(gzip.compress(PLAIN[kind].encode()))
+    with pytest.raises(ir.DuplicateError, match=rf"^{label}: .*a\.txt:1.*b\.txt\.gz:1"):
+        READER[kind]([a, b])
+
+
+@pytest.mark.parametrize("kind", ["prefs", "qrels"])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        (b"q3 caf\xe9\n", r"the file is not UTF-8 text \(.*\); convert it, e\.g\. with iconv"),
+        (b"\x1f\x8b" + b"not gzip" * 4, r"the file is not valid gzip \(.*\); check the download"),
+        (b"\x00\x01\x02" * 8, r"the file holds NUL bytes, so it is not text"),
+    ],
+    ids=["latin-1", "bad-gzip", "binary"],
+)
+def test_unreadable_file_is_named_as_read_qrels_names_it(
+    kind: str, content: bytes, message: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_bytes(PLAIN[kind].encode() + content if b"caf" in content else content)
+    with pytest.raises(ir.FormatError, match=rf"^{re.escape(str(path))}: {message}") as err:
+        READER[kind](path)
+    assert err.value.line is None
+    with pytest.raises(ir.FormatError, match=rf"^{re.escape(str(path))}: {message}"):
+        ir.read_qrels(path)
+
+
 def test_level_not_a_number(tmp_path: Path) -> None:
     path = tmp_path / "p.txt"
     path.write_text("q 0 0 a 1\nq 0 0 b high\n")
