@@ -100,14 +100,17 @@ def _axes(ax: Any, size: tuple[float, float]) -> tuple[Figure, Axes]:
 
 
 def style(i: int) -> dict[str, Any]:
-    """The line style and marker of the ``i``-th line (line style changes every 8 lines).
+    """The line style and marker of the ``i``-th line: both change from one line to the
+    next (the marker steps one further every 8 lines, so the first 32 are all distinct).
 
-    >>> style(0), style(9)
+    >>> style(0), style(1)
     ({'linestyle': '-', 'marker': 'o'}, {'linestyle': '--', 'marker': 's'})
+    >>> style(8)
+    {'linestyle': '-', 'marker': 's'}
     """
     return {
-        "linestyle": LINESTYLES[(i // len(MARKERS)) % len(LINESTYLES)],
-        "marker": MARKERS[i % len(MARKERS)],
+        "linestyle": LINESTYLES[i % len(LINESTYLES)],
+        "marker": MARKERS[(i + i // len(MARKERS)) % len(MARKERS)],
     }
 
 

@@ -15,6 +15,7 @@ it is significantly better than.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -51,7 +52,8 @@ class Report:
     frame : polars.DataFrame
         One row per run and measure: ``run_id, label`` (the run's letter in all-pairs
         mode, else null), ``measure, mean, mark`` (``"▲"``, ``"▼"``, or the letters of the
-        runs it beats; ``""`` when none), ``best`` (the highest mean of the column),
+        runs it beats; ``""`` when none), ``best`` (the mean, as printed, is the column's
+        highest, or lowest where lower is better: printed ties are all best),
         ``ci_low, ci_high`` (null unless asked for).
     runs, measures : tuple of str
         Row and column order.
@@ -124,6 +126,8 @@ class Report:
                 continue
             if fmt == "latex":
                 line = line.replace(_UP, "@@UP@@").replace(_DOWN, "@@DOWN@@")
+            elif fmt == "markdown":  # it names runs and measures
+                line = _md_escape(line)
             lines.append(line)
         return lines
 
@@ -249,8 +253,15 @@ def _visible_len(s: str) -> int:
     return len(s.replace("\x1b[1m", "").replace("\x1b[0m", ""))
 
 
+#: What Markdown would read as markup in a table cell: the characters of code, emphasis,
+#: strikethrough, links, HTML and entities, and the cell separator; ``_`` except between two
+#: letters or digits (where it starts no emphasis, as in ``bm25_baseline``).
+_MD_ACTIVE = re.compile(r"([\\`*~\[\]<>&|]|(?<![^\W_])_|_(?![^\W_]))")
+
+
 def _md_escape(s: str) -> str:
-    return s.replace("|", "\\|")
+    r"""``s`` as literal text in Markdown: ``my_run_v2*`` -> ``my_run_v2\*``."""
+    return _MD_ACTIVE.sub(r"\\\1", s)
 
 
 def _letters(k: int) -> list[str]:
@@ -276,6 +287,7 @@ def report(
     sort_by: str | None = None,
     decimals: int = 4,
     missing: Literal["error", "intersect", "zero"] = "error",
+    mode: Literal["baseline", "letters"] | None = None,
     run_col: str = "run_id",
     query_col: str = "query_id",
     measure_col: str = "measure",
@@ -307,6 +319,14 @@ def report(
         Digits printed.
     missing
         The ``missing=`` given to :func:`compare` (the means must cover the same topics).
+    mode
+        The marks: ``"baseline"`` (``▲``/``▼``) or ``"letters"``. By default (``None``),
+        ``▲``/``▼`` when every row compares a run with one same run (or with a fixed
+        score), letters otherwise. The frame does not say how it was asked for: two runs
+        compared with ``pairs="all"`` look like a comparison with the lower run as
+        baseline, and get its layout unless ``mode="letters"`` (``ireval compare`` passes
+        it whenever ``--baseline`` is not given). ``"letters"`` also suits a comparison
+        with a baseline.
     run_col, query_col, measure_col
         As for :func:`compare`.
 
@@ -389,17 +409,32 @@ def report(
         if m not in cmp_measures:
             raise ParameterError(f"measure {m!r} is not in the comparison; it holds {cmp_measures}")
 
+    if mode not in (None, "baseline", "letters"):
+        raise ParameterError(f"mode={mode!r} is unknown; use None, 'baseline' or 'letters'")
     run_b = comparison["run_b"]
+    base: str | None = None
     if run_b.null_count() == comparison.height:
-        mode, base = "fixed", None
+        layout = "fixed"
+        if mode is not None:
+            raise ParameterError(
+                f"mode={mode!r}: the comparison is against a fixed score (mode='fixed'); "
+                "leave mode=None"
+            )
     else:
         base_runs = run_b.unique().to_list()
         a_runs = comparison["run_a"].to_list()
         if len(base_runs) == 1 and base_runs[0] not in a_runs and meta["column_b"] == col_a:
-            mode, base = "baseline", base_runs[0]
+            layout, base = "baseline", base_runs[0]
         else:
-            mode, base = "letters", None
-    if ci == "delta" and mode == "letters":
+            layout = "letters"
+        if mode == "baseline" and layout != "baseline":
+            raise ParameterError(
+                "mode='baseline' needs a comparison of every run with one run "
+                "(compare(..., baseline=RUN)); this one compares pairs: use mode='letters'"
+            )
+        if mode == "letters":
+            layout, base = "letters", None
+    if ci == "delta" and layout == "letters":
         raise ParameterError("ci='delta' needs a comparison against a baseline; use ci='mean'")
     if ci not in (None, "mean", "delta"):
         raise ParameterError(f"ci={ci!r} is unknown; use None, 'mean' or 'delta'")
@@ -444,6 +479,7 @@ def report(
                     "run_id": r,
                     "measure": m,
                     "mean": float(means[i]),
+                    "printed": float(f"{means[i]:.{decimals}f}"),  # bold ties as printed
                     "ci_low": float(low[i]),
                     "ci_high": float(high[i]),
                 }
@@ -469,15 +505,15 @@ def report(
         shown = sorted(shown, key=lambda r: -by[r])
     if base is not None and base in shown:
         shown = [base] + [r for r in shown if r != base]
-    labels = dict(zip(shown, _letters(len(shown)), strict=True)) if mode == "letters" else {}
+    labels = dict(zip(shown, _letters(len(shown)), strict=True)) if layout == "letters" else {}
     lower = [m for m in shown_measures if lower_is_better(m)]  # bold the lowest mean
     cells = (
-        cells.join(_marks(comparison, mode, labels), on=["run_id", "measure"], how="left")
+        cells.join(_marks(comparison, layout, labels), on=["run_id", "measure"], how="left")
         .with_columns(
             pl.col("mark").fill_null(""),
             pl.when(pl.col("measure").is_in(lower))
-            .then(pl.col("mean") == pl.col("mean").min().over("measure"))
-            .otherwise(pl.col("mean") == pl.col("mean").max().over("measure"))
+            .then(pl.col("printed") == pl.col("printed").min().over("measure"))
+            .otherwise(pl.col("printed") == pl.col("printed").max().over("measure"))
             .alias("best"),
             pl.col("run_id")
             .replace_strict(labels, default=None, return_dtype=pl.String)
@@ -489,8 +525,8 @@ def report(
         )
         .select("run_id", "label", "measure", "mean", "mark", "best", "ci_low", "ci_high")
     )
-    legend = _legend_lines(comparison, meta, mode, base, ci, shown_measures)
-    return Report(cells, tuple(shown), tuple(shown_measures), tuple(legend), mode, decimals)
+    legend = _legend_lines(comparison, meta, layout, base, ci, shown_measures)
+    return Report(cells, tuple(shown), tuple(shown_measures), tuple(legend), layout, decimals)
 
 
 def _check_means(cmp: pl.DataFrame, means: dict[str, float], n: int, measure: str) -> None:

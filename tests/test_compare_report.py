@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 import warnings
 from contextlib import redirect_stderr, redirect_stdout
+from html import escape as html_escape
 from pathlib import Path
 
 import numpy as np
@@ -241,6 +243,113 @@ def test_cli_compare_errors_are_one_line(tmp_path: Path) -> None:
         code, out, err = run_cli(args)
         assert code == 2 and out == ""
         assert err.startswith("ireval: error: ") and err.count("\n") == 1 and needle in err, err
+
+
+def test_bold_follows_the_means_as_printed() -> None:
+    """0.32500 and 0.32502 both print as 0.3250: both are bold (only the second was); for
+    Fallout the lowest printed mean is best, so 0.01000 and 0.01002 both are."""
+    runs = {
+        "a": ([0.3, 0.35, 0.325], [0.01, 0.012, 0.008]),
+        "b": ([0.30006, 0.34998, 0.32502], [0.01002, 0.012, 0.008]),
+        "c": ([0.1, 0.2, 0.15], [0.05, 0.04, 0.06]),
+    }
+    rows = [(r, f"q{j}", m, v[j]) for r, vals in runs.items()
+            for m, v in zip(("nDCG@10", "Fallout(num_docs=100)"), vals, strict=True)
+            for j in range(3)]  # fmt: skip
+    per_q = pl.DataFrame(rows, schema=["run_id", "query_id", "measure", "value"], orient="row")
+    cmp = ir.compare(per_q, baseline="c")
+    rep = ir.report(per_q, cmp)
+    best = rep.frame.filter("best").group_by("measure").agg(pl.col("run_id").sort())
+    assert dict(best.iter_rows()) == {"nDCG@10": ["a", "b"], "Fallout(num_docs=100)": ["a", "b"]}
+    md = rep.to_markdown()
+    assert md.count("**0.3250**") == 2 and md.count("**0.0100**") == 2
+    five = ir.report(per_q, cmp, decimals=5)  # at five decimals they differ
+    best5 = five.frame.filter("best").select("measure", "run_id").rows()
+    assert sorted(best5) == [("Fallout(num_docs=100)", "a"), ("nDCG@10", "b")]
+
+
+def test_markdown_escapes_names_and_html_escapes_them() -> None:
+    """Run ids and measure names are text in Markdown and HTML, whatever they hold."""
+    names = ["my_run_v2*", "a<b&c", "`x`[y]", "*b*_c_", "<em>r</em>", "p|q~~s~~\\"]
+    values = [0.35, 0.5167, 0.1333, 0.3, 0.2, 0.25]
+    rows = [(n, f"q{j}", "m_x*", v + (j % 2) * 0.02 - 0.01)
+            for n, v in zip(names, values, strict=True) for j in range(6)]  # fmt: skip
+    per_q = pl.DataFrame(rows, schema=["run_id", "query_id", "measure", "value"], orient="row")
+    rep = ir.report(per_q, ir.compare(per_q, baseline="my_run_v2*", test="t"))
+    md = rep.to_markdown()
+    assert md.startswith("| run | m_x\\* |\n")
+    for escaped in ("my_run_v2\\*", "a\\<b\\&c", "\\`x\\`\\[y\\]", "\\*b\\*\\_c\\_"):
+        assert f"\n| {escaped} | " in md
+    assert "than my_run_v2\\*." in md
+    page = rep.to_html()  # great_tables escapes the text it is given
+    for needle in ("a&lt;b&amp;c", "&lt;em&gt;r&lt;/em&gt;", ">m_x*<"):
+        assert needle in page
+    assert "<em>r</em>" not in page
+    markdown_it = pytest.importorskip("markdown_it", reason="renders the Markdown to check it")
+    html = markdown_it.MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(md)
+    assert re.findall(r"<td>(.*?)</td>", html) == [html_escape(n, quote=False) for n in names]
+    assert re.findall(r"<th[^>]*>(.*?)</th>", html) == ["run", "m_x*"]
+    assert "than my_run_v2*." in html
+
+
+def test_two_runs_of_all_pairs_can_take_the_letters() -> None:
+    """Two runs compared by pairs="all" give the same frame as a comparison with the lower
+    run as baseline: report() shows the baseline layout unless mode="letters" is asked for
+    (the command line asks for it whenever --baseline is not given)."""
+    per_q = campaign().filter(pl.col("run_id").is_in(["base", "big"]))
+    cmp = ir.compare(per_q, pairs="all", test="t")
+    assert ir.report(per_q, cmp).mode == "baseline"  # the frame alone cannot tell
+    rep = ir.report(per_q, cmp, mode="letters")
+    assert rep.mode == "letters" and rep.runs == ("base", "big")
+    marks = dict(zip(rep.frame["run_id"], rep.frame["mark"], strict=True))
+    assert marks == {"base": "", "big": "a"}
+    assert rep.to_text().splitlines()[0].split() == ["#", "run", "nDCG@10", "AP"]
+    three = campaign()
+    assert ir.report(three, ir.compare(three, baseline="base"), mode="letters").mode == "letters"
+    with pytest.raises(ir.ParameterError, match="mode='baseline'"):
+        ir.report(three, ir.compare(three, pairs="all"), mode="baseline")
+    with pytest.raises(ir.ParameterError, match="mode='fixed'"):
+        ir.report(three, ir.compare(three, baseline=0.3), mode="letters")
+
+
+def test_cli_compare_letters_for_two_runs_without_baseline(tmp_path: Path) -> None:
+    runs = ir.example_path("runs")
+    qrels = ir.example_path("qrels.txt")
+    two = [str(Path(runs) / f"{r}.run") for r in ("bm25", "dense")]
+    code, out, err = run_cli([qrels, *two, "-m", "nDCG@10", "--format", "markdown"])
+    assert code == 0, err
+    assert out.startswith("| # | run | nDCG@10 |") and "Superscript letters" in out
+    code, out, err = run_cli(
+        [qrels, *two, "-m", "nDCG@10", "--baseline", "bm25", "--format", "markdown"]
+    )
+    assert code == 0, err
+    assert out.startswith("| run | nDCG@10 |") and "than bm25" in out
+
+
+@pytest.mark.parametrize(("alternative", "infinite"), [("greater", "ci_high"), ("less", "ci_low")])
+def test_cli_compare_jsonl_writes_infinite_bounds(
+    alternative: str, infinite: str, tmp_path: Path
+) -> None:
+    """A one-sided interval's open end is "inf"/"-inf" in JSON (which has no infinity),
+    not null, and reads back as the comparison's float."""
+    runs, qrels = ir.example_path("runs"), ir.example_path("qrels.txt")
+    args = [qrels, runs, "-m", "nDCG@10 P@5", "--baseline", "bm25", "--alternative", alternative]
+    code, out, err = run_cli([*args, "--format", "jsonl", "-o", str(tmp_path / "c.ndjson")])
+    assert code == 0, err
+    assert (tmp_path / "c.ndjson").read_text() == out
+    records = [json.loads(line) for line in out.splitlines()]
+    sign = "" if infinite == "ci_high" else "-"
+    assert len(records) == 4 and all(r[infinite] == f"{sign}inf" for r in records)
+    finite = "ci_low" if infinite == "ci_high" else "ci_high"
+    assert all(isinstance(r[finite], float) for r in records)
+    assert all(r["resamples"] is None for r in records)  # missing stays null
+    got = pl.read_ndjson(out.encode()).with_columns(pl.col("ci_low", "ci_high").cast(pl.Float64))
+    per_q = ir.evaluate(
+        ir.read_run(runs, run_id="file"), ir.read_qrels(qrels), ["nDCG@10", "P@5"], per_query=True
+    )
+    want = ir.compare(per_q, baseline="bm25", alternative=alternative)
+    assert got[infinite].to_list() == want[infinite].to_list() == [float(f"{sign}inf")] * 4
+    assert got[finite].to_list() == want[finite].to_list()
 
 
 def test_cli_compare_tolerance(tmp_path: Path) -> None:

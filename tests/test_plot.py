@@ -4,6 +4,7 @@ equal reference images (tests/tools/make_plot_references.py); bad input is refus
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 import warnings
@@ -404,6 +405,19 @@ def test_the_stability_page_figure_script_draws_ten_runs_per_panel(covid: Campai
         (pool,) = [line for line in ax.lines if line.get_label().startswith("_pool")]
         assert list(pool.get_xdata()) == [7, 7]
     assert sum(ax.get_legend() is not None for ax in fig.axes) == 1
+
+
+def test_every_line_differs_from_the_previous_by_style_and_marker(example: Campaign) -> None:
+    """Line style and marker both change from one line to the next (the first eight lines
+    were all solid), and the first 32 lines are all distinct without colour."""
+    looks = [(plot.style(i)["linestyle"], plot.style(i)["marker"]) for i in range(33)]
+    assert len(set(looks[:32])) == 32
+    for (ls, mk), (ls2, mk2) in itertools.pairwise(looks):
+        assert ls != ls2 and mk != mk2
+    fig = plot.pr_curve(ir.pr_curve(example.runs, example.qrels))
+    lines = data_lines(fig.axes[0])
+    assert [line.get_linestyle() for line in lines] == ["-", "--", "-."]
+    assert len({line.get_marker() for line in lines}) == 3
 
 
 # --------------------------------------------------------------------------- images

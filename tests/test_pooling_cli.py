@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 
 import polars_ireval as ir
-from polars_ireval.cli.pool import pool_main, simulate_main
+from polars_ireval.cli.pool import _write_frame, pool_main, simulate_main
 
 RUNS = ir.example_path("runs")
 QRELS = ir.example_path("qrels.txt")
@@ -182,3 +182,34 @@ def test_simulate_rejects_qrels_of_other_queries(
     qrels.write_text("999 0 doc 1\n101 0 doc01-033 1\n")
     assert simulate_main([str(qrels), RUNS, "--budgets", "10"]) == 2
     assert "no run retrieved: ['999']" in capsys.readouterr().err
+
+
+def test_simulate_table_prints_small_p_values_and_weights(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nine runs in the full qrels' order: Kendall's tau 1, exact p = 2 / 9! = 5.5e-06,
+    which four decimals printed as 0.0000; so were the RBP weights deep in a ranking."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q1 0 d{i:02d} {int(i < 5)}\n" for i in range(60)))
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for k in range(9):  # run k puts k non-relevant documents above the relevant ones
+        order = [*range(5, 5 + k), *range(5), *range(5 + k, 60)]
+        (runs / f"r{k}.run").write_text(
+            "".join(f"q1 Q0 d{d:02d} {i + 1} {60 - i} r{k}\n" for i, d in enumerate(order))
+        )
+    args = [str(qrels), str(runs), "--budgets", "60", "--methods", "depth", "--format", "table"]
+    assert simulate_main([*args, "--show", "agreement"]) == 0
+    head, row = capsys.readouterr().out.splitlines()
+    assert head.split() == ["method", "budget", "measure", "tau", "p_value", "tau_projected"]
+    assert row.split() == ["depth", "60", "RBP(p=0.8)", "1.0000", "5.5e-06", "1.0000"]
+    assert len(head) == len(row) and head.endswith("p_value  tau_projected")  # right-aligned
+    assert simulate_main([*args, "--show", "summary"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[-2:] == ["5.5e-06", "1.0000"]
+    assert simulate_main([*args, "--show", "judgments"]) == 0
+    weights = [line.split()[5] for line in capsys.readouterr().out.splitlines()[1:]]
+    assert weights[:3] == ["0.2000", "0.2000", "0.1600"] and weights[-1] == "3.8e-07"
+    assert "0.0000" not in weights
+    empty = pl.DataFrame(schema={"method": pl.String, "p_value": pl.Float64})
+    _write_frame(empty, "table", None)  # no row: the header alone
+    assert capsys.readouterr().out == "method  p_value\n"

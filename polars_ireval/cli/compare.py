@@ -23,6 +23,8 @@ Errors are one line on stderr (``ireval: error: ...``) with exit code 2.
 
 from __future__ import annotations
 
+import json
+import math
 import sys
 import warnings
 from collections.abc import Sequence
@@ -245,6 +247,9 @@ def _run(argv: list[str]) -> int:
             sort_by=args.sort_by,
             decimals=args.decimals,
             missing=args.missing,
+            # every pair (the default): letters, also for two runs, whose one pair would
+            # otherwise read as a comparison with the lower run as baseline
+            mode=None if args.baseline is not None else "letters",
         )
     for path, fmt in outputs:
         _write(cmp, rep, fmt, path, ansi=False)
@@ -263,6 +268,28 @@ def _format_of(path: str) -> str:
     return _EXTENSIONS[ext]
 
 
+def _ndjson(frame: pl.DataFrame) -> str:
+    """``frame`` as JSON lines, an infinite number (the open end of a one-sided interval)
+    as the string ``"inf"`` or ``"-inf"``: JSON has no infinity, and Polars writes it as
+    null, which stays for a missing value."""
+    text = frame.write_ndjson()
+    infinite = [c for c, t in frame.schema.items() if t.is_float() and frame[c].is_infinite().any()]
+    if not infinite:
+        return text
+    line = pl.col("_line")
+    for c in infinite:  # JSON escapes every quote inside strings: the key is found once
+        key = json.dumps(c) + ":"
+        line = (
+            pl.when(pl.col(c) == math.inf)
+            .then(line.str.replace(key + "null", key + '"inf"', literal=True))
+            .when(pl.col(c) == -math.inf)
+            .then(line.str.replace(key + "null", key + '"-inf"', literal=True))
+            .otherwise(line)
+        )
+    lines = frame.select(infinite).with_columns(_line=pl.Series(text.split("\n")[:-1]))
+    return "\n".join(lines.select(line)["_line"]) + "\n"
+
+
 def _write(
     cmp: pl.DataFrame, rep: Report | None, fmt: str, path: str | None, *, ansi: bool
 ) -> None:
@@ -278,7 +305,7 @@ def _write(
         return
     if fmt in FRAME_FORMATS:
         text = (
-            cmp.write_ndjson()
+            _ndjson(cmp)
             if fmt == "jsonl"
             else cmp.write_csv(separator="\t" if fmt == "tsv" else ",", float_precision=None)
         )

@@ -284,6 +284,24 @@ def _simulate(argv: list[str]) -> int:
     return 0
 
 
+def _small_numbers(frame: pl.DataFrame, decimals: int = 4) -> pl.DataFrame:
+    """The p-values and RBP weights as text, in scientific notation where ``decimals``
+    digits would print a number that is not 0 as 0 (``5.5e-06``, not ``0.0000``), padded
+    (name too) so that the table aligns them right as it does numbers."""
+    small = 0.5 * 10.0**-decimals
+    for c, t in frame.schema.items():
+        if not (t.is_float() and (c == "weight" or c.endswith("p_value"))):
+            continue
+        text = [
+            "" if v is None else f"{v:.1e}" if 0 < abs(v) < small else f"{v:.{decimals}f}"
+            for v in frame[c].to_list()
+        ]
+        width = max([len(c), *map(len, text)])
+        padded = pl.Series(c, [v.rjust(width) for v in text], dtype=pl.String)
+        frame = frame.with_columns(padded).rename({c: c.rjust(width)})
+    return frame
+
+
 def _write_frame(frame: pl.DataFrame, fmt: str, path: str | None) -> None:
     if fmt == "parquet":
         if path is None:
@@ -299,7 +317,7 @@ def _write_frame(frame: pl.DataFrame, fmt: str, path: str | None) -> None:
         text = frame.write_csv(separator="\t" if fmt == "tsv" else ",", float_precision=None)
     else:
         counts = [c for c, t in frame.schema.items() if t.is_integer()]
-        text = format_table(frame, integers=counts)
+        text = format_table(_small_numbers(frame), integers=counts)
     if path is None:
         sys.stdout.write(text)
     else:
