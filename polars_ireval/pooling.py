@@ -601,9 +601,12 @@ def _ahead(
     ordered = picks[order]
     last_w = np.full(nq, np.inf)
     last_id = np.full(nq, -1)
-    # the last pick of each query in the order: assigned in order, the last write wins
-    last_w[q[ordered]] = w[ordered]
-    last_id[q[ordered]] = ordered
+    # the last pick of each query in the order: the first in the reversed order (numpy
+    # does not say which of repeated indices an assignment keeps)
+    backwards = ordered[::-1]
+    queries, first = np.unique(q[backwards], return_index=True)
+    last_w[queries] = w[backwards[first]]
+    last_id[queries] = backwards[first]
     lw, li = last_w[q], last_id[q]
     return (w > lw) | ((w == lw) & (ids < li))
 
