@@ -1014,6 +1014,12 @@ def _frame_from_dict(source: Mapping[Any, Any], kind: str) -> pl.DataFrame:
     integer (its decimal text), as ids of a frame must be: ``str()`` of a float key
     ``1.0`` would give the query ``'1.0'``, not the ``'1'`` of the key ``1``."""
     value = S.SCORE if kind == "run" else S.RELEVANCE
+    for q, docs in source.items():
+        if not isinstance(docs, Mapping):
+            raise SchemaError(
+                f"{INPUT}: the dict's value for query {q!r} ({type(docs).__name__}) is not a "
+                f"dict; give {{query_id: {{doc_id: {value}}}}}"
+            )
     types = set(map(type, source)).union(*(map(type, docs) for docs in source.values()))
     if types <= {str}:  # the usual case: no conversion
         rows = [(q, d, v) for q, docs in source.items() for d, v in docs.items()]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -469,6 +470,19 @@ def test_a_score_beyond_float32_names_the_file(tmp_path: Path, capsys) -> None:
     other = _write(tmp_path, "small.run", "1 Q0 d1 1 2 T\n")
     with pytest.raises(ir.ScoreError, match=r"^2 run files: score 1e\+40 .*run 'big'"):
         ir.read_run([other, path], run_id="file", scores="float32")
+
+
+@pytest.mark.parametrize("value", [[1, 2], 3, "d1"], ids=["list", "int", "str"])
+@pytest.mark.parametrize("reader", [ir.read_run, ir.read_qrels])
+def test_dict_values_must_be_dicts(value: object, reader: Callable[..., pl.DataFrame]) -> None:
+    what = "score" if reader is ir.read_run else "relevance"
+    kind = type(value).__name__
+    with pytest.raises(
+        ir.SchemaError,
+        match=rf"^<input>: the dict's value for query 'q1' \({kind}\) is not a dict; give "
+        rf"\{{query_id: \{{doc_id: {what}\}}\}}$",
+    ):
+        reader({"q1": value})
 
 
 @pytest.mark.parametrize(
