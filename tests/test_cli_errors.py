@@ -265,3 +265,33 @@ def test_other_rel_info_formats(fmt: str, text: str, pattern: str, tmp_path: Pat
     measures = {"prefs": "all_prefs", "qrels_prefs": "all_prefs", "qrels_jg": "qrels_jg"}[fmt]
     line = _error(["trec_eval", "-R", fmt, "-m", measures, rel_path, run_path], capsys)
     assert re.search(pattern.format(rel=re.escape(rel_path)), line), line
+
+
+@pytest.mark.parametrize("name", ["big.txt", "big.parquet", "big.pq"])
+def test_float32_overflow_names_the_run_file(name: str, tmp_path: Path, capsys) -> None:
+    """--scores float32: a score beyond the 32-bit range is refused naming the run file (the
+    run_id the command adds lost the name: '<input>: score 1e+40'); a text run, a Parquet
+    run without run_id, and one whose run name is not io's file name (.pq)."""
+    _, qrels_path = _files(tmp_path, GOOD_RUN, GOOD_QRELS)
+    path = str(tmp_path / name)
+    frame = pl.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "score": [1e40, 1.0]})
+    if name.endswith(".txt"):
+        Path(path).write_text("q1 Q0 d1 1 1e40 tag\nq1 Q0 d2 2 1.0 tag\n")
+    else:
+        frame.write_parquet(path)
+    line = _error([qrels_path, path, "-m", "P@5", "--scores", "float32"], capsys)
+    assert line.startswith(f"ireval: error: {path}: score 1e+40 of document 'd1'"), line
+    assert "beyond the 32-bit float range" in line
+
+
+def test_float32_overflow_among_several_runs(tmp_path: Path, capsys) -> None:
+    """Runs read one by one (a Parquet run among them) and concatenated: the error names the
+    files read and the run (was '<input>')."""
+    _, qrels_path = _files(tmp_path, GOOD_RUN, GOOD_QRELS)
+    good, bad = str(tmp_path / "good.parquet"), str(tmp_path / "bad.txt")
+    pl.DataFrame({"query_id": ["q1"], "doc_id": ["d1"], "score": [1.0]}).write_parquet(good)
+    Path(bad).write_text("q1 Q0 d1 1 1e40 tag\n")
+    line = _error([qrels_path, good, bad, "-m", "P@5", "--scores", "float32"], capsys)
+    assert line.startswith(
+        "ireval: error: 2 run files: score 1e+40 of document 'd1' (query 'q1', run 'bad')"
+    ), line

@@ -7,8 +7,11 @@ user model recomputed here from its lists and qrels.
 
 from __future__ import annotations
 
+import gzip
 import math
+import re
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -322,19 +325,129 @@ def test_read_preferences(tmp_path) -> None:
     ("text", "error", "message"),
     [
         ("s1\tA\n", ir.FormatError, r"prefs.tsv:1: the header must start with 'session"),
-        ("session\tpreferred\ns1\tA\ns2\n", ir.FormatError, r"prefs.tsv:3: 1 field\(s\)"),
-        ("session preferred\ns1 A x\n", ir.FormatError, r"prefs.tsv:2: 3 field"),
+        ("session\tpreferred\ns1\tA\ns2\n", ir.FormatError,
+         r"prefs.tsv:3: malformed line 's2': expected 2 whitespace-separated fields "
+         r"'session preferred'$"),
+        ("session preferred\ns1 A x\n", ir.FormatError, r"prefs.tsv:2: malformed line 's1 A x'"),
         ("session preferred\ns1 A\ns1 B\n", ir.DuplicateError, r"'s1' on lines 2 and 3"),
         ("session preferred session\n", ir.FormatError, r"names a column twice"),
         ("# nothing\nsession preferred\n", ir.EmptyInputError, r"no session"),
-        ("", ir.EmptyInputError, r"no session"),
+        ("", ir.EmptyInputError, r"prefs.tsv: no session"),
+        ("session preferred\n\n# none\n", ir.EmptyInputError, r"prefs.tsv: no session"),
     ],
-)
+)  # fmt: skip
 def test_reader_errors_name_the_line(tmp_path, text, error, message) -> None:
     path = tmp_path / "prefs.tsv"
     path.write_text(text)
     with pytest.raises(error, match=message):
         ir.read_preferences(path)
+
+
+WANT = {"session": ["s1", "s2"], "preferred": ["A", "B"], "type": ["info", "nav"]}
+TEXT = b"session\tpreferred\ttype\ns1\tA\tinfo\ns2\tB\tnav\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("prefs.tsv.gz", gzip.compress(TEXT)),
+        ("prefs.tsv", gzip.compress(TEXT)),  # gzip by its magic bytes, whatever the name
+        ("bom.tsv", b"\xef\xbb\xbf" + TEXT),
+        ("crlf.tsv", b"\xef\xbb\xbf# a comment\r\n\r\n" + TEXT.replace(b"\n", b"\r\n")),
+        ("mac.tsv", b"# old Mac\r" + TEXT.replace(b"\n", b"\r")),
+        ("utf8.tsv", TEXT.replace(b"info", "inf\u00f6".encode())),
+    ],
+    ids=["gz", "gzip-by-magic", "bom", "bom-crlf", "cr", "utf8"],
+)
+def test_read_preferences_reads_what_the_other_readers_read(tmp_path, name, data) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    want = dict(WANT, type=["inf\u00f6", "nav"]) if name == "utf8.tsv" else WANT
+    assert ir.read_preferences(path).to_dict(as_series=False) == want
+    assert ir.read_preferences(str(path)).to_dict(as_series=False) == want
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"session preferred\ns\xe91 A\n",
+         r"^{path}: the file is not UTF-8 text \(invalid utf-8 sequence\); convert it"),
+        (b"session preferred\ns1 A\ns2\x00 B\n",
+         r"^{path}: the file holds NUL bytes, so it is not text \(the first on line 3;"),
+        (gzip.compress(TEXT)[:20], r"^{path}: the file is not valid gzip \("),
+        (b"\x00\x01\x02\xff\xfe", r"^{path}: the file (holds NUL bytes|is not UTF-8)"),
+    ],
+    ids=["latin1", "nul", "bad-gzip", "binary"],
+)  # fmt: skip
+def test_read_preferences_refuses_what_is_not_text(tmp_path, data, message) -> None:
+    path = tmp_path / "prefs.tsv"
+    path.write_bytes(data)
+    with pytest.raises(ir.FormatError, match=message.format(path=re.escape(str(path)))):
+        ir.read_preferences(path)
+
+
+def test_read_preferences_reads_several_files(tmp_path) -> None:
+    (tmp_path / "a.tsv").write_text("session preferred type\ns1 A info\n")
+    (tmp_path / "b.tsv").write_text("# round 2\nsession\tpreferred\ttype\ns2\tB\tnav\n")
+    (tmp_path / "c.tsv").write_text("session preferred type\ns3 C nav\n")
+    paths = [tmp_path / "a.tsv", tmp_path / "b.tsv", tmp_path / "c.tsv"]
+    three = dict(WANT, session=["s1", "s2", "s3"], preferred=["A", "B", "C"],
+                 type=["info", "nav", "nav"])  # fmt: skip
+    assert ir.read_preferences(paths).to_dict(as_series=False) == three
+    assert ir.read_preferences(str(tmp_path / "*.tsv")).to_dict(as_series=False) == three
+    assert ir.read_preferences(tmp_path).to_dict(as_series=False) == three  # a directory
+    assert ir.read_preferences(paths[:1]).to_dict(as_series=False) == {
+        "session": ["s1"], "preferred": ["A"], "type": ["info"],
+    }  # fmt: skip
+
+
+def test_read_preferences_errors_name_the_file_among_several(tmp_path) -> None:
+    a, b = tmp_path / "a.tsv", tmp_path / "b.tsv"
+    a.write_text("session preferred\ns1 A\ns2 B\n")
+
+    def error(text: str, kind: type[Exception]) -> str:
+        b.write_text(text)
+        with pytest.raises(kind) as info:
+            ir.read_preferences([a, b])
+        return str(info.value)
+
+    assert error("", ir.EmptyInputError) == (
+        f"{b}: no session (a header line and one line per session); check the file, or leave it out"
+    )
+    assert error("session preferred\n", ir.EmptyInputError).startswith(f"{b}: no session")
+    assert error("s3 C\n", ir.FormatError).startswith(
+        f"{b}:1: the header must start with 'session preferred', got 's3 C'"
+    )
+    assert error("# x\nsession preferred type\ns3 C t\n", ir.FormatError) == (
+        f"{b}:2: the header names the columns ['session', 'preferred', 'type'], {a}'s "
+        "['session', 'preferred']; preference files read together have the same header"
+    )
+    assert error("session preferred\ns3 C\ns4\n", ir.FormatError).startswith(
+        f"{b}:3: malformed line 's4': expected 2 whitespace-separated fields"
+    )
+    assert error("session preferred\ns3 C\ns2 D\n", ir.DuplicateError) == (
+        f"session 's2' on {a}:3 and {b}:3; a session states one preference"
+    )
+    b.write_bytes(b"session preferred\ns\xe93 C\n")
+    with pytest.raises(ir.FormatError, match=f"^{re.escape(str(b))}: the file is not UTF-8"):
+        ir.read_preferences([a, b])
+    with pytest.raises(ir.EmptyInputError, match="an empty list of files"):
+        ir.read_preferences([])
+    with pytest.raises(FileNotFoundError, match=r"nope\.tsv: no such file"):
+        ir.read_preferences([a, tmp_path / "nope.tsv"])
+    with pytest.raises(ir.SchemaError, match=r"preferences: a path.*not dict"):
+        ir.read_preferences({"s1": "A"})  # type: ignore[arg-type]
+
+
+def test_pir_reads_several_preference_files(tmp_path) -> None:
+    sim = ir.simulate_sessions(8, seed=5)
+    prefs = sim.preferences
+    prefs.head(3).write_csv(tmp_path / "p1.tsv", separator="\t")
+    prefs.tail(5).write_csv(tmp_path / "p2.tsv", separator="\t")
+    paths = [tmp_path / "p1.tsv", tmp_path / "p2.tsv"]
+    want = ir.pir(sim.lists, sim.qrels, prefs, ["P"], cutoffs=[1, 3])
+    got = ir.pir(sim.lists, sim.qrels, paths, ["P"], cutoffs=[1, 3])
+    assert got.equals(want) and want["sessions"].to_list() == [8, 8]
 
 
 # --------------------------------------------------------------------------- CLI
@@ -376,6 +489,27 @@ def test_cli_writes_a_file_in_the_format_of_its_extension(tmp_path) -> None:
     assert main(["pir", lists, qrels, prefs, "--cutoffs", "2,5", "-o", str(target)]) == 0
     want = ir.pir(sim.lists, sim.qrels, sim.preferences, ["nDCG"], cutoffs=[2, 5])
     assert pl.read_csv(target)["pir"].to_list() == want["pir"].to_list()
+
+
+def test_cli_reads_several_preference_files(tmp_path, capsys) -> None:
+    sim = ir.simulate_sessions(6, seed=3)
+    lists, qrels, prefs = write_files(tmp_path, sim)
+    (tmp_path / "prefs").mkdir()
+    parts = [str(tmp_path / "prefs" / "p1.tsv"), str(tmp_path / "prefs" / "p2.tsv")]
+    sim.preferences.head(2).write_csv(parts[0], separator="\t")
+    sim.preferences.tail(4).write_csv(parts[1], separator="\t")
+    assert main(["pir", lists, qrels, prefs, "--cutoffs", "2,5", "--format", "tsv"]) == 0
+    whole = capsys.readouterr().out
+    assert whole.count("\n") == 3
+    for several in (str(tmp_path / "prefs" / "p?.tsv"), str(tmp_path / "prefs")):
+        assert main(["pir", lists, qrels, several, "--cutoffs", "2,5", "--format", "tsv"]) == 0
+        assert capsys.readouterr().out == whole
+    Path(parts[1]).write_text("")
+    assert main(["pir", lists, qrels, str(tmp_path / "prefs")]) == 2
+    assert capsys.readouterr().err == (
+        f"ireval: error: {parts[1]}: no session (a header line and one line per session); "
+        "check the file, or leave it out\n"
+    )
 
 
 def test_cli_errors_are_one_line(tmp_path, capsys) -> None:

@@ -17,7 +17,14 @@ import polars as pl
 from polars_ireval import schema as S
 from polars_ireval._progress import ProgressOption, bar
 from polars_ireval.errors import IrevalError
-from polars_ireval.io import file_run_id, is_text_run, read_run
+from polars_ireval.io import (
+    file_run_id,
+    is_text_run,
+    narrowed,
+    paths_label,
+    read_run,
+    validate_run,
+)
 
 DEFAULT_MEASURES = "nDCG@10 AP P@10 R@1000 RR"
 
@@ -118,6 +125,10 @@ def read_runs(
     runs). Two files giving the same run name are an error, also across calls that share
     ``seen`` (run name -> file, filled in here: the batches of one command). Several TREC
     text files are read together (one parallel scan, one validation).
+
+    The frame returned is known as checked (:func:`polars_ireval.validate_run`) with the
+    file it comes from (or ``"N run files"``): an error found later, such as a score
+    beyond the 32-bit range of ``--scores float32``, names it, not ``<input>``.
     """
     origin: dict[str, str] = {} if seen is None else seen
     names = [run_name(p) for p in paths]
@@ -133,14 +144,18 @@ def read_runs(
     for i, path in enumerate(paths, 1):
         if progress is not None:
             progress.update("reading runs", path, done=i - 1, total=len(paths))
-        frame = read_run(path, run_id="auto")
-        if S.RUN_ID not in frame.columns:
-            frame = frame.with_columns(pl.lit(run_name(path)).alias(S.RUN_ID))
-        frame = frame.select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE)
+        frame = read_run(path, run_id="auto")  # errors name the file, not a run_id it lacks
+        if S.RUN_ID not in frame.columns:  # checked again (as evaluate would), naming the file
+            frame = validate_run(frame.with_columns(pl.lit(run_name(path)).alias(S.RUN_ID)), path)
+        frame = narrowed(frame, [S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE])
         for rid in frame[S.RUN_ID].unique(maintain_order=True).to_list():
             _claim(rid, path, origin)
         frames.append(frame)
-    return pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
+    if len(frames) == 1:
+        return frames[0]
+    # concatenated, the frames are no longer known as checked: checked here (evaluate would
+    # check them anyway, as '<input>'), the runs named apart above
+    return validate_run(pl.concat(frames, how="vertical"), paths_label(paths, "run files"))
 
 
 def _claim(name: str, path: str, origin: dict[str, str]) -> None:

@@ -8,9 +8,10 @@
 
 LISTS is a TREC run file whose query id is the session and whose tag (6th column) names
 the list (or a Parquet/Arrow file with ``run_id, query_id, doc_id, score [, session]``),
-QRELS the judgments, PREFERENCES the file :func:`polars_ireval.read_preferences` reads
-(``session preferred [more columns]``). It prints :func:`polars_ireval.pir`'s frame: an
-aligned table on a terminal, TSV otherwise. Errors are one line on stderr (``ireval:
+QRELS the judgments, PREFERENCES what :func:`polars_ireval.read_preferences` reads
+(``session preferred [more columns]``): a file, or a quoted glob or a directory whose files
+are read together. It prints :func:`polars_ireval.pir`'s frame: an aligned table on a
+terminal, TSV otherwise. Errors are one line on stderr (``ireval:
 error: ...``) with exit code 2.
 """
 
