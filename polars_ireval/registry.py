@@ -534,15 +534,28 @@ def gain_map(v: Any) -> bool:
     return isinstance(v, Mapping) and all(gain_grade(k) and finite(g) for k, g in v.items())
 
 
+def _unit_map(v: Any) -> bool:
+    """A mapping of grades of 0 or more to numbers in [0, 1]."""
+    return isinstance(v, Mapping) and all(
+        gain_grade(k) and isinstance(g, (int, float)) and not isinstance(g, bool) and 0 <= g <= 1
+        for k, g in v.items()
+    )
+
+
 @check(
     "it must map grades of 0 or more to gains in [0, 1], e.g. {0: 0, 1: 0.5, 2: 1} "
     "(negative grades are never relevant and gain 0)"
 )
 def unit_gain_map(v: Any) -> bool:
-    return isinstance(v, Mapping) and all(
-        gain_grade(k) and isinstance(g, (int, float)) and not isinstance(g, bool) and 0 <= g <= 1
-        for k, g in v.items()
-    )
+    return _unit_map(v)
+
+
+@check(
+    "it must map grades of 0 or more to utilities in [0, 1], e.g. {1: 0.3, 2: 0.7, 3: 1} "
+    "(negative grades are never relevant and gain 0)"
+)
+def utility_map(v: Any) -> bool:
+    return _unit_map(v)
 
 
 @check("it must be a tuple of four numbers (a, b, c, d)")

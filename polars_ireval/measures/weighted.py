@@ -9,7 +9,6 @@ documents have utility 0.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import polars as pl
 
@@ -22,22 +21,11 @@ from polars_ireval.measures._expr import (
     tie_span_end,
     top_rank,
 )
-from polars_ireval.registry import check, gain_grade, grade_ordered, measure, positive_int
+from polars_ireval.registry import grade_ordered, measure, positive_int, utility_map
 
 Utilities = Mapping[int, float] | None
 
 _CITE = "Moffat, Seven numeric properties of effectiveness metrics, AIRS 2013"
-
-
-@check(
-    "it must map grades of 0 or more to utilities in [0, 1], e.g. {1: 0.3, 2: 0.7, 3: 1} "
-    "(negative grades are never relevant and gain 0)"
-)
-def utility_map(v: Any) -> bool:
-    return isinstance(v, Mapping) and all(
-        gain_grade(k) and isinstance(u, (int, float)) and not isinstance(u, bool) and 0 <= u <= 1
-        for k, u in v.items()
-    )
 
 
 def unit_utility(max_rel: int = 1, gains: Utilities = None) -> pl.Expr:

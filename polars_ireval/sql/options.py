@@ -49,7 +49,6 @@ from polars_ireval.measures.dcg import (
 from polars_ireval.measures.iprec import ROUNDING
 from polars_ireval.measures.ndcg import DCG_KINDS
 from polars_ireval.measures.rbp import RbpTies
-from polars_ireval.measures.weighted import utility_map
 
 SqlType = Literal["HUGEINT", "DOUBLE", "VARCHAR", "BOOLEAN"]
 
@@ -221,7 +220,7 @@ KINDS: dict[str, Kind] = {
     ),
     "utility_map": Kind(
         "VARCHAR",
-        _gain_map(utility_map),
+        _gain_map(R.utility_map),
         _sql_map(_UNIT),
         f"it must be {_MAP_SHAPE} to utilities in [0, 1], e.g. ',1=0.3,2=1,'",
     ),
