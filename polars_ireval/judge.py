@@ -32,7 +32,7 @@ from polars_ireval import _collect as C
 from polars_ireval import io
 from polars_ireval import schema as S
 from polars_ireval import validation as V
-from polars_ireval.errors import MissingQueryError, ParameterError
+from polars_ireval.errors import DuplicateError, MissingQueryError, ParameterError, SchemaError
 
 Ties = Literal["trec_eval", "doc_id_asc", "input_order", "rank"]
 #: The tie policies of :func:`polars_ireval.evaluate`: the judge's, and ``"average"`` (the
@@ -888,6 +888,83 @@ def check_options(
         raise ParameterError(f"ties={ties!r}: must be one of {', '.join(allowed)}")
     if missing not in MISSING:
         raise ParameterError(f"missing={missing!r}: must be one of {', '.join(MISSING)}")
+
+
+_TABLE = "evaluation table"
+
+
+def check_table(table: FrameT) -> FrameT:
+    """``table`` if it is an evaluation table (see the module docstring) the measures can
+    read; else a specific error: a missing column, ids that are not strings, a rank or a
+    relevance that is not an integer column (a float grade, NaN included, would compare
+    as relevant), and, for a DataFrame, a rank below 1, two rows of one ranking at one
+    rank, or one document twice in a ranking. A LazyFrame's values are not read (its
+    schema is checked): :func:`judge` makes tables that need no check.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> table = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b"], "rank": [1, 1],
+    ...                       "relevance": [1, 0]})
+    >>> check_table(table)
+    Traceback (most recent call last):
+    ...
+    polars_ireval.errors.DuplicateError: <input>: the evaluation table ranks documents 'a' ...
+    """
+    schema = table.collect_schema()
+    keys = group_keys(schema)
+    lacking = [c for c in (*keys, S.DOC_ID, S.RANK, S.RELEVANCE) if c not in schema]
+    if lacking:
+        raise SchemaError(
+            f"{V.INPUT}: the {_TABLE} lacks column(s) {lacking}; it has {schema.names()}. "
+            "The measures read the table ir.judge(run, qrels) builds"
+        )
+    for c in (*keys, S.DOC_ID):
+        if c != RANKING and schema[c] != pl.String:
+            raise SchemaError(
+                f"{V.INPUT}: the {_TABLE}'s column {c!r} has type {schema[c]}; ids are strings: "
+                f"cast it, e.g. pl.col({c!r}).cast(pl.String), or build the table with ir.judge"
+            )
+    for c in (S.RANK, S.RELEVANCE):
+        if not schema[c].is_integer():
+            raise SchemaError(
+                f"{V.INPUT}: the {_TABLE}'s column {c!r} has type {schema[c]}; it must hold "
+                f"integers (null where {'not retrieved' if c == S.RANK else 'unjudged'}): "
+                f"cast it, e.g. pl.col({c!r}).cast(pl.Int64), or build the table with ir.judge"
+            )
+    if isinstance(table, pl.DataFrame):
+        _check_table_values(table, keys)
+    return table
+
+
+def _check_table_values(table: pl.DataFrame, keys: list[str]) -> None:
+    rank = pl.col(S.RANK)
+    low = table.filter(rank < 1)
+    if low.height:
+        row = low.row(0, named=True)
+        raise SchemaError(
+            f"{V.INPUT}: the {_TABLE} ranks document {row[S.DOC_ID]!r} at {row[S.RANK]} "
+            f"({_ranking(row, keys)}); ranks start at 1"
+        )
+    for by, what in (([*keys, S.DOC_ID], "document"), ([*keys, S.RANK], "rank")):
+        rows = table.filter(rank.is_not_null()) if what == "rank" else table
+        twice = rows.filter(pl.len().over(by) > 1).head(2)
+        if twice.height:
+            a, b = twice.rows(named=True)
+            if what == "rank":
+                problem = (
+                    f"ranks documents {a[S.DOC_ID]!r} and {b[S.DOC_ID]!r} both at rank {a[S.RANK]}"
+                )
+            else:
+                problem = f"holds document {a[S.DOC_ID]!r} twice"
+            raise DuplicateError(
+                f"{V.INPUT}: the {_TABLE} {problem} ({_ranking(a, keys)}); one row per "
+                "retrieved or judged document and rank, as ir.judge builds it"
+            )
+
+
+def _ranking(row: dict[str, Any], keys: list[str]) -> str:
+    return ", ".join(f"{'query' if k == S.QUERY_ID else k} {row[k]!r}" for k in keys)
 
 
 def check_relevance_level(relevance_level: Any) -> None:

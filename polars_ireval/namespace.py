@@ -16,7 +16,7 @@ import polars as pl
 
 from polars_ireval import measures as M
 from polars_ireval.engines.polars import per_query_columns
-from polars_ireval.judge import group_keys
+from polars_ireval.judge import check_relevance_level, check_table, group_keys
 from polars_ireval.parse import MeasureLike, parse_measures
 from polars_ireval.registry import MeasureDef
 
@@ -30,7 +30,14 @@ class _IrevalNamespace(Generic[FrameT]):
     def measures(
         self, measures: MeasureLike | list[MeasureLike], *, relevance_level: int = 1
     ) -> FrameT:
-        """Any measures by string, one column each (``ev.ireval.measures("P@5 nDCG@10")``)."""
+        """Any measures by string, one column each (``ev.ireval.measures("P@5 nDCG@10")``).
+
+        The frame must be an evaluation table (:func:`polars_ireval.judge`); its columns,
+        and a DataFrame's ranks and documents, are checked (see
+        :func:`polars_ireval.judge.check_table`).
+        """
+        check_relevance_level(relevance_level)
+        check_table(self._frame)
         parsed = parse_measures(measures)
         wide = per_query_columns(self._frame, parsed, relevance_level=relevance_level)
         return wide.sort(group_keys(self._frame))
