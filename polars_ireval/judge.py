@@ -912,7 +912,7 @@ def check_table(table: FrameT) -> FrameT:
     polars_ireval.errors.DuplicateError: <input>: the evaluation table ranks documents 'a' ...
     """
     schema = table.collect_schema()
-    keys = group_keys(schema)
+    keys: list[str] = group_keys(schema)
     lacking = [c for c in (*keys, S.DOC_ID, S.RANK, S.RELEVANCE) if c not in schema]
     if lacking:
         raise SchemaError(
