@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import difflib
 import math
+import numbers
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
@@ -140,8 +142,13 @@ def _method(value: Any) -> str:
     raise ParameterError(f"method={value!r} is unknown{hint}; use one of {list(METHODS)}")
 
 
+def _is_number(x: Any) -> bool:
+    """A real number, Python's or numpy's (``np.float32(0.9)``), not a bool."""
+    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+
+
 def _persistence(p: Any) -> float:
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 < float(p) < 1.0:
+    if not _is_number(p) or not 0.0 < float(p) < 1.0:
         raise ParameterError(
             f"p={p!r}: RBO's persistence must be a number strictly between 0 and 1 "
             "(0.9 weighs the first 10 ranks by about 86%)"
@@ -160,14 +167,16 @@ def _scores(
 ) -> dict[str, float]:
     """One side's scores as a dict run -> float, checked (no NaN, no duplicate run)."""
     if isinstance(side, Mapping):
+        if not side:
+            raise EmptyInputError(f"{name}: the mapping holds no scores; give run -> score")
         scores: dict[str, float] = {}
         for run, value in side.items():
-            try:
-                scores[str(run)] = float(value)
-            except (TypeError, ValueError):
+            if not _is_number(value):  # "0.5" and True are typos, not scores
                 raise ScoreError(
-                    f"{name}: the score of run {run!r} is {value!r}, not a number"
-                ) from None
+                    f"{name}: the score of run {run!r} is {value!r} ({type(value).__name__}), "
+                    "not a number"
+                )
+            scores[str(run)] = float(value)
         if len(scores) != len(side):
             raise DuplicateError(f"{name}: two runs have the same id as strings")
     elif isinstance(side, (pl.DataFrame, pl.LazyFrame)):
@@ -212,9 +221,12 @@ def _frame_scores(
     if not schema[value_col].is_numeric():
         raise SchemaError(f"{name}: column {value_col!r} holds {schema[value_col]}, not numbers")
     lf = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+    empty = EmptyInputError(f"{name}: the frame holds no scores (no rows); give a score per run")
     if measure_col in names:
         present = lf.select(pl.col(measure_col).cast(pl.String).unique().sort()).collect()
         measures = present[measure_col].to_list()
+        if not measures:
+            raise empty
         if measure is None:
             if len(measures) > 1:
                 raise ParameterError(
@@ -236,6 +248,8 @@ def _frame_scores(
         pl.col(run_col).cast(pl.String).alias("run"),
         pl.col(value_col).cast(pl.Float64).fill_null(float("nan")).alias("value"),
     ).collect()
+    if df.height == 0:
+        raise empty
     if df["run"].null_count():
         raise SchemaError(f"{name}: column {run_col!r} holds null run ids")
     dup = df.filter(pl.col("run").is_duplicated())["run"].unique().sort().to_list()
@@ -245,6 +259,26 @@ def _frame_scores(
             "(evaluate without per_query=True, or pick one measure with measure=)"
         )
     return dict(zip(df["run"].to_list(), df["value"].to_list(), strict=True))
+
+
+def _measure_pair(measure: Any) -> tuple[str | None, str | None]:
+    """``measure=`` as (measure_a, measure_b): one name for both sides, or a pair."""
+    if isinstance(measure, (tuple, list)):
+        if len(measure) != 2:
+            raise ParameterError(
+                f"measure={measure!r}: give one measure name or a pair (measure_a, measure_b), "
+                f"not {len(measure)} names"
+            )
+        pair = (measure[0], measure[1])
+    else:
+        pair = (measure, measure)
+    for m in pair:
+        if m is not None and not isinstance(m, str):
+            raise ParameterError(
+                f"measure={measure!r}: a measure is named by a str, e.g. 'nDCG@10' (or a pair "
+                "of them)"
+            )
+    return pair
 
 
 def _align(
@@ -270,14 +304,12 @@ def _align(
 def _tied_up_to(x: np.ndarray, tolerance: Any) -> np.ndarray:
     """``x`` with scores equal up to rounding error (``tolerance`` times the largest)
     made equal: two runs whose mean P@5 is the same sum taken in another order tie."""
-    if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool):
-        tolerance = math.nan
-    if not 0 <= tolerance < 1:
+    if not _is_number(tolerance) or not 0 <= tolerance < 1:
         raise ParameterError(
             f"tolerance={tolerance!r}: must be a number in [0, 1), the relative rounding "
             f"error under which two scores are equal (default {RELATIVE_TOLERANCE:g}; 0 for none)"
         )
-    return snap(x, np.abs(x).max(initial=0.0), tolerance)
+    return snap(x, np.abs(x), float(tolerance))
 
 
 def _refuse_ties(x: np.ndarray, runs: list[str], side: str, method: str) -> None:
@@ -383,21 +415,71 @@ def _rbo_segments(
     return rbo_min, rbo_res, rbo_ext, x_l
 
 
-def _rbo_sequences(a: Sequence[Any], b: Sequence[Any], p: float) -> RBO:
-    lists = (list(a), list(b))
+def _ranking(x: Any, name: str) -> list[Any]:
+    """One side of :func:`rbo` as a list of ids, rank 1 first: an ordered, one-dimensional
+    sequence (list, tuple, 1-D array, Series), not a set, a mapping or a string."""
+    if isinstance(x, (str, bytes)):
+        raise SchemaError(
+            f"{name}={x!r}: rbo takes sequences of ids, not a string (a string is one id: "
+            f"pass [{x!r}])"
+        )
+    if isinstance(x, (AbstractSet, Mapping)):
+        raise SchemaError(
+            f"{name} is a {type(x).__name__}: rbo takes ordered sequences of ids (a list, "
+            f"tuple, 1-D array or Series, rank 1 first); a {type(x).__name__}'s order is no "
+            "ranking"
+        )
+    ndim = getattr(x, "ndim", 1)
+    if ndim != 1:
+        raise SchemaError(
+            f"{name} has {ndim} dimensions (shape {getattr(x, 'shape', None)}): rbo takes one "
+            "ranking per side, a 1-D sequence of ids"
+        )
+    try:
+        return list(x)
+    except TypeError:
+        raise SchemaError(
+            f"{name}={x!r} ({type(x).__name__}) is not a sequence of ids: rbo takes two "
+            "sequences of ids or two run frames"
+        ) from None
+
+
+def _id_kind(item: Any) -> str:
+    return "str" if isinstance(item, str) else "number" if _is_number(item) else type(item).__name__
+
+
+def _rbo_sequences(a: Any, b: Any, p: float) -> RBO:
+    lists = (_ranking(a, "ranking_a"), _ranking(b, "ranking_b"))
     ranks: list[dict[Any, int]] = []
     for name, items in zip(("ranking_a", "ranking_b"), lists, strict=True):
         if not items:
             raise EmptyInputError(f"{name} is empty: RBO needs at least one item in each ranking")
         rank: dict[Any, int] = {}
         for i, item in enumerate(items, 1):
-            if item in rank:
+            if item is None or (isinstance(item, (float, np.floating)) and math.isnan(item)):
+                raise SchemaError(f"{name} holds a missing id ({item!r}) at rank {i}")
+            try:
+                seen = item in rank
+            except TypeError:  # unhashable: a list, an array
+                raise SchemaError(
+                    f"{name} holds {item!r} ({type(item).__name__}) at rank {i}, not an id: "
+                    "rbo takes flat sequences of ids (strings or numbers)"
+                ) from None
+            if seen:
                 raise DuplicateError(
                     f"{name} holds {item!r} twice (ranks {rank[item]} and {i}); RBO's "
                     "rankings have each item once"
                 )
             rank[item] = i
         ranks.append(rank)
+    kinds = [sorted({_id_kind(item) for item in items}) for items in lists]
+    if kinds[0] != kinds[1]:  # 1 and "1" are different ids: the overlap would be silently 0
+        ka, kb = (", ".join(k) for k in kinds)
+        raise SchemaError(
+            f"ranking_a's ids are {ka} and ranking_b's {kb} (e.g. {lists[0][0]!r} and "
+            f"{lists[1][0]!r}): ids of different types never match; give both rankings ids "
+            "of one type (e.g. [str(x) for x in ranking])"
+        )
     s, l_ = sorted((len(lists[0]), len(lists[1])))
     hits = np.zeros(l_, dtype=np.int64)
     for item, i in ranks[0].items():
@@ -406,6 +488,22 @@ def _rbo_sequences(a: Sequence[Any], b: Sequence[Any], p: float) -> RBO:
             hits[max(i, j) - 1] += 1
     mn, res, ext, _ = _rbo_segments(np.array([s]), np.array([l_]), hits, p)
     return RBO(min=float(mn[0]), res=float(res[0]), ext=float(ext[0]), p=p)
+
+
+#: Frames of other libraries that :func:`rbo` reads as run frames, as ``read_run`` does.
+_FOREIGN_FRAMES = {("pandas", "DataFrame"), ("pyarrow", "Table")}
+
+
+def _run_frame(x: Any) -> pl.DataFrame | pl.LazyFrame | None:
+    """``x`` as a Polars run frame (a pandas frame or a pyarrow table converted), or None
+    when it is not a frame (then it is a sequence of ids, or wrong)."""
+    if isinstance(x, (pl.DataFrame, pl.LazyFrame)):
+        return x
+    if (type(x).__module__.split(".")[0], type(x).__name__) in _FOREIGN_FRAMES:
+        from polars_ireval.io import frame_from_object
+
+        return frame_from_object(x, "run")
+    return None
 
 
 def _ranked(run: pl.DataFrame | pl.LazyFrame, name: str) -> pl.DataFrame:
@@ -508,11 +606,14 @@ def rbo(a: Any, b: Any, *, p: float = _DEFAULT_P, missing: Missing = "error") ->
     Parameters
     ----------
     a, b
-        Two sequences of ids (ranks 1, 2, ...; each id once; of any lengths, possibly
-        with no id in common), or two run frames (``query_id, doc_id, score``, one run
-        each, as :func:`polars_ireval.read_run` returns them), compared query by query,
-        each query's ranking in trec_eval's order (score descending, ties by document id
-        descending).
+        Two ordered sequences of ids (a list, tuple, 1-D array or Series: ranks 1, 2,
+        ...; each id once; of any lengths, possibly with no id in common; the ids of both
+        of one type, strings or numbers: ``1`` and ``"1"`` never match), or two run
+        frames (``query_id, doc_id, score``, one run each, as
+        :func:`polars_ireval.read_run` returns them; Polars, pandas or pyarrow, converted
+        as ``read_run`` converts them), compared query by query, each query's ranking in
+        trec_eval's order (score descending, ties by document id descending). A set, a
+        mapping or a string is no ranking and is refused.
     p
         The persistence, strictly between 0 and 1 (0.9: the first 10 ranks carry 86% of
         the weight).
@@ -535,6 +636,11 @@ def rbo(a: Any, b: Any, *, p: float = _DEFAULT_P, missing: Missing = "error") ->
         An id appears twice in one ranking.
     EmptyInputError
         A ranking is empty.
+    SchemaError
+        A side is not an ordered sequence of ids nor a run frame (a set, a mapping, a
+        string, a number, a 2-D array), a frame and a sequence, an id missing (None, NaN)
+        or unhashable, ids of different types on the two sides (``[1, 2]`` against
+        ``["1", "2"]``).
 
     Examples
     --------
@@ -547,13 +653,11 @@ def rbo(a: Any, b: Any, *, p: float = _DEFAULT_P, missing: Missing = "error") ->
     p = _persistence(p)
     if missing not in ("error", "intersect"):
         raise ParameterError(f"missing={missing!r} is unknown; use 'error' or 'intersect'")
-    frames = (pl.DataFrame, pl.LazyFrame)
-    if isinstance(a, frames) and isinstance(b, frames):
-        return _rbo_runs(a, b, p, missing)
-    if isinstance(a, frames) or isinstance(b, frames):
+    fa, fb = _run_frame(a), _run_frame(b)
+    if fa is not None and fb is not None:
+        return _rbo_runs(fa, fb, p, missing)
+    if fa is not None or fb is not None:
         raise SchemaError("rbo takes two sequences of ids or two run frames, not one of each")
-    if isinstance(a, (str, bytes)) or isinstance(b, (str, bytes)):
-        raise SchemaError("rbo takes sequences of ids, not strings (a string is one id)")
     return _rbo_sequences(a, b, p)
 
 
@@ -615,7 +719,8 @@ def agreement(
     a, b
         The two scorings: frames with a run column and a value column (two
         :func:`polars_ireval.evaluate` outputs, ``run_id, measure, value``; eager or lazy)
-        or mappings run -> score (one may be a frame and the other a mapping). For
+        or mappings run -> score (one may be a frame and the other a mapping; the scores
+        numbers, Python's or numpy's, not strings or booleans). For
         ``"tau_ap"``, ``a`` is the reference ordering and ``b`` the ordering evaluated
         against it.
     method
@@ -627,24 +732,25 @@ def agreement(
         (``scipy.stats.spearmanr``) or ``"pearson"`` (``scipy.stats.pearsonr``, on the
         scores themselves).
     details
-        Return an :class:`Agreement` (coefficient, number of runs, scipy's p-value, RBO's
-        bounds) instead of the coefficient alone.
+        ``True``: return an :class:`Agreement` (coefficient, number of runs, scipy's
+        p-value, RBO's bounds) instead of the coefficient alone (a bool; anything else is
+        refused).
     measure
         When a frame holds several measures (a ``measure`` column with more than one
         value), the one to read: a name for both sides, or a pair ``(measure_a,
-        measure_b)``.
+        measure_b)`` (a tuple or a list of two names).
     p
         RBO's persistence (``"rbo"`` only; default 0.9).
     missing
         Runs scored on one side only: ``"error"`` (default; names them) or
         ``"intersect"`` (compare the common runs).
     tolerance
-        Scores equal up to rounding error are tied (default ``1e-12``, relative to the
-        largest score of a side): the mean of the same per-query scores summed in another
-        order can differ in its last bits, and would order two runs the evaluation does
-        not tell apart. Every method but ``"pearson"`` sees them tied (``"tau_ap"`` and
-        ``"rbo"`` then refuse them); ``0`` takes the floats as they are, as
-        ``scipy.stats.kendalltau`` does.
+        Scores equal up to rounding error are tied (default ``1e-14``, relative to the
+        larger magnitude of the two scores compared): the mean of the same per-query
+        scores summed in another order can differ in its last bits, and would order two
+        runs the evaluation does not tell apart. Every method but ``"pearson"`` sees them
+        tied (``"tau_ap"`` and ``"rbo"`` then refuse them); ``0`` takes the floats as they
+        are, as ``scipy.stats.kendalltau`` does.
     run_col, value_col, measure_col
         The frames' column names.
 
@@ -658,13 +764,15 @@ def agreement(
     ------
     ParameterError
         Unknown method, ``p`` outside (0, 1) or given to another method, several measures
-        and no ``measure=``, ties with ``"tau_ap"`` or ``"rbo"``.
+        and no ``measure=``, ``measure`` not a name or a pair of names, ``details`` not a
+        bool, ``tolerance`` not in [0, 1), ties with ``"tau_ap"`` or ``"rbo"``.
     MissingQueryError
         The sides score different runs (with ``missing="error"``).
     EmptyInputError
-        Fewer than 2 runs in common.
+        A side with no score (an empty frame or mapping), or fewer than 2 runs in common.
     ScoreError
-        A NaN, infinite or missing score.
+        A NaN, infinite or missing score, or a score that is not a number (``"0.5"``,
+        ``True``).
 
     Examples
     --------
@@ -678,12 +786,14 @@ def agreement(
     0.5...
     """
     name = _method(method)
+    if not isinstance(details, (bool, np.bool_)):
+        raise ParameterError(f"details={details!r}: must be True or False")
     if p is not None and name != "rbo":
         raise ParameterError(f"p={p!r} is RBO's persistence; method={name!r} takes none")
     persistence = _persistence(_DEFAULT_P if p is None else p)
     if missing not in ("error", "intersect"):
         raise ParameterError(f"missing={missing!r} is unknown; use 'error' or 'intersect'")
-    ma, mb = measure if isinstance(measure, tuple) else (measure, measure)
+    ma, mb = _measure_pair(measure)
     common = {"run_col": run_col, "value_col": value_col, "measure_col": measure_col}
     sa = _scores(a, "a", measure=ma, **common)
     sb = _scores(b, "b", measure=mb, **common)

@@ -422,6 +422,11 @@ def _methods(methods: Any) -> list[Any]:
 
 
 def _budgets(budgets: Any) -> list[int]:
+    if isinstance(budgets, (str, bytes)):
+        raise ParameterError(
+            f"budgets={budgets!r}: a string; give a number of judgments or a list of them, "
+            "e.g. [10]"
+        )
     if isinstance(budgets, (int, np.integer)) and not isinstance(budgets, bool):
         budgets = [budgets]
     try:
@@ -687,7 +692,7 @@ def _kendall(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 
     ok = ~(np.isnan(x) | np.isnan(y))
     # scores equal up to rounding error tie (a mean summed in another order)
-    x, y = (snap(v, np.abs(v[ok]).max(initial=0.0), RELATIVE_TOLERANCE) for v in (x, y))
+    x, y = (snap(v, np.abs(v), RELATIVE_TOLERANCE) for v in (x, y))
     if ok.sum() < 2 or np.ptp(x[ok]) == 0 or np.ptp(y[ok]) == 0:
         return math.nan, math.nan
     res = stats.kendalltau(x[ok], y[ok])

@@ -51,8 +51,9 @@ The properties (seed 004, section 4), as decided here
 raising one to the other never changes any of its scores (P@k sees grades 1 and 2 as
 relevant alike, nDCG does not), so a swap of equally relevant documents is no swap; grades
 on either side of the measure's ``rel`` (the seed's binary relevance) always differ.
-Unjudged documents are never swapped. Scores are compared with a tolerance of
-:data:`TOLERANCE`.
+Unjudged documents are never swapped. Two scores closer than :data:`TOLERANCE` times the
+larger of their magnitudes are equal (rounding error), so that a rise as small as RBP(p=0.1)'s
+9e-10 at rank 10 counts.
 
 The seed's footnotes are options:
 
@@ -102,6 +103,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_ireval._numeric import RELATIVE_TOLERANCE
 from polars_ireval.errors import ParameterError
 from polars_ireval.evaluate import evaluate
 from polars_ireval.parse import MeasureLike, parse_measures
@@ -117,8 +119,9 @@ PROPERTIES = (
     "complete",
     "realizable",
 )
-#: Two scores closer than this are equal.
-TOLERANCE = 1e-9
+#: Two scores closer than this times the larger of their magnitudes are equal (relative,
+#: :data:`polars_ireval._numeric.RELATIVE_TOLERANCE`).
+TOLERANCE = RELATIVE_TOLERANCE
 #: The character of an unjudged document in a ranking string ("01?10").
 UNJUDGED = "?"
 
@@ -877,7 +880,7 @@ class _Audit:
         parts = []
         for depth, v in ((self.k, self.vk), (self.k + 1, self.vk1)):
             out = np.maximum(v[q] - hi, lo - v[q])
-            bad = out > TOLERANCE
+            bad = _above(v[q], hi) | _above(lo, v[q])
             if bad.any():
                 parts.append(self._frame(q[bad], depth, v[q][bad], None, None, None, out[bad]))
         if parts:
@@ -888,7 +891,7 @@ class _Audit:
             )
         for depth, value in sorted(probes.items()):
             excess = max(value - hi, lo - value)
-            if excess > TOLERANCE:
+            if _above(value, hi) or _above(lo, value):
                 return pl.DataFrame(
                     {
                         "measure": [self.m.label],
@@ -911,7 +914,7 @@ class _Audit:
 
     def monotonic(self) -> pl.DataFrame | None:
         drop = self.vk - self.vk1
-        q = np.nonzero(drop > TOLERANCE)[0]
+        q = np.nonzero(_above(self.vk, self.vk1))[0]
         if not len(q):
             return None
         return self._frame(q, self.k, self.vk[q], q, self.k + 1, self.vk1[q], drop[q])
@@ -921,7 +924,7 @@ class _Audit:
         rb = np.concatenate([p[1] for p in pairs]) if pairs else np.zeros(0, np.int64)
         qa, qb = self._expand(ra, rb)
         va, vb = self.vk[qa], self.vk[qb]
-        bad = ~(vb > va + TOLERANCE) & ~(np.isnan(va) & np.isnan(vb))
+        bad = ~_above(vb, va) & ~(np.isnan(va) & np.isnan(vb))
         if not bad.any():
             return None
         qa, qb = qa[bad], qb[bad]
@@ -945,8 +948,13 @@ class _Audit:
                 pl.col("q").sort_by("v").first().alias("qa"),
                 pl.col("q").sort_by("v").last().alias("qb"),
                 (pl.col("v").max() - pl.col("v").min()).alias("margin"),
+                pl.col("v").max().alias("v_max"),
+                pl.col("v").min().alias("v_min"),
             )
-            .filter(pl.col("margin") > TOLERANCE)
+            .filter(
+                pl.col("margin")
+                > TOLERANCE * pl.max_horizontal(pl.col("v_max").abs(), pl.col("v_min").abs())
+            )
         )
         if not spread.height:
             return None
@@ -985,7 +993,7 @@ class _Audit:
             qa = np.concatenate([qa, self._q(r, e)])
             qb = np.concatenate([qb, self._q(r, e + 1)])
         drop = self.vk[qa] - self.vk[qb]
-        bad = drop > TOLERANCE
+        bad = _above(self.vk[qa], self.vk[qb])
         if not bad.any():
             return None
         qa, qb = qa[bad], qb[bad]
@@ -1004,7 +1012,10 @@ class _Audit:
             frame.filter(pl.col("R") >= 1)
             .group_by("R")
             .agg(pl.col("q").sort_by("v", descending=True).first(), pl.col("v").max())
-            .filter(pl.col("v") < best["v"] - TOLERANCE)
+            .filter(
+                pl.col("v")
+                < best["v"] - TOLERANCE * pl.max_horizontal(pl.col("v").abs(), abs(best["v"]))
+            )
         )
         if not short.height:
             return None
@@ -1016,7 +1027,13 @@ class _Audit:
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
     both_nan = np.isnan(a) & np.isnan(b)
-    return bool(np.all(both_nan | (np.abs(a - b) <= TOLERANCE)))
+    close = np.abs(a - b) <= TOLERANCE * np.maximum(np.abs(a), np.abs(b))
+    return bool(np.all(both_nan | close))
+
+
+def _above(x: Any, y: Any) -> Any:
+    """``x > y`` by more than rounding error (:data:`TOLERANCE`, relative); False with NaN."""
+    return x > y + TOLERANCE * np.maximum(np.abs(x), np.abs(y))
 
 
 __all__ = ["PROPERTIES", "TOLERANCE", "UNJUDGED", "Properties", "explain_row", "properties", "show"]

@@ -23,15 +23,17 @@ from __future__ import annotations
 
 import difflib
 import math
+import numbers
+import reprlib
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 import numpy as np
 import polars as pl
 
-from polars_ireval._numeric import RELATIVE_TOLERANCE, snap_signed
+from polars_ireval._numeric import RELATIVE_TOLERANCE, snap, snap_signed
 from polars_ireval._progress import ProgressOption, bar, check_progress
 from polars_ireval.errors import (
     DuplicateError,
@@ -246,30 +248,51 @@ def _collect(
         else pl.lit(a if a == b else f"{a}/{b}")
     )
     lf = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
-    return lf.select(
+    df = lf.select(
         pl.col(run_col).cast(pl.String).alias("run"),
         pl.col(query_col).cast(pl.String).alias("query"),
         measure.alias("measure"),
         source(a).alias("__a"),
         source(b).alias("__b"),
     ).collect()
+    if measure_col not in names:  # one measure, so one score per (run, query)
+        dup = df.filter(pl.struct("run", "query").is_duplicated())
+        if dup.height:
+            row = dup.row(0, named=True)
+            raise DuplicateError(
+                f"the frame has no {measure_col!r} column but several scores per (run, query), "
+                f"e.g. run {row['run']!r}, query {row['query']!r}: pass measure_col= the column "
+                "naming the measures (or keep one row per run and query)"
+            )
+    return df
 
 
 def _check_values(df: pl.DataFrame, a: str, b: str) -> None:
     """Duplicates and NaN/inf are errors; nulls are missing scores (the missing policy)."""
-    for col in ("run", "query"):
+    fixes = {
+        "run": ("run id", ""),
+        "query": ("query id", ""),
+        "measure": ("measure", " (fill it, or pass measure_col= the column naming them)"),
+    }
+    for col, (what, fix) in fixes.items():
         if df[col].null_count():
             raise SchemaError(
-                f"the {col} id column holds {df[col].null_count()} null(s); every score needs "
-                f"a {col}"
+                f"the {what} column holds {df[col].null_count()} null(s); every score needs "
+                f"a {col}{fix}"
             )
     dup = df.filter(pl.struct("run", "query", "measure").is_duplicated())
     if dup.height:
         row = dup.row(0, named=True)
+        constant = (
+            f"; the measure column holds one value ({row['measure']!r}) on every row: if it "
+            "does not name the measures, pass measure_col= the column that does"
+            if df["measure"].n_unique() == 1
+            else ""
+        )
         raise DuplicateError(
             f"{dup.height} rows share their (run, query, measure), e.g. run {row['run']!r}, "
             f"query {row['query']!r}, measure {row['measure']!r}; "
-            "keep one row per run, query and measure"
+            f"keep one row per run, query and measure{constant}"
         )
     for col, name in (("__a", a), ("__b", b)):
         bad = df.filter(pl.col(col).is_nan() | pl.col(col).is_infinite())
@@ -758,13 +781,20 @@ def topic_set_size(
         ``"two-sided"`` or one-sided (``"greater"``, ``"less"``: the difference is taken in
         the direction of the alternative).
     max_topics
-        Above this, the result is NaN (the difference is too small to detect).
+        Above this, the result is NaN (the difference is too small to detect): an integer,
+        at least 2.
 
     Returns
     -------
     numpy.ndarray
         Topics needed (float, NaN when the difference is 0 or needs more than
-        ``max_topics``).
+        ``max_topics``, and where ``sd`` or ``difference`` is NaN or infinite).
+
+    Raises
+    ------
+    ParameterError
+        ``sd`` or ``difference`` not numbers, of shapes that do not broadcast, a negative
+        ``sd``; ``alpha`` or ``power`` outside (0, 1); ``max_topics`` not an integer >= 2.
 
     Examples
     --------
@@ -777,14 +807,36 @@ def topic_set_size(
     _check_level(alpha, "alpha")
     _check_level(power, "power")
     alt = _choice(alternative, ALTERNATIVES, "alternative", {})
-    sd_a, diff_a = np.broadcast_arrays(np.asarray(sd, float), np.abs(np.asarray(difference, float)))
+    if not _is_integer(max_topics) or max_topics < 2:
+        raise ParameterError(
+            f"max_topics={max_topics!r}: must be an integer >= 2 (a paired t-test needs 2 "
+            "topics at least)"
+        )
+    max_topics = int(max_topics)
+    sd_in, diff_in = _numbers(sd, "sd"), _numbers(difference, "difference")
+    try:
+        shape = np.broadcast_shapes(sd_in.shape, diff_in.shape)
+    except ValueError:
+        raise ParameterError(
+            f"topic_set_size: sd has shape {sd_in.shape} and difference {diff_in.shape}; give "
+            "arrays of one shape (or a scalar for either)"
+        ) from None
+    negative = np.flatnonzero(sd_in.ravel() < 0)
+    if negative.size:
+        i = int(negative[0])
+        at = "" if sd_in.ndim == 0 else f"[{', '.join(map(str, np.unravel_index(i, sd_in.shape)))}]"
+        raise ParameterError(
+            f"topic_set_size: sd{at}={float(sd_in.ravel()[i])!r} is negative; a standard "
+            "deviation is >= 0"
+        )
+    sd_a, diff_a = np.broadcast_arrays(sd_in, np.abs(diff_in))
     sd_a, diff_a = sd_a.ravel(), diff_a.ravel()
     out = np.full(sd_a.shape, np.nan)
     ok = np.isfinite(sd_a) & np.isfinite(diff_a) & (diff_a > 0)
     out[ok & (sd_a == 0)] = 2.0
     todo = ok & (sd_a > 0)
     if not todo.any():
-        return out.reshape(np.shape(np.broadcast_arrays(np.asarray(sd), np.asarray(difference))[0]))
+        return out.reshape(shape)
     s, dlt = sd_a[todo], diff_a[todo]
     one_sided = alt != "two-sided"
     z_a = stats.norm.isf(alpha if one_sided else alpha / 2)
@@ -817,7 +869,21 @@ def topic_set_size(
         rows = rows[achieved(n[rows], rows) < power]
     n = np.where(n > max_topics, np.nan, n)
     out[todo] = n
-    return out.reshape(np.broadcast_shapes(np.shape(sd), np.shape(difference)))
+    return out.reshape(shape)
+
+
+def _numbers(x: Any, name: str) -> np.ndarray:
+    """``x`` as a float array, refusing what is not numbers (strings, None, booleans)."""
+    try:
+        arr = np.asarray(x)
+    except ValueError:  # ragged nesting
+        arr = np.asarray(None)
+    if arr.dtype.kind not in "iuf":
+        raise ParameterError(
+            f"topic_set_size: {name}={reprlib.repr(x)}: must be a number or an array of "
+            f"numbers (not {type(x).__name__})"
+        )
+    return arr.astype(float)
 
 
 def adjust_p_values(p: Any, method: str = "holm") -> np.ndarray:
@@ -826,7 +892,8 @@ def adjust_p_values(p: Any, method: str = "holm") -> np.ndarray:
     Parameters
     ----------
     p
-        The family's p-values (array-like, no NaN).
+        The family's p-values: a 1-D array-like of numbers in [0, 1] (NaN, infinite,
+        missing values, booleans and strings are refused; a 2-D array is not one family).
     method
         ``"none"``, ``"bonferroni"``, ``"holm"`` (step-down, family-wise error),
         ``"bh"`` (Benjamini-Hochberg, false discovery rate) or ``"by"``
@@ -848,9 +915,40 @@ def adjust_p_values(p: Any, method: str = "holm") -> np.ndarray:
     [0.03, 0.04, 0.04]
     """
     how = _choice(method, list(CORRECTIONS), "correction", _CORRECTION_ALIASES)
-    pv = np.asarray(p, dtype=float).ravel()
-    if np.isnan(pv).any():
-        raise ParameterError("adjust_p_values: the p-values hold NaN; drop or fix them first")
+    return _adjust(_p_values(p), how)
+
+
+def _p_values(p: Any) -> np.ndarray:
+    """``p`` as a 1-D float array of p-values, or a ParameterError naming the first bad one."""
+    try:
+        arr = np.asarray(p)
+    except ValueError:  # ragged nesting
+        arr = np.asarray(p, dtype=object)
+    if arr.ndim > 1:
+        raise ParameterError(
+            f"adjust_p_values: p has shape {arr.shape}; give one family of p-values as a 1-D "
+            "array (adjust each row on its own, or pass p.ravel() for one family of them all)"
+        )
+    flat = arr.ravel()
+    if arr.dtype.kind not in "iuf":
+        for i, x in enumerate(flat.tolist()):
+            if not _is_number(x):
+                raise ParameterError(
+                    f"adjust_p_values: p[{i}]={x!r} is not a p-value (a number in [0, 1])"
+                )
+    pv = flat.astype(float)
+    bad = np.flatnonzero(~((pv >= 0) & (pv <= 1)))
+    if bad.size:
+        i = int(bad[0])
+        raise ParameterError(
+            f"adjust_p_values: p[{i}]={float(pv[i])!r} is not a p-value: every p must be a "
+            "number in [0, 1]; fix or drop it first"
+        )
+    return pv
+
+
+def _adjust(pv: np.ndarray, how: str) -> np.ndarray:
+    """The adjusted p-values of a checked 1-D array ``pv`` by the canonical method ``how``."""
     m = pv.size
     if how == "none" or m == 0:
         return pv.copy()
@@ -870,8 +968,18 @@ def adjust_p_values(p: Any, method: str = "holm") -> np.ndarray:
     return out
 
 
+def _is_number(x: Any) -> bool:
+    """A real number, Python's or numpy's (``np.float32(0.05)``), not a bool."""
+    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+
+
+def _is_integer(x: Any) -> bool:
+    """An integer, Python's or numpy's, not a bool."""
+    return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
+
+
 def _check_level(x: Any, name: str) -> None:
-    if not isinstance(x, (int, float)) or isinstance(x, bool) or not 0 < float(x) < 1:
+    if not _is_number(x) or not 0 < float(x) < 1:
         raise ParameterError(f"{name}={x!r}: must be a number strictly between 0 and 1")
 
 
@@ -917,7 +1025,7 @@ def compare(
     per_query: pl.DataFrame | pl.LazyFrame,
     *,
     baseline: str | float | None = None,
-    pairs: Literal["all"] | Sequence[tuple[str, str]] | None = None,
+    pairs: Literal["all"] | tuple[str, str] | Sequence[tuple[str, str]] | None = None,
     test: str = "t",
     correction: str = "none",
     alternative: Alternative = "two-sided",
@@ -925,7 +1033,7 @@ def compare(
     a: str = "value",
     b: str | None = None,
     measures: str | Sequence[str] | None = None,
-    runs: Sequence[str] | None = None,
+    runs: str | Sequence[str] | None = None,
     missing: Missing = "error",
     ci: str | None = "auto",
     confidence: float | None = None,
@@ -958,12 +1066,16 @@ def compare(
         Compare every other run with this run (``run_a`` = the run, ``run_b`` = the
         baseline, so ``delta > 0`` is an improvement). A number instead of a run id
         compares every run with that fixed score (one-sample tests; seed 003, eq. 12):
-        ``run_b`` is null and ``mean_b`` the number.
+        ``run_b`` is null and ``mean_b`` the number. Run ids are read as strings, so an
+        integer that is also a run id (``baseline=1`` with a run ``'1'``, e.g. from an
+        integer run column) is ambiguous and refused: pass ``'1'`` for the run or ``1.0``
+        for the score (a float is always a score).
     pairs
         ``"all"`` (the default without ``baseline``): every pair of runs once, ``run_a``
         being the run with the higher mean of column ``a`` on that measure (so ``delta >=
         0`` when ``a == b``, and ``alternative="greater"`` tests "the better-looking run is
-        better", as Moffat et al.'s Table 5). Or an explicit list of ``(run_a, run_b)``.
+        better", as Moffat et al.'s Table 5). Or an explicit list of ``(run_a, run_b)``,
+        or one pair ``(run_a, run_b)``.
     test
         ``"t"`` (paired t-test, ``scipy.stats.ttest_rel``; ``ttest_1samp`` against a
         number), ``"wilcoxon"`` (signed-rank, ``scipy.stats.wilcoxon``), ``"sign"``
@@ -990,14 +1102,18 @@ def compare(
         column, and ``"upper"`` = value + residual (the top of the residual range). Seed
         002's "base vs top" is ``a="value", b="upper"``.
     measures
-        The measures to compare (default: every measure of the frame; comparing a residual
-        column, ``a`` or ``b`` in ``residual``, ``upper``, ``projected``: every measure that
-        has residuals, as evaluate gives them only for RBP, P, SDCG and the C/W/L measures).
+        The measures to compare, a list or one name (default: every measure of the frame;
+        comparing a residual column, ``a`` or ``b`` in ``residual``, ``upper``,
+        ``projected``: every measure that has residuals, as evaluate gives them only for
+        RBP, P, SDCG and the C/W/L measures).
     runs
-        The runs taking part (default: every run of the frame). The missing-query policy,
-        the ANOVA and the Tukey families are over these runs, with ``baseline`` or explicit
-        ``pairs`` as with every pair: pass ``runs`` to narrow them (e.g. to the runs of the
-        pairs).
+        The runs taking part, a list or one id (default: every run of the frame). As
+        everywhere a run is named (``baseline``, ``pairs``), a str is one id (never its
+        characters) and an integer names the run whose id is its decimal text (ids are
+        read as strings: ``runs=[1, 2]`` are the runs ``'1'`` and ``'2'``). The
+        missing-query policy, the ANOVA and the Tukey families are over these runs, with
+        ``baseline`` or explicit ``pairs`` as with every pair: pass ``runs`` to narrow them
+        (e.g. to the runs of the pairs).
     missing
         Queries scored for some runs and not others (absent rows or null scores):
         ``"error"`` (default; the message names them), ``"intersect"`` (compare each
@@ -1039,7 +1155,8 @@ def compare(
         standard deviation of the differences (see :func:`topic_set_size`).
     tolerance
         Per-query differences equal up to rounding error are one value (default
-        ``1e-12``, relative to the largest score of the pair's two runs): P@5's
+        ``1e-14``, relative to the larger magnitude of the two scores each difference comes
+        from; the same for ``delta`` and the means that orient ``pairs="all"``): P@5's
         differences 0.2 - 0.4, 0.4 - 0.6000000000000001 and 0.6000000000000001 - 0.8 are
         all -0.2 exactly, but three floats. The tests that rank or count the differences
         (``"wilcoxon"``, ``"sign"``), ``direction``, ``wins``/``ties``/``losses`` and the
@@ -1061,10 +1178,11 @@ def compare(
         One row per measure and compared pair, columns :data:`RESULT_COLUMNS`:
         ``measure, run_a, run_b, n`` (topics), ``mean_a, mean_b, delta`` (mean_a - mean_b),
         ``ci_low, ci_high, effect_size, statistic, p_value, p_adjusted, significant``,
-        ``direction`` (1 when the test points to a above b, -1 below, 0 all differences
-        0: by the signed-rank sum for ``"wilcoxon"``, wins - losses for ``"sign"``, the
-        mean difference otherwise; the first two can point against ``delta``), ``wins,
-        ties, losses`` (topics where a > b, a == b, a < b), ``topics_needed``, then what was
+        ``direction`` (1 when the test points to a above b, -1 below, 0 neither way, as
+        when every difference is 0: by the signed-rank sum for ``"wilcoxon"``, wins -
+        losses for ``"sign"``, the mean difference otherwise; the first two can point
+        against ``delta``), ``wins, ties, losses`` (topics where a > b, a == b, a < b),
+        ``topics_needed``, then what was
         done: ``test, alternative, correction, alpha, ci_method, confidence,
         effect_size_kind, resamples`` (null for deterministic tests; ``2**n`` for exact
         enumeration), ``mc_error`` (Monte Carlo standard error of ``p_value``, 0 when
@@ -1076,13 +1194,17 @@ def compare(
     ------
     ParameterError
         An unknown test, correction, alternative or option, a baseline or run not in the
-        frame, or options that do not go together.
+        frame, an integer baseline that is also a run id, or options that do not go
+        together. Numbers may be Python's or numpy's (``alpha=np.float32(0.05)``); a bool
+        is no number.
     EmptyInputError
         Fewer than two runs, or fewer than two topics.
     MissingQueryError
         With ``missing="error"``, queries scored for some runs and not others.
     ScoreError, DuplicateError, SchemaError
-        NaN or infinite scores, a (run, query, measure) twice, a missing column.
+        NaN or infinite scores, a (run, query, measure) twice (or, without a measure
+        column, a (run, query) twice: pass ``measure_col=``), a null id or measure, a
+        missing column.
 
     Examples
     --------
@@ -1149,8 +1271,7 @@ def compare(
         pairs=pairs,
         progress=progress,
     )
-    if missing not in _MISSING:
-        _choice(missing, _MISSING, "missing", {})
+    missing = cast(Missing, _choice(missing, _MISSING, "missing", {}))  # "Error" is "error"
     df = _collect(
         per_query, a=opts.a, b=opts.b, run_col=run_col, query_col=query_col, measure_col=measure_col
     )
@@ -1162,6 +1283,12 @@ def compare(
     family = _runs(all_runs, runs)
     if isinstance(pairs, str):
         _choice(pairs, ["all"], "pairs", {})
+    as_run = str(int(cast(int, baseline))) if _is_integer(baseline) else None
+    if as_run in all_runs:  # baseline=1 and a run '1' (e.g. from an integer run column)
+        raise ParameterError(
+            f"baseline={baseline!r} is both a run id and a number; pass baseline='{as_run}' "
+            f"for the run or baseline={float(cast(int, baseline))!r} for a fixed score"
+        )
     if isinstance(baseline, str) and baseline not in family:
         raise ParameterError(_not_a_run(baseline, family, "baseline"))
     explicit = (
@@ -1171,10 +1298,12 @@ def compare(
     # policy, the ANOVA (effect_size="sakai") and the Tukey interval are over them all
     taking_part = family
     if not one_sample and len(taking_part) < 2:
-        raise EmptyInputError(
-            f"compare needs at least two runs; the frame holds {len(taking_part)} "
-            f"({', '.join(map(repr, taking_part)) or 'none'}); to test one run against a "
-            "fixed score pass baseline=<number>"
+        held = f"{'runs= keeps' if runs is not None else 'the frame holds'} {len(taking_part)} "
+        held += f"({', '.join(map(repr, taking_part)) or 'none'})"
+        raise _TooFewRuns(
+            f"compare needs at least two runs; {held}; to test one run against a fixed score "
+            "pass baseline=<number>",
+            held,
         )
     frames = []
     for measure in chosen_measures:
@@ -1185,6 +1314,15 @@ def compare(
             )
         )
     return pl.concat(frames, how="vertical")
+
+
+class _TooFewRuns(EmptyInputError):
+    """Fewer than two runs to compare; ``held`` says how many, for :func:`compare_bounds`
+    to word its own message (its one-sided pairs take no fixed-score baseline)."""
+
+    def __init__(self, message: str, held: str) -> None:
+        super().__init__(message)
+        self.held = held
 
 
 def _progress_option(progress: Any) -> ProgressOption:
@@ -1214,7 +1352,7 @@ def _options(**kw: Any) -> tuple[_Options, bool]:
         raise ParameterError(
             f"give baseline= or pairs=, not both (baseline={baseline!r}, pairs={pairs!r})"
         )
-    one_sample = isinstance(baseline, (int, float)) and not isinstance(baseline, bool)
+    one_sample = _is_number(baseline)
     if baseline is not None and not one_sample and not isinstance(baseline, str):
         raise ParameterError(
             f"baseline={baseline!r}: give a run id (str) or a fixed score (a number)"
@@ -1289,10 +1427,12 @@ def _options(**kw: Any) -> tuple[_Options, bool]:
     if not isinstance(resamples, (int, np.integer)) or isinstance(resamples, bool) or resamples < 1:
         raise ParameterError(f"resamples={resamples!r}: must be a positive integer (e.g. 10000)")
     mind = kw["min_difference"]
-    if mind is not None and (not isinstance(mind, (int, float)) or not mind > 0):
-        raise ParameterError(f"min_difference={mind!r}: must be a positive number (or None)")
+    if mind is not None and (not _is_number(mind) or not 0 < mind < math.inf):
+        raise ParameterError(
+            f"min_difference={mind!r}: must be a positive number (or None: the observed difference)"
+        )
     tol = kw["tolerance"]
-    if not isinstance(tol, (int, float)) or isinstance(tol, bool) or not 0 <= tol < 1:
+    if not _is_number(tol) or not 0 <= tol < 1:
         raise ParameterError(
             f"tolerance={tol!r}: must be a number in [0, 1), the relative rounding error "
             f"under which two differences are equal (default {RELATIVE_TOLERANCE:g}; 0 for none)"
@@ -1363,30 +1503,46 @@ def _measures(
     return wanted
 
 
-def _runs(all_runs: list[str], runs: Sequence[str] | None) -> list[str]:
+def _is_run_id(x: Any) -> bool:
+    return isinstance(x, str) or _is_integer(x)
+
+
+def _run_name(x: Any, runs: Sequence[str], what: str) -> str:
+    """A run id as the frame holds it (ids are read as strings): a str, or an integer
+    read as its decimal text (``1`` names the run ``'1'``)."""
+    if not _is_run_id(x):
+        raise ParameterError(
+            f"{what}={x!r}: a run id is a str (or an integer, read as its decimal text)"
+        )
+    name = x if isinstance(x, str) else str(int(x))
+    if name not in runs:
+        raise ParameterError(_not_a_run(x, runs, what))
+    return name
+
+
+def _runs(all_runs: list[str], runs: Any) -> list[str]:
+    """``runs=``: a list of run ids, or one id (a str is one run, not its characters)."""
     if runs is None:
         return all_runs
     if isinstance(runs, str):
-        raise ParameterError(f"runs={runs!r}: give a list of run ids")
-    chosen = list(dict.fromkeys(runs))
-    for r in chosen:
-        if r not in all_runs:
-            raise ParameterError(_not_a_run(r, all_runs, "runs"))
-    return chosen
+        runs = [runs]
+    if isinstance(runs, Mapping) or not isinstance(runs, Iterable):
+        raise ParameterError(f"runs={runs!r}: give a run id or a list of run ids")
+    return list(dict.fromkeys(_run_name(r, all_runs, "runs") for r in runs))
 
 
 def _explicit_pairs(pairs: Any, runs: list[str]) -> list[tuple[str, str]]:
+    """``pairs=``: a list of ``(run_a, run_b)``, or one pair (``("bm25", "dense")``)."""
+    if isinstance(pairs, (tuple, list)) and len(pairs) == 2 and all(map(_is_run_id, pairs)):
+        pairs = [pairs]
     out = []
     for pair in pairs:
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
             raise ParameterError(f"pairs: {pair!r} is not a (run_a, run_b) pair")
-        ra, rb = pair
-        for r in (ra, rb):
-            if r not in runs:
-                raise ParameterError(_not_a_run(r, runs, "pairs"))
+        ra, rb = (_run_name(r, runs, "pairs") for r in pair)
         if ra == rb:
             raise ParameterError(f"pairs: ({ra!r}, {rb!r}) compares a run with itself")
-        out.append((str(ra), str(rb)))
+        out.append((ra, rb))
     if not out:
         raise ParameterError("pairs=[]: name at least one (run_a, run_b) pair, or pairs='all'")
     return out
@@ -1396,6 +1552,7 @@ def _pair_indices(
     mats: _Matrices,
     baseline: str | float | None,
     explicit: list[tuple[str, str]] | None,
+    tolerance: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     pos = {r: i for i, r in enumerate(mats.runs)}
     if explicit is not None:
@@ -1409,6 +1566,7 @@ def _pair_indices(
     m = len(mats.runs)
     ia, ib = np.triu_indices(m, k=1)
     means = mats.xa.mean(axis=1)
+    means = snap(means, np.abs(means), tolerance)  # equal means: the runs' order decides
     swap = means[ib] > means[ia]
     return np.where(swap, ib, ia), np.where(swap, ia, ib)
 
@@ -1431,19 +1589,22 @@ def _compare_measure(
         xa = mats.xa
         xb_rows: np.ndarray | float = mu
         d = xa - mu
-        scale = np.maximum(np.abs(xa).max(axis=1), abs(mu))
+        scale = np.maximum(np.abs(xa), abs(mu))  # of each difference: its operands
         run_b: list[str | None] = [None] * len(ia)
         mean_b = np.full(len(ia), mu)
     else:
-        ia, ib = _pair_indices(mats, baseline, explicit)
+        ia, ib = _pair_indices(mats, baseline, explicit, opts.tolerance)
         xa = mats.xa[ia]
         xb_rows = mats.xb[ib]
         d = xa - xb_rows
-        scale = np.maximum(np.abs(xa).max(axis=1), np.abs(xb_rows).max(axis=1))
+        scale = np.maximum(np.abs(xa), np.abs(xb_rows))  # of each difference: its operands
         run_b = [mats.runs[i] for i in ib]
         mean_b = mats.xb.mean(axis=1)[ib]
     mean_a = mats.xa.mean(axis=1)[ia]
     delta = d.mean(axis=1)
+    # means equal up to rounding (the same scores in another order): a difference of 0
+    close = np.abs(delta) <= opts.tolerance * np.maximum(np.abs(mean_a), np.abs(mean_b))
+    delta = np.where(close, 0.0, delta)
     # the differences as exact arithmetic has them, for what ranks or counts them
     exact = snap_signed(d, scale, opts.tolerance)
     sd = exact.std(axis=1, ddof=1)
@@ -1519,7 +1680,7 @@ def _compare_measure(
     needed = topic_set_size(
         sd, target, alpha=opts.alpha, power=opts.power, alternative=cast(Alternative, alt)
     )
-    p_adj = adjust_p_values(p, opts.correction)
+    p_adj = _adjust(np.asarray(p, dtype=float), opts.correction)
     direction = np.where(flat, 0, _direction(exact, delta, opts))
     wins = (exact > 0).sum(axis=1)
     ties = (exact == 0).sum(axis=1)
@@ -1589,7 +1750,7 @@ def compare_bounds(
     per_query: pl.DataFrame | pl.LazyFrame,
     *,
     measures: str | Sequence[str] | None = None,
-    runs: Sequence[str] | None = None,
+    runs: str | Sequence[str] | None = None,
     test: str = "wilcoxon",
     alpha: float = 0.05,
     missing: Missing = "error",
@@ -1616,7 +1777,8 @@ def compare_bounds(
         on measures that have a residual (RBP, P, SDCG, the C/W/L measures).
     measures, runs, test, alpha, missing
         As for :func:`compare` (``missing`` applies to each comparison separately: a
-        query whose projection is undefined, residual 1, is missing there).
+        query whose projection is undefined, residual 1, is missing there). ``test`` is a
+        paired one-sided test: not the (two-sided, family-wise) Tukey tests.
     **options
         Passed to :func:`compare` (``continuity``, ``method``, ``seed``...).
 
@@ -1652,21 +1814,32 @@ def compare_bounds(
     for key in ("pairs", "baseline", "a", "b", "alternative", "correction"):
         if key in options:
             raise ParameterError(f"compare_bounds sets {key}= itself (Table 5's design)")
+    if TESTS[_choice(test, list(TESTS), "test", _TEST_ALIASES)].family_wise:
+        raise ParameterError(
+            f"test={test!r} is two-sided and family-wise, and compare_bounds runs one-sided "
+            "paired tests (alternative='greater', Table 5's design); use test='wilcoxon' (the "
+            "paper's), 't', 'sign', 'randomization' or 'bootstrap'"
+        )
     frames = []
     for name, column in BOUNDS.items():
-        cmp = compare(
-            per_query,
-            pairs="all",
-            test=test,
-            alternative="greater",
-            alpha=alpha,
-            a="value",
-            b=column,
-            measures=measures,
-            runs=runs,
-            missing=missing,
-            **{"ci": None, **options},
-        )
+        try:
+            cmp = compare(
+                per_query,
+                pairs="all",
+                test=test,
+                alternative="greater",
+                alpha=alpha,
+                a="value",
+                b=column,
+                measures=measures,
+                runs=runs,
+                missing=missing,
+                **{"ci": None, **options},
+            )
+        except _TooFewRuns as exc:
+            raise EmptyInputError(
+                f"compare_bounds compares pairs of runs and needs at least two; {exc.held}"
+            ) from None
         frames.append(
             cmp.group_by("measure", maintain_order=True).agg(
                 pl.lit(name).alias("comparison"),

@@ -41,7 +41,14 @@ import polars as pl
 from polars_ireval import schema as S
 from polars_ireval._collect import collect
 from polars_ireval._numeric import RELATIVE_TOLERANCE, snap
-from polars_ireval.errors import IrevalError, ParameterError, SchemaError
+from polars_ireval.errors import (
+    DuplicateError,
+    EmptyInputError,
+    IrevalError,
+    ParameterError,
+    SchemaError,
+    ScoreError,
+)
 from polars_ireval.evaluate import evaluate
 from polars_ireval.judge import (
     Ties,
@@ -954,18 +961,24 @@ def _curve_frame(curve: Any) -> pl.DataFrame:
             f"the curve's value column holds {curve.schema[VALUE]} and its depth column "
             f"{curve.schema[DEPTH]}; they must be numbers and integers"
         )
-    bad = curve.filter(pl.col(VALUE).is_null() | pl.col(VALUE).cast(pl.Float64).is_nan())
+    if curve.height == 0:
+        raise EmptyInputError(
+            "the curve holds no row: nothing to order; pass the frame of "
+            "ir.depth_curve(runs, qrels, measures, depths=...)"
+        )
+    bad = curve.filter(~pl.col(VALUE).cast(pl.Float64).is_finite().fill_null(False))
     if bad.height:
         row = bad.row(0, named=True)
-        raise ParameterError(
-            f"the curve holds {bad.height} NaN or null value(s), e.g. run {row[S.RUN_ID]!r}, "
-            f"{row[MEASURE]!r} at depth {row[DEPTH]}; fix or drop those runs before "
-            "comparing orderings"
+        raise ScoreError(
+            f"the curve holds {bad.height} value(s) that are not finite numbers (NaN, "
+            f"infinite or null), e.g. run {row[S.RUN_ID]!r}, {row[MEASURE]!r} at depth "
+            f"{row[DEPTH]}: {row[VALUE]}; fix or drop those runs before comparing orderings"
         )
-    dup = curve.group_by(S.RUN_ID, MEASURE, DEPTH).len().filter(pl.col("len") > 1)
+    dup = curve.group_by(S.RUN_ID, MEASURE, DEPTH, maintain_order=True).len()
+    dup = dup.filter(pl.col("len") > 1)
     if dup.height:
         row = dup.row(0, named=True)
-        raise ParameterError(
+        raise DuplicateError(
             f"the curve holds {row['len']} values for run {row[S.RUN_ID]!r}, "
             f"{row[MEASURE]!r} at depth {row[DEPTH]}; give one value per run, measure and "
             "depth (one campaign's depth_curve)"
@@ -1027,14 +1040,20 @@ def volatility(curve: Any, reference_depth: int = 1000) -> Volatility:
     ------
     ParameterError
         Missing columns, a per-query curve, ``reference_depth`` not among the depths, fewer
-        than 2 runs, a NaN value, a run missing depths, duplicate rows.
+        than 2 runs, a run missing depths.
+    ScoreError
+        A value that is NaN, infinite or null (naming its run, measure and depth).
+    DuplicateError
+        Two values for one run, measure and depth.
+    EmptyInputError
+        A curve without rows.
 
     Notes
     -----
     Tau-b is computed for all depths at once, from the signs of the score differences of
     every pair of runs (concordant minus discordant over the square roots of the untied
     pairs, as ``scipy.stats.kendalltau`` computes it); the tests check it against scipy.
-    Scores within rounding error of each other at one depth (1e-12 of the largest,
+    Scores within rounding error of each other at one depth (1e-14 of the larger of two,
     :data:`polars_ireval._numeric.RELATIVE_TOLERANCE`) are tied, as in exact arithmetic:
     a mean of the same per-query scores summed in another order differs in its last bits.
 
@@ -1084,7 +1103,7 @@ def volatility(curve: Any, reference_depth: int = 1000) -> Volatility:
     for measure in measures:
         runs, depths, values = _matrix(frame.filter(pl.col(MEASURE) == measure), measure)
         # scores equal up to rounding error tie (at each depth)
-        values = snap(values, np.abs(values).max(axis=1), RELATIVE_TOLERANCE)
+        values = snap(values, np.abs(values), RELATIVE_TOLERANCE)
         at = np.flatnonzero(depths == reference_depth)
         if not at.size:
             raise ParameterError(

@@ -390,6 +390,85 @@ def test_bad_input() -> None:
         ir.agreement(ok, {"bm25": 0.5, "dense": 0.5, "random": 0.2}, "rbo")
 
 
+def test_rbo_takes_pandas_and_arrow_run_frames_as_polars_ones() -> None:
+    pytest.importorskip("pandas")
+    runs = ir.read_run(ir.example_path("runs"))
+    bm25, dense = runs.filter(run_id="bm25"), runs.filter(run_id="dense")
+    want = ir.rbo(bm25, dense)
+    # before: the pandas frames were iterated as sequences of column names (ext 1.0)
+    assert ir.rbo(bm25.to_pandas(), dense.to_pandas()).equals(want)
+    assert ir.rbo(bm25.to_arrow(), dense.lazy()).equals(want)
+    assert want["rbo_ext"].mean() == pytest.approx(0.1851, abs=1e-4)
+    with pytest.raises(SchemaError, match="not one of each"):
+        ir.rbo(bm25.to_pandas(), ["a", "b"])
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "match"),
+    [
+        ({"a", "b", "c"}, ["a", "b", "c"], r"ranking_a is a set: rbo takes ordered sequences"),
+        (["a", "b"], {"a": 1, "b": 2}, r"ranking_b is a dict: rbo takes ordered sequences"),
+        ([1, 2, 3], ["1", "2", "3"], r"ranking_a's ids are number and ranking_b's str"),
+        (5, ["a"], r"ranking_a=5 \(int\) is not a sequence of ids"),
+        (None, ["a"], r"ranking_a=None \(NoneType\) is not a sequence of ids"),
+        (np.array([[1, 2], [3, 4]]), [1, 2], r"ranking_a has 2 dimensions \(shape \(2, 2\)\)"),
+        ([["a"], ["b"]], [["a"]], r"ranking_a holds \['a'\] \(list\) at rank 1, not an id"),
+        ([None, "a"], ["a"], r"ranking_a holds a missing id \(None\) at rank 1"),
+        (["a", float("nan")], ["a"], r"ranking_a holds a missing id \(nan\) at rank 2"),
+        ("abc", ["a"], r"not a string \(a string is one id"),
+    ],
+)
+def test_rbo_refuses_what_is_not_a_ranking(a: object, b: object, match: str) -> None:
+    with pytest.raises(SchemaError, match=match):
+        ir.rbo(a, b)  # type: ignore[call-overload]
+
+
+def test_rbo_ids_of_one_kind_match_across_containers() -> None:
+    # numpy and Python integers are the same ids; numpy strings are strings
+    assert ir.rbo(np.array([1, 2, 3]), [1, 2, 3]).ext == pytest.approx(1.0)
+    assert ir.rbo(np.array(["a", "b"]), pl.Series(["a", "b"])).ext == pytest.approx(1.0)
+    assert ir.rbo(("a", "b"), ["b", "a"], p=np.float32(0.5)).p == 0.5
+
+
+def test_agreement_refuses_wrong_types_naming_the_value() -> None:
+    ok = {"bm25": 0.5, "dense": 0.6, "random": 0.2}
+    with pytest.raises(ParameterError, match=r"details='no': must be True or False"):
+        ir.agreement(ok, ok, details="no")  # type: ignore[call-overload]
+    with pytest.raises(ScoreError, match=r"a: the score of run 'bm25' is '0.5' \(str\)"):
+        ir.agreement({**ok, "bm25": "0.5"}, ok)
+    with pytest.raises(ScoreError, match=r"b: the score of run 'dense' is True \(bool\)"):
+        ir.agreement(ok, {**ok, "dense": True})
+    three = r"measure=\('AP', 'P@10', 'x'\): give one measure name or a pair"
+    with pytest.raises(ParameterError, match=three):
+        ir.agreement(ok, ok, measure=("AP", "P@10", "x"))  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match=r"measure=5: a measure is named by a str"):
+        ir.agreement(ok, ok, measure=5)  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match=r"tolerance='x': must be a number in \[0, 1\)"):
+        ir.agreement(ok, ok, tolerance="x")  # type: ignore[arg-type]
+    # numpy numbers are numbers
+    assert ir.agreement(ok, ok, "rbo", p=np.float32(0.5)) == ir.agreement(ok, ok, "rbo", p=0.5)
+    assert ir.agreement(ok, ok, tolerance=np.float32(0.0)) == pytest.approx(1.0)
+    as_numpy = {k: np.float32(v) for k, v in ok.items()}
+    assert ir.agreement(as_numpy, ok) == pytest.approx(1.0)
+
+
+def test_agreement_measure_pair_as_a_list(evaluated: pl.DataFrame) -> None:
+    pair = ir.agreement(evaluated, evaluated, measure=("nDCG@10", "RR"))
+    assert ir.agreement(evaluated, evaluated, measure=["nDCG@10", "RR"]) == pair  # type: ignore[arg-type]
+
+
+def test_agreement_on_empty_input_is_an_empty_input_error(evaluated: pl.DataFrame) -> None:
+    ap = evaluated.filter(measure="AP")
+    with pytest.raises(EmptyInputError, match="a: the frame holds no scores"):
+        ir.agreement(ap.clear(), ap)
+    with pytest.raises(EmptyInputError, match="b: the frame holds no scores"):
+        ir.agreement(ap, ap.clear().lazy(), measure="AP")
+    with pytest.raises(EmptyInputError, match="b: the frame holds no scores"):
+        ir.agreement(ap, ap.clear().drop("measure"))
+    with pytest.raises(EmptyInputError, match="a: the mapping holds no scores"):
+        ir.agreement({}, {"bm25": 0.5, "dense": 0.6})
+
+
 # --------------------------------------------------------------------------- docs
 
 

@@ -775,3 +775,162 @@ def test_compare_bounds_counts_table5(covid: pl.DataFrame) -> None:
         ir.compare_bounds(generated())
     with pytest.raises(ir.ParameterError, match="compare_bounds sets alternative"):
         ir.compare_bounds(covid, alternative="less")
+
+
+# --------------------------------------------------------------------------- input checks
+
+
+def integer_ids() -> pl.DataFrame:
+    """Run and query ids as integers: compare reads them as their decimal text."""
+    return pl.DataFrame(
+        {
+            "run_id": [1] * 5 + [2] * 5,
+            "query_id": list(range(5)) * 2,
+            "value": [0.1, 0.2, 0.3, 0.4, 0.5, 0.2, 0.3, 0.3, 0.6, 0.9],
+        }
+    )
+
+
+def test_integer_run_ids_name_runs_and_an_integer_baseline_is_ambiguous() -> None:
+    per_q = integer_ids()
+    ambiguous = (
+        r"baseline=1 is both a run id and a number; pass baseline='1' for the run or "
+        r"baseline=1.0 for a fixed score"
+    )
+    with pytest.raises(ir.ParameterError, match=ambiguous):
+        ir.compare(per_q, baseline=1)
+    with pytest.raises(
+        ir.ParameterError, match=r"baseline=np.int64\(2\) is both.*baseline=.2. for the run"
+    ):
+        ir.compare(per_q, baseline=np.int64(2))
+    fixed = ir.compare(per_q, baseline=1.0)  # a float is a score
+    assert fixed["run_b"].to_list() == [None, None] and fixed["mean_b"].to_list() == [1.0, 1.0]
+    assert ir.compare(per_q, baseline=3)["mean_b"].to_list() == [3.0, 3.0]  # no run '3'
+    by_name = ir.compare(per_q, baseline="1")
+    assert by_name.select("run_a", "run_b").row(0) == ("2", "1")
+    assert ir.compare(per_q, runs=[1, 2]).equals(ir.compare(per_q, runs=["1", "2"]))
+    assert ir.compare(per_q, pairs=[(2, 1)]).equals(ir.compare(per_q, pairs=[("2", "1")]))
+    with pytest.raises(ir.ParameterError, match=r"runs=3 is not among the runs \('1', '2'\)"):
+        ir.compare(per_q, runs=[1, 3])
+    with pytest.raises(ir.ParameterError, match=r"runs=1.0: a run id is a str"):
+        ir.compare(per_q, runs=[1.0, 2])
+
+
+def test_a_single_run_or_pair_is_one_item_not_its_characters() -> None:
+    per_q = generated(3, 6, seed=2)
+    one = ir.compare(per_q, runs="r0", baseline=0.3)
+    assert one.equals(ir.compare(per_q, runs=["r0"], baseline=0.3))
+    assert one["run_a"].to_list() == ["r0"]
+    pair = ir.compare(per_q, pairs=("r2", "r0"))
+    assert pair.equals(ir.compare(per_q, pairs=[("r2", "r0")]))
+    assert pair.select("run_a", "run_b").rows() == [("r2", "r0")]
+    with pytest.raises(ir.EmptyInputError, match=r"runs= keeps 1 \('r0'\)"):
+        ir.compare(per_q, runs="r0")
+    with pytest.raises(ir.ParameterError, match=r"runs=5: give a run id or a list of run ids"):
+        ir.compare(per_q, runs=5)  # type: ignore[arg-type]
+
+
+def test_no_measure_column_and_several_scores_per_run_and_query() -> None:
+    two = pl.concat(
+        [
+            generated(3, 6, seed=1),
+            generated(3, 6, seed=2).with_columns(pl.lit("N").alias("measure")),
+        ]
+    )
+    with pytest.raises(
+        ir.DuplicateError,
+        match=r"the frame has no 'measure' column but several scores per \(run, query\), e\.g\. "
+        r"run 'r0', query 'q00': pass measure_col=",
+    ):
+        ir.compare(two.drop("measure"))
+    nulls = two.with_columns(pl.lit(None, pl.String).alias("measure"))
+    with pytest.raises(ir.SchemaError, match=r"the measure column holds 36 null\(s\)"):
+        ir.compare(nulls)
+    constant = two.with_columns(pl.lit("M").alias("measure"))
+    with pytest.raises(ir.DuplicateError, match=r"holds one value \('M'\) on every row"):
+        ir.compare(constant)
+    # one score per (run, query): a frame without a measure column is one measure
+    assert ir.compare(generated(3, 6, seed=1).drop("measure"))["measure"].unique().to_list() == [
+        "value"
+    ]
+
+
+def test_numpy_numbers_are_numbers_and_typos_are_refused() -> None:
+    per_q = generated(3, 6, seed=2)
+    want = ir.compare(per_q, baseline="r0", alpha=0.05, min_difference=0.1)
+    got = ir.compare(per_q, baseline="r0", alpha=np.float64(0.05), min_difference=np.float32(0.1))
+    assert got["p_value"].to_list() == want["p_value"].to_list()
+    assert got["topics_needed"].to_list() == want["topics_needed"].to_list()
+    as32 = ir.compare(per_q, baseline="r0", alpha=np.float32(0.05), power=np.float32(0.8))
+    assert as32["alpha"][0] == pytest.approx(0.05)
+    fixed = ir.compare(per_q, baseline=np.float32(0.5), tolerance=np.float32(0.0))
+    assert fixed["mean_b"].to_list() == [0.5] * 3
+    for bad in (True, float("inf"), "0.1"):
+        with pytest.raises(ir.ParameterError, match=rf"min_difference={bad!r}: must be a positive"):
+            ir.compare(per_q, min_difference=bad)  # type: ignore[arg-type]
+
+
+def test_adjust_p_values_refuses_what_is_not_a_p_value() -> None:
+    cases = [
+        ([-0.2, 0.04, 1.5], r"p\[0\]=-0.2 is not a p-value"),
+        ([0.01, 1.5, 0.03], r"p\[1\]=1.5 is not a p-value"),
+        ([0.01, 0.04, math.inf], r"p\[2\]=inf is not a p-value"),
+        ([0.01, math.nan], r"p\[1\]=nan is not a p-value"),
+        ([0.01, None], r"p\[1\]=None is not a p-value"),
+        (["0.01", 0.04], r"p\[0\]='0.01' is not a p-value"),
+        ([True, False], r"p\[0\]=True is not a p-value"),
+        ([[0.01, 0.02], [0.03, 0.04]], r"p has shape \(2, 2\); give one family"),
+    ]
+    for p, match in cases:
+        with pytest.raises(ir.ParameterError, match=match):
+            ir.adjust_p_values(p, "holm")
+    assert ir.adjust_p_values(np.float32([0.01, 0.02]), "bonferroni").tolist() == pytest.approx(
+        [0.02, 0.04]
+    )
+    assert ir.adjust_p_values([0.0, 1.0], "holm").tolist() == [0.0, 1.0]
+
+
+def test_topic_set_size_refuses_what_it_cannot_size() -> None:
+    with pytest.raises(ir.ParameterError, match=r"sd=-0.2 is negative"):
+        topic_set_size(-0.2, 0.1)
+    with pytest.raises(ir.ParameterError, match=r"sd\[1\]=-0.1 is negative"):
+        topic_set_size([0.2, -0.1], [0.1, 0.1])
+    for bad in (0, -5, 1, 1.5, True, None):
+        with pytest.raises(
+            ir.ParameterError, match=rf"max_topics={bad!r}: must be an integer >= 2"
+        ):
+            topic_set_size(0.2, 0.1, max_topics=bad)  # type: ignore[arg-type]
+    with pytest.raises(ir.ParameterError, match=r"sd has shape \(3,\) and difference \(2,\)"):
+        topic_set_size([0.2, 0.3, 0.1], [0.1, 0.2])
+    with pytest.raises(ir.ParameterError, match=r"sd='a': must be a number or an array"):
+        topic_set_size("a", 0.1)
+    with pytest.raises(ir.ParameterError, match=r"difference=None: must be a number or an array"):
+        topic_set_size(0.2, None)
+    assert np.isnan(topic_set_size(0.2, 0.1, max_topics=np.int64(33)))
+    assert topic_set_size(0.2, 0.1, max_topics=np.int64(34)) == 34.0
+    assert topic_set_size(0.2, 0.1, alpha=np.float32(0.05)) == topic_set_size(0.2, 0.1)
+
+
+def test_compare_bounds_messages_fit_compare_bounds() -> None:
+    per_q = generated(3, 6, seed=2).with_columns(pl.lit(0.1).alias("residual"))
+    with pytest.raises(ir.ParameterError, match=r"compare_bounds runs one-sided paired tests") as e:
+        ir.compare_bounds(per_q, test="tukey_hsd")
+    assert "alternative='two-sided'" not in str(e.value)
+    one = per_q.filter(pl.col("run_id") == "r0")
+    with pytest.raises(ir.EmptyInputError, match=r"compare_bounds compares pairs of runs") as e2:
+        ir.compare_bounds(one)
+    assert "baseline" not in str(e2.value)
+    with pytest.raises(ir.EmptyInputError, match=r"runs= keeps 1 \('r1'\)"):
+        ir.compare_bounds(per_q, runs=["r1"])
+
+
+def test_missing_is_read_as_its_choice_whatever_its_case() -> None:
+    """``missing="Error"`` passed the choice check (case folded) and was then taken for
+    "zero": the lacking query was scored 0 (n = 3) where it should be named."""
+    per_q = pl.DataFrame(
+        {"run_id": ["a"] * 3 + ["b"] * 2, "query_id": ["1", "2", "3", "1", "2"],
+         "value": [0.1, 0.2, 0.3, 0.2, 0.1]}
+    )  # fmt: skip
+    with pytest.raises(ir.MissingQueryError, match="'b' lacks query '3'"):
+        ir.compare(per_q, missing="Error")  # type: ignore[arg-type]
+    assert ir.compare(per_q, missing=" Intersect")["n"].to_list() == [2]  # type: ignore[arg-type]

@@ -24,22 +24,31 @@ def test_worked_values() -> None:
     assert got[:3].tolist() == [-got[2], -got[2], got[2]] and got[2] == pytest.approx(0.2)
     assert got[3] == 0.0 and got[4] == 0.7 and math.isnan(got[5])
     assert snap_signed(d, 1.0, tolerance=0)[3] == d[3] != 0  # tolerance 0: the floats
-    # one scale per row: 1e-13 apart is rounding for scores of 1, not for scores of 1e-3
-    rows = np.array([[0.5, 0.5 + 1e-13], [5e-4, 5e-4 + 1e-13]])
-    out = snap(rows, np.array([1.0, 1e-3]))
+    # each value's own scale: 1e-15 apart is rounding for scores of 0.5, not for 5e-4
+    rows = np.array([[0.5, 0.5 + 1e-15], [5e-4, 5e-4 + 1e-15]])
+    out = snap(rows, np.abs(rows))
     assert out[0, 0] == out[0, 1] and out[1, 0] != out[1, 1]
+
+
+def test_true_differences_far_below_the_largest_score_stay() -> None:
+    """RBP(p=0.5): a relevant document at rank 42 adds 0.5^42 = 2.3e-13, a true difference
+    (1e-12 of the pair's largest score, 0.9, merged it)."""
+    a = np.array([0.9, 0.3 + 0.5**42, 0.3, 0.25 + 0.5**42])
+    b = np.array([0.1, 0.3, 0.3 + 0.5**42, 0.25])
+    d = snap_signed(a - b, np.maximum(np.abs(a), np.abs(b)))
+    assert (np.sign(d) == [1, 1, -1, 1]).all() and d[1] == -d[2] == d[3]
 
 
 def test_one_value_and_none() -> None:
     assert snap(np.array([0.3]), 1.0).tolist() == [0.3]
-    assert snap(np.array([[0.3], [1e-15]]), np.array([1.0, 1.0])).tolist() == [[0.3], [0.0]]
+    assert snap(np.array([[0.3], [1e-15]]), np.array([[1.0], [1.0]])).tolist() == [[0.3], [0.0]]
     assert snap(np.array([]), 1.0).tolist() == []
 
 
 def test_a_group_holding_zero_is_zero() -> None:
-    # chained: -5e-13 and 4e-13 are within 1e-12 of 0; 1.3e-12 is within 1e-12 of 4e-13
-    # but, 0 being their group's value, more than 1e-12 from it: it stays
-    assert snap(np.array([-5e-13, 4e-13, 3.0, 1.3e-12]), 1.0).tolist() == [0.0, 0.0, 3.0, 1.3e-12]
+    # -5e-15 and 4e-15 are within 1e-14 of 0 (scale 1), and 1.3e-14 within 1e-14 of
+    # 4e-15 but, 0 being their group's value, more than 1e-14 from it: it stays
+    assert snap(np.array([-5e-15, 4e-15, 3.0, 1.3e-14]), 1.0).tolist() == [0.0, 0.0, 3.0, 1.3e-14]
 
 
 #: Scores as IR measures make them: fractions k/n computed in several orders.
@@ -71,7 +80,7 @@ def test_differences_group_as_fractions_do(
     exact = [
         Fraction(k, n) - Fraction(j, q) for (k, n, _), (j, q, _) in zip(a[:m], b[:m], strict=True)
     ]
-    got = snap_signed(x - y, max(np.abs(x).max(), np.abs(y).max()))
+    got = snap_signed(x - y, np.maximum(np.abs(x), np.abs(y)))
     for i in range(m):
         assert (got[i] == 0) == (exact[i] == 0)
         assert np.sign(got[i]) == np.sign(exact[i])

@@ -475,3 +475,11 @@ def test_universe_enumerates_every_ranking() -> None:
     assert {"".join(p) for p in itertools.product("01", repeat=11)} <= strings
     assert all(sum(c not in "01" for c in s) <= 1 for s in strings)
     assert len(strings) == 2**11 + 11 * 2 * 2**10
+
+
+def test_a_rise_smaller_than_an_absolute_tolerance_counts() -> None:
+    """A relevant document entering RBP(p=0.1)@10 at rank 10 raises it by 0.9 * 0.1^9 =
+    9e-10: a rise, as exact arithmetic has it (the tolerance is relative, about rounding
+    error); an absolute 1e-9 made RBP(p=0.1)@10 not convergent."""
+    out = ir.properties(["RBP(p=0.1)@10"]).frame.row(0, named=True)
+    assert out["convergent"] and out["top_weighted"] and out["monotonic"]

@@ -27,7 +27,13 @@ from scipy import stats
 
 import polars_ireval as ir
 from polars_ireval import stability
-from polars_ireval.errors import ParameterError, UnknownMeasureError
+from polars_ireval.errors import (
+    DuplicateError,
+    EmptyInputError,
+    ParameterError,
+    ScoreError,
+    UnknownMeasureError,
+)
 from polars_ireval.registry import aggregate
 from tests.conftest import ROOT, TREC_TEST, need_data
 from tests.docblocks import normalise, run_blocks
@@ -671,15 +677,49 @@ def good_curve() -> pl.DataFrame:
         (good_curve(), 1000, r"reference_depth=1000 is not a depth.*reference_depth=100"),
         (good_curve(), 0, "reference_depth=0"),
         (good_curve().filter(run_id="a"), 100, "at least 2 runs"),
-        (good_curve().with_columns(pl.lit(float("nan")).alias("value")), 100, "NaN"),
         (good_curve().with_columns(pl.lit("q1").alias("query_id")), 100, "per_query"),
-        (pl.concat([good_curve(), good_curve()]), 100, "2 values for run"),
         (good_curve().head(3), 100, "every run needs a value at every depth"),
     ],
 )
 def test_bad_volatility_input(curve: pl.DataFrame, reference_depth: int, message: str) -> None:
     with pytest.raises(ParameterError, match=message):
         ir.volatility(curve, reference_depth=reference_depth)
+
+
+def _value_at(row: int, value: float | None) -> pl.Expr:
+    at = pl.int_range(pl.len()) == row
+    return pl.when(at).then(pl.lit(value, pl.Float64)).otherwise("value").alias("value")
+
+
+@pytest.mark.parametrize(
+    ("curve", "error", "message"),
+    [
+        (
+            good_curve().with_columns(_value_at(2, float("nan"))),
+            ScoreError,
+            r"1 value\(s\) that are not finite numbers \(NaN, infinite or null\), e\.g\. "
+            r"run 'a', 'AP' at depth 100: nan",
+        ),
+        (
+            good_curve().with_columns(pl.lit(float("inf")).alias("value")),
+            ScoreError,
+            r"4 value\(s\) .* run 'a', 'AP' at depth 10: inf",
+        ),
+        (
+            good_curve().with_columns(_value_at(3, float("-inf"))),
+            ScoreError,
+            r"run 'b', 'AP' at depth 100: -inf",
+        ),
+        (good_curve().with_columns(_value_at(1, None)), ScoreError, r"run 'b', 'AP' at depth 10"),
+        (pl.concat([good_curve(), good_curve()]), DuplicateError, "2 values for run 'a'"),
+        (good_curve().clear(), EmptyInputError, r"the curve holds no row.*ir\.depth_curve"),
+    ],
+)
+def test_volatility_refuses_values_it_cannot_order(
+    curve: pl.DataFrame, error: type, message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        ir.volatility(curve, reference_depth=100)
 
 
 def test_volatility_refuses_other_objects() -> None:

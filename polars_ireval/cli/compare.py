@@ -126,7 +126,7 @@ def _parser() -> Parser:
         type=float,
         default=RELATIVE_TOLERANCE,
         help="relative rounding error under which two differences are equal, for the "
-        "Wilcoxon and sign tests (1e-12; 0: the floats as scipy ranks them)",
+        "Wilcoxon and sign tests (1e-14; 0: the floats as scipy ranks them)",
     )
     p.add_argument(
         "--ci",

@@ -93,7 +93,8 @@ scored at: `11111|0` is scored at depth 5, `111110` at depth 6.
 "Less relevant" is read from the measure: grades that a measure never tells apart (raising
 one to the other changes none of its scores) are equally relevant to it, except across its
 relevance threshold `rel`, the seed's binary relevance. P@k treats grades 1 and 2 alike,
-nDCG does not. Unjudged documents are never swapped. Scores closer than 1e-9 are equal.
+nDCG does not. Unjudged documents are never swapped. Scores closer than 1e-14 of the larger
+are equal (rounding error; a relative tolerance, so that RBP(p=0.1)@10's rise of 9e-10 counts).
 
 ## The seed's footnotes are options
 
