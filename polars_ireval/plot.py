@@ -35,17 +35,26 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+import numbers
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
 from polars_ireval import schema as S
 from polars_ireval.agreement import agreement
-from polars_ireval.errors import ParameterError, SchemaError
+from polars_ireval.errors import (
+    DuplicateError,
+    EmptyInputError,
+    MissingQueryError,
+    ParameterError,
+    SchemaError,
+    ScoreError,
+)
 from polars_ireval.parse import lower_is_better as _lower_is_better
+from polars_ireval.reporting import check_comparison_rows
 from polars_ireval.results import projected
-from polars_ireval.significance import CORRECTIONS, TESTS
+from polars_ireval.significance import _MISSING, CORRECTIONS, TESTS
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -71,6 +80,7 @@ __all__ = [
 LINESTYLES: tuple[str, ...] = ("-", "--", "-.", ":")
 MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "x", "+", "*")
 MEASURE, VALUE, RESIDUAL, PROJECTED = "measure", "value", "residual", "projected"
+Missing = Literal["error", "intersect", "zero"]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -133,6 +143,8 @@ def _require(frame: pl.DataFrame, columns: Sequence[str], what: str, source: str
 
 def _one_measure(frame: pl.DataFrame, measure: str | None, what: str) -> tuple[pl.DataFrame, str]:
     """The rows of one measure, and its name."""
+    if frame.height == 0:
+        raise EmptyInputError(f"{what}: the frame is empty (no rows): nothing to draw")
     if MEASURE not in frame.columns:
         return frame, measure or VALUE
     names = frame[MEASURE].unique(maintain_order=True).to_list()
@@ -146,6 +158,120 @@ def _one_measure(frame: pl.DataFrame, measure: str | None, what: str) -> tuple[p
     elif measure not in names:
         raise ParameterError(f"{what}: measure={measure!r} is not in the frame, which has {names}")
     return frame.filter(pl.col(MEASURE) == measure), str(measure)
+
+
+def _checked(df: pl.DataFrame, columns: Sequence[str], what: str, source: str) -> pl.DataFrame:
+    """``df`` with its run (and query) ids as strings, compared as :func:`polars_ireval.compare`
+    compares them, and ``columns`` as Float64. A column not of numbers, a null id, a run (or
+    (run, query)) twice, a NaN or an infinite score are refused; a null score stays: it is
+    a missing one."""
+    for c in columns:
+        if not df.schema[c].is_numeric():
+            raise SchemaError(
+                f"{what}: column {c!r} holds {df.schema[c]}, not numbers; pass the frame "
+                f"{source} returns (or cast it: pl.col({c!r}).cast(pl.Float64))"
+            )
+    keys = [k for k in (S.RUN_ID, S.QUERY_ID) if k in df.columns]
+    df = df.with_columns(
+        *(pl.col(k).cast(pl.String) for k in keys), *(pl.col(c).cast(pl.Float64) for c in columns)
+    )
+    for k in keys:
+        if df[k].null_count():
+            raise SchemaError(
+                f"{what}: the {k} column holds {df[k].null_count()} null(s); every score "
+                f"needs a {k}"
+            )
+
+    def where(row: dict[str, Any]) -> str:
+        return ", ".join(f"{k} {row[k]!r}" for k in keys)
+
+    dup = df.filter(pl.struct(keys).is_duplicated())
+    if dup.height:
+        raise DuplicateError(
+            f"{what}: {dup.height} rows share their ({', '.join(keys)}), e.g. "
+            f"{where(dup.row(0, named=True))}; keep one row per {' and '.join(keys)} "
+            "(of each measure)"
+        )
+    for c in columns:
+        bad = df.filter(pl.col(c).is_nan() | pl.col(c).is_infinite())
+        if bad.height:
+            row = bad.row(0, named=True)
+            raise ScoreError(
+                f"{what}: column {c!r} holds {bad.height} NaN or infinite value(s), e.g. "
+                f"{where(row)}: {row[c]}; fix or drop them (a query a run lacks is a "
+                "missing row, see missing=)"
+            )
+    return df
+
+
+def _run_id(x: Any, what: str, name: str) -> str:
+    """A run id as the frame holds it once read as strings (as :func:`polars_ireval.compare`
+    reads them): a str, or an integer read as its decimal text (``1`` names the run
+    ``'1'``)."""
+    if isinstance(x, str):
+        return x
+    if isinstance(x, numbers.Integral) and not isinstance(x, bool):
+        return str(int(x))
+    raise ParameterError(f"{what}: {name}={x!r} is no run id: give a str (or an integer)")
+
+
+def _run_ids(runs: Any, what: str) -> list[str]:
+    """``runs=``: run ids, or one (a str is one run id, never its characters)."""
+    if isinstance(runs, (str, numbers.Integral)):
+        runs = [runs]
+    if isinstance(runs, Mapping) or not isinstance(runs, Iterable):
+        raise ParameterError(f"{what}: runs={runs!r}: give a run id or a list of run ids")
+    return [_run_id(r, what, "runs") for r in runs]
+
+
+def _missing_policy(missing: Any, what: str) -> str:
+    if not isinstance(missing, str) or missing not in _MISSING:
+        raise ParameterError(
+            f"{what}: missing={missing!r} is unknown; use one of {list(_MISSING)}, as for "
+            "ir.compare"
+        )
+    return missing
+
+
+def _topics(
+    df: pl.DataFrame, runs: Sequence[str], columns: Sequence[str], missing: str, what: str
+) -> pl.DataFrame:
+    """The rows of ``runs`` after :func:`polars_ireval.compare`'s missing-query policy: a
+    query some run lacks (no row, or a null score) is an error (``"error"``), left out for
+    every run (``"intersect"``) or scored 0 (``"zero"``, refused for a residual)."""
+    df = df.filter(pl.col(S.RUN_ID).is_in(list(runs)))
+    scored = df.filter(pl.all_horizontal(pl.col(c).is_not_null() for c in columns))
+    grid = pl.DataFrame({S.RUN_ID: list(runs)}, schema={S.RUN_ID: pl.String}).join(
+        df.select(S.QUERY_ID).unique(), how="cross"
+    )
+    lacking = grid.join(scored, on=[S.RUN_ID, S.QUERY_ID], how="anti").sort(S.RUN_ID, S.QUERY_ID)
+    if lacking.height == 0:
+        return scored
+    if missing == "error":
+        shown = ", ".join(f"{r!r} lacks query {q!r}" for r, q in lacking.head(5).iter_rows())
+        more = f" and {lacking.height - 5} more" if lacking.height > 5 else ""
+        zero = "" if RESIDUAL in columns else ", or missing='zero' to score them 0"
+        raise MissingQueryError(
+            f"{what}: {lacking.height} (run, query) score(s) missing: {shown}{more}; pass "
+            f"missing='intersect' to use the queries every run has{zero} (or evaluate "
+            "with missing='zero')"
+        )
+    if missing == "intersect":
+        kept = scored.join(lacking.select(S.QUERY_ID).unique(), on=S.QUERY_ID, how="anti")
+        if kept.height == 0:
+            raise EmptyInputError(
+                f"{what}: the runs {list(runs)[:5]} have no query in common; nothing to draw"
+            )
+        return kept
+    if RESIDUAL in columns:
+        raise ParameterError(
+            f"{what}: missing='zero' cannot score 'residual' for the {lacking.height} missing "
+            f"(run, query) score(s), e.g. {lacking[S.RUN_ID][0]!r} lacks query "
+            f"{lacking[S.QUERY_ID][0]!r}: its residual is unknown; evaluate with "
+            "missing='zero' (which computes it) or use missing='intersect'"
+        )
+    zeros = lacking.with_columns(pl.lit(0.0).alias(c) for c in columns)
+    return pl.concat([scored, zeros], how="diagonal_relaxed")
 
 
 def _ordered(found: Sequence[str], order: Sequence[str] | None, what: str) -> list[str]:
@@ -322,16 +448,25 @@ def roc_curve(
 def per_query_delta_frame(
     per_q: pl.DataFrame | pl.LazyFrame,
     *,
-    baseline: str,
+    baseline: str | int,
     measure: str | None = None,
-    runs: Sequence[str] | None = None,
+    runs: str | Sequence[str] | None = None,
+    missing: Missing = "error",
 ) -> pl.DataFrame:
     """Each run's topic-wise difference from ``baseline``, sorted: what
     :func:`per_query_delta` draws.
 
     Returns ``run_id, query_id, delta, position``: ``delta = value(run) - value(baseline)``
-    on the topics both score, ``position`` 0, 1, ... by decreasing delta (ties by query
-    id) within each run; runs in the order of ``runs`` (default: by run id).
+    per topic, ``position`` 0, 1, ... by decreasing delta (ties by query id) within each
+    run; runs in the order of ``runs`` (default: by run id). Run and query ids are
+    compared as strings, as :func:`polars_ireval.compare` compares them: ``baseline="1"``
+    or ``baseline=1`` for a run id 1, ``runs="b"`` for the one run ``b``.
+
+    A query scored for some of the runs (``baseline`` and ``runs``) and not others (no
+    row, or a null value) follows ``missing=``, as for :func:`polars_ireval.compare`:
+    ``"error"`` (default; the message names them), ``"intersect"`` (the queries every
+    run has) or ``"zero"`` (score them 0). A (run, query) twice, a NaN or infinite value
+    and a value column not of numbers are refused.
 
     Examples
     --------
@@ -341,12 +476,14 @@ def per_query_delta_frame(
     >>> per_query_delta_frame(per_q, baseline="a").rows()
     [('b', '1', 0.2..., 0), ('b', '2', -0.2, 1)]
     """
-    df = _eager(per_q, "plot.per_query_delta")
-    _require(
-        df, [S.RUN_ID, S.QUERY_ID, VALUE], "plot.per_query_delta", "ir.evaluate(per_query=True)"
-    )
-    df, _ = _one_measure(df, measure, "plot.per_query_delta")
+    what, source = "plot.per_query_delta", "ir.evaluate(per_query=True)"
+    missing = _missing_policy(missing, what)  # type: ignore[assignment]
+    df = _eager(per_q, what)
+    _require(df, [S.RUN_ID, S.QUERY_ID, VALUE], what, source)
+    df, _ = _one_measure(df, measure, what)
+    df = _checked(df, [VALUE], what, source)
     found = df[S.RUN_ID].unique().to_list()
+    baseline = _run_id(baseline, what, "baseline")
     if baseline not in found:
         raise ParameterError(
             f"plot.per_query_delta: baseline={baseline!r} is not a run of the frame "
@@ -354,13 +491,15 @@ def per_query_delta_frame(
         )
     others = sorted(r for r in found if r != baseline)
     if runs is not None:
-        unknown = [r for r in runs if r not in others]
-        if unknown or isinstance(runs, str) or not runs:
+        listed = _run_ids(runs, what)
+        unknown = [r for r in listed if r not in others]
+        if unknown or not listed or len(listed) != len(set(listed)):
             raise ParameterError(
                 f"plot.per_query_delta: runs={runs!r} must list runs of the frame other "
-                f"than the baseline ({others[:10]}); unknown: {unknown}"
+                f"than the baseline, each once ({others[:10]}); unknown: {unknown}"
             )
-        others = list(runs)
+        others = listed
+    df = _topics(df, [baseline, *others], [VALUE], missing, what)
     base = df.filter(pl.col(S.RUN_ID) == baseline).select(S.QUERY_ID, pl.col(VALUE).alias("__b"))
     rank = {r: i for i, r in enumerate(others)}
     return (
@@ -378,11 +517,12 @@ def per_query_delta_frame(
 def per_query_delta(
     per_q: pl.DataFrame | pl.LazyFrame,
     *,
-    baseline: str,
+    baseline: str | int,
     measure: str | None = None,
-    runs: Sequence[str] | None = None,
+    runs: str | Sequence[str] | None = None,
     ax: Any = None,
     max_runs: int = 12,
+    missing: Missing = "error",
 ) -> Figure:
     """Topic-wise differences against a baseline, sorted, as bars: one panel per run.
 
@@ -395,21 +535,29 @@ def per_query_delta(
         Per-query scores: ``ir.evaluate(..., per_query=True)`` (``run_id, query_id,
         measure, value``).
     baseline
-        The run every other run is compared with.
+        The run every other run is compared with (an integer names the run whose id is
+        its decimal text, as for :func:`polars_ireval.compare`).
     measure
         The measure to draw (required when the frame holds several).
     runs
-        The runs to compare, in panel order (default: every other run, by run id).
+        The runs to compare, in panel order (default: every other run, by run id); one
+        run id (a str) is one run.
     ax
         One Axes (with one run to draw) or a sequence of Axes (one per run).
     max_runs
         Refuse to draw more panels than this (default 12): pass ``runs=[...]``.
+    missing
+        Queries scored for some of the runs and not others: ``"error"``, ``"intersect"``
+        or ``"zero"``, as for :func:`polars_ireval.compare` (see
+        :func:`per_query_delta_frame`).
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    deltas = per_query_delta_frame(per_q, baseline=baseline, measure=measure, runs=runs)
+    deltas = per_query_delta_frame(
+        per_q, baseline=baseline, measure=measure, runs=runs, missing=missing
+    )
     name = _one_measure(_eager(per_q, "plot.per_query_delta"), measure, "")[1]
     shown = deltas[S.RUN_ID].unique(maintain_order=True).to_list()
     if not isinstance(max_runs, int) or isinstance(max_runs, bool) or max_runs < 1:
@@ -465,6 +613,7 @@ def score_ranges_frame(
     *,
     measure: str | None = None,
     order_by: str | Sequence[str] | None = None,
+    missing: Missing = "error",
 ) -> pl.DataFrame:
     """Each run's score range, base .. base + residual, and its projected score: what
     :func:`score_ranges` draws.
@@ -472,7 +621,18 @@ def score_ranges_frame(
     A per-query frame (with ``query_id``) is averaged as :func:`polars_ireval.evaluate`
     averages it: base and residual are means over the topics, and the projection is
     Moffat and Zobel's base + residual · base / (1 - residual) of those means. An
-    aggregated frame is read as it is.
+    aggregated frame is read as it is. The projection is null where the residual is 1
+    (nothing judged: no rate of relevance to project from).
+
+    Every run is averaged over the same topics: a query scored for some runs and not
+    others (no row, or a null value or residual) follows ``missing=`` as in
+    :func:`polars_ireval.compare`: ``"error"`` (default; the message names them) or
+    ``"intersect"`` (the queries every run has); ``"zero"`` is refused where a query is
+    missing, as the residual of a query not scored is unknown (evaluate with
+    ``missing="zero"``, which computes it). The ``order_by`` measure's means follow the
+    same policy. A (run, query) twice (a run twice in an aggregated frame), a NaN or
+    infinite value or residual, a negative residual and a column not of numbers are
+    refused. Run ids come out as strings.
 
     Returns ``run_id, position, base, residual, upper, projected``, by ``position``: runs
     by decreasing mean of the measure ``order_by`` names (a measure of the frame), in the
@@ -487,18 +647,29 @@ def score_ranges_frame(
     >>> score_ranges_frame(per_q).select("run_id", "base", "upper").rows()
     [('b', 0.5, 0.6), ('a', 0.30000000000000004, 0.7000000000000001)]
     """
-    df = _eager(per_q, "plot.score_ranges")
-    source = "ir.evaluate(..., residuals=True)"
-    _require(df, [S.RUN_ID, VALUE, RESIDUAL], "plot.score_ranges", source)
+    what, source = "plot.score_ranges", "ir.evaluate(..., residuals=True)"
+    missing = _missing_policy(missing, what)  # type: ignore[assignment]
+    df = _eager(per_q, what)
+    _require(df, [S.RUN_ID, VALUE, RESIDUAL], what, source)
     full = df
-    df, name = _one_measure(df, measure, "plot.score_ranges")
-    if df[RESIDUAL].null_count():
+    df, name = _one_measure(df, measure, what)
+    df = _checked(df, [VALUE, RESIDUAL], what, source)
+    if df[RESIDUAL].null_count() == df.height:
         raise ParameterError(
             f"plot.score_ranges: {name} has no residual (null): choose a measure with one "
             "(RBP, P, SDCG, the C/W/L measures) and evaluate with residuals=True"
         )
-    if S.QUERY_ID in df.columns:
-        df = df.group_by(S.RUN_ID).agg(pl.col(VALUE).mean(), pl.col(RESIDUAL).mean())
+    negative = df.filter(pl.col(RESIDUAL) < 0)
+    if negative.height:
+        row = negative.row(0, named=True)
+        at = ", ".join(f"{k} {row[k]!r}" for k in (S.RUN_ID, S.QUERY_ID) if k in row)
+        raise ScoreError(
+            f"{what}: {name} has {negative.height} negative residual(s), e.g. {at}: "
+            f"{row[RESIDUAL]}; a residual is the score unjudged documents could add, 0 or "
+            f"more: pass the frame {source} returns"
+        )
+    runs = df[S.RUN_ID].unique(maintain_order=True).to_list()
+    df = _averaged(df, runs, [VALUE, RESIDUAL], missing, what)
     ranges = df.select(
         S.RUN_ID,
         pl.col(VALUE).alias("base"),
@@ -516,10 +687,10 @@ def score_ranges_frame(
                 f"plot.score_ranges: order_by={order_by!r} is not a measure of the frame "
                 f"({measures}); evaluate it too, or pass a list of run ids"
             )
-        key = (
-            full.filter(pl.col(MEASURE) == order_by)
-            .group_by(S.RUN_ID)
-            .agg(pl.col(VALUE).mean().alias("__key"))
+        rows = _checked(full.filter(pl.col(MEASURE) == order_by), [VALUE], what, source)
+        ranked = [r for r in runs if r in set(rows[S.RUN_ID])]  # a run without it: last
+        key = _averaged(rows, ranked, [VALUE], missing, what).select(
+            S.RUN_ID, pl.col(VALUE).alias("__key")
         )
     else:
         listed = _ordered(runs, order_by, "plot.score_ranges (order_by)")
@@ -533,12 +704,31 @@ def score_ranges_frame(
     )
 
 
+def _averaged(
+    df: pl.DataFrame, runs: Sequence[str], columns: Sequence[str], missing: str, what: str
+) -> pl.DataFrame:
+    """``run_id`` and the mean of ``columns`` over the topics of each run of a per-query
+    frame (the same topics for every run, by ``missing=``); an aggregated frame as it is,
+    a null score in it refused."""
+    if S.QUERY_ID in df.columns:
+        df = _topics(df, runs, columns, missing, what)
+        return df.group_by(S.RUN_ID).agg(pl.col(c).mean() for c in columns)
+    null = df.filter(pl.any_horizontal(pl.col(c).is_null() for c in columns))
+    if null.height:
+        raise ScoreError(
+            f"{what}: run {null[S.RUN_ID][0]!r} has no score (null {', '.join(columns)}); "
+            "drop it or pass the per-query frame"
+        )
+    return df.select(S.RUN_ID, *columns)
+
+
 def score_ranges(
     per_q: pl.DataFrame | pl.LazyFrame,
     *,
     measure: str | None = None,
     order_by: str | Sequence[str] | None = None,
     ax: Any = None,
+    missing: Missing = "error",
 ) -> Figure:
     """Seed 002's Figures 1 and 2: each run's score as a range from its base (unjudged
     documents non-relevant) to base + residual (all relevant), with the projected score
@@ -556,12 +746,15 @@ def score_ranges(
         MAP), a list of run ids, or None (by decreasing base score).
     ax
         The Axes to draw on (default: a new figure).
+    missing
+        Queries scored for some runs and not others: ``"error"`` or ``"intersect"``, as
+        for :func:`polars_ireval.compare` (see :func:`score_ranges_frame`).
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    ranges = score_ranges_frame(per_q, measure=measure, order_by=order_by)
+    ranges = score_ranges_frame(per_q, measure=measure, order_by=order_by, missing=missing)
     name = _one_measure(_eager(per_q, "plot.score_ranges"), measure, "")[1]
     n = ranges.height
     fig, ax = _axes(ax, (max(6.0, 1.5 + 0.14 * n), 4.0))
@@ -612,7 +805,9 @@ def score_ranges(
 def _comparison(cmp: Any, measure: str | None, what: str) -> tuple[pl.DataFrame, str]:
     df = _eager(cmp, what)
     _require(df, ["measure", "run_a", "run_b", "delta", "significant"], what, "ir.compare")
-    return _one_measure(df, measure, what)
+    df, name = _one_measure(df, measure, what)
+    check_comparison_rows(df, what)
+    return df, name
 
 
 def _legend_text(df: pl.DataFrame) -> str:
@@ -652,6 +847,15 @@ def intervals(
     """
     df, name = _comparison(cmp, measure, "plot.intervals")
     _require(df, ["ci_low", "ci_high"], "plot.intervals", "ir.compare")
+    none = df.filter(pl.col("ci_low").is_null() | pl.col("ci_high").is_null())
+    if none.height:
+        row = none.row(0, named=True)
+        raise ParameterError(
+            f"plot.intervals: the comparison has no confidence interval (ci_low, ci_high "
+            f"null in {none.height} of {df.height} rows, e.g. run_a {row['run_a']!r}, run_b "
+            f"{row['run_b']!r}): it was computed with ci=None; compare with ci='t' (or "
+            "'percentile', 'bca', 'tukey') to draw intervals"
+        )
     df = df.sort(["delta", "run_a"], descending=[True, False], nulls_last=True)
     baselines = df["run_b"].unique().to_list()
     one_base = len(baselines) == 1
@@ -747,6 +951,19 @@ def significance_frame(
         raise ParameterError(
             "plot.significance: the comparison is against a fixed score (run_b null); a "
             "matrix needs pairs of runs: compare with baseline='run' or pairs='all'"
+        )
+    a, b = pl.col("run_a"), pl.col("run_b")
+    pair = pl.struct(
+        pl.when(a < b).then(a).otherwise(b).alias("low"),
+        pl.when(a < b).then(b).otherwise(a).alias("high"),
+    )
+    both = df.filter(pair.is_duplicated())
+    if both.height:
+        row = both.row(0, named=True)
+        raise DuplicateError(
+            f"plot.significance: the comparison compares ({row['run_a']!r}, "
+            f"{row['run_b']!r}) both ways ({both.height} rows for one cell of the matrix); "
+            "keep one row per pair of runs (compare(..., pairs='all') gives each once)"
         )
     lower = "measure" in df.columns and df.height > 0 and _lower_is_better(df["measure"][0])
     if {"mean_a", "mean_b"} <= set(df.columns):
@@ -1043,9 +1260,7 @@ def _depth_runs(
     deepest depth (score descending, ties by run id)."""
     found = df[S.RUN_ID].unique().sort().to_list()
     if runs is not None:
-        if isinstance(runs, str):
-            raise ParameterError(f"plot.depth_curves: runs={runs!r} must be a sequence of run ids")
-        runs = list(runs)
+        runs = _run_ids(runs, "plot.depth_curves")
         unknown = [r for r in runs if r not in set(found)]
         if unknown or not runs or len(runs) != len(set(runs)):
             raise ParameterError(
@@ -1066,7 +1281,7 @@ def depth_curves(
     curve: pl.DataFrame | pl.LazyFrame,
     *,
     measure: str | Sequence[str] | None = None,
-    runs: Sequence[str] | None = None,
+    runs: str | Sequence[str] | None = None,
     top: int = 10,
     ax: Any = None,
     log_depth: bool = True,
@@ -1087,7 +1302,8 @@ def depth_curves(
         The measure(s) to draw, one panel each, in the order given (default: every
         measure of the curve, in its order).
     runs
-        The runs to draw, in legend order. Default: the ``top`` runs by the first measure
+        The runs to draw, in legend order (one run id, a str, is one run). Default: the
+        ``top`` runs by the first measure
         drawn at the curve's deepest depth (score descending, ties by run id), the same
         runs in every panel.
     top

@@ -23,18 +23,20 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_ireval.errors import ParameterError, SchemaError
+from polars_ireval.errors import DuplicateError, ParameterError, SchemaError
 from polars_ireval.parse import lower_is_better
 from polars_ireval.significance import (
+    _MISSING,
     CORRECTIONS,
     RESULT_COLUMNS,
     TESTS,
     _check_values,
     _collect,
     _matrices,
+    _runs,
 )
 
-__all__ = ["Report", "report"]
+__all__ = ["Report", "check_comparison_rows", "report"]
 
 Format = Literal["text", "markdown", "latex", "html"]
 _UP, _DOWN = "▲", "▼"
@@ -277,12 +279,43 @@ def _letters(k: int) -> list[str]:
     return out
 
 
+def check_comparison_rows(cmp: pl.DataFrame, what: str) -> None:
+    """Refuse a comparison (``measure, run_a, run_b``) that is in ``cmp`` twice: its two
+    rows could disagree (``significant`` True in one, False in the other).
+
+    >>> import polars as pl
+    >>> cmp = pl.DataFrame({"measure": "AP", "run_a": ["b", "b"], "run_b": "a",
+    ...                     "significant": [True, False]})
+    >>> check_comparison_rows(cmp, "report")
+    Traceback (most recent call last):
+    ...
+    polars_ireval.errors.DuplicateError: report: 2 rows compare the same pair: measure 'AP', \
+run_a 'b', run_b 'a' (significant: [True, False]); keep one row per (measure, run_a, run_b): \
+pass the frame of one compare() call
+    """
+    keys = [c for c in ("measure", "run_a", "run_b") if c in cmp.columns]
+    dup = cmp.filter(pl.struct(keys).is_duplicated())
+    if dup.height:
+        row = dup.row(0, named=True)
+        same = dup.filter(pl.struct(keys) == pl.struct(pl.lit(row[k]).alias(k) for k in keys))
+        where = ", ".join(f"{k} {row[k]!r}" for k in keys)
+        sig = (
+            f" (significant: {same['significant'].to_list()})"
+            if "significant" in same.columns
+            else ""
+        )
+        raise DuplicateError(
+            f"{what}: {same.height} rows compare the same pair: {where}{sig}; keep one row "
+            "per (measure, run_a, run_b): pass the frame of one compare() call"
+        )
+
+
 def report(
     per_query: pl.DataFrame | pl.LazyFrame,
-    comparison: pl.DataFrame,
+    comparison: pl.DataFrame | pl.LazyFrame,
     *,
-    runs: Sequence[str] | None = None,
-    measures: Sequence[str] | None = None,
+    runs: str | Sequence[str] | None = None,
+    measures: str | Sequence[str] | None = None,
     ci: Literal["mean", "delta"] | None = None,
     sort_by: str | None = None,
     decimals: int = 4,
@@ -301,24 +334,28 @@ def report(
         it, over the same topics: they are checked against the comparison's).
     comparison
         What :func:`polars_ireval.compare` returned (one test and correction; any
-        measures). Against a baseline (or a fixed score), a run's cell is marked ``▲`` or
-        ``▼`` when it is significantly above or below; otherwise each run gets a letter and
-        its cell the letters of the runs it is significantly better than.
+        measures; each comparison once; a LazyFrame is collected). Against a baseline (or
+        a fixed score), a run's cell is marked ``▲`` or ``▼`` when it is significantly
+        above or below; otherwise each run gets a letter and its cell the letters of the
+        runs it is significantly better than.
     runs
         Rows to show, in this order (default: the runs of the comparison, in the order of
-        ``per_query``, the baseline first). The marks and the legend still describe the
-        whole family that was compared.
+        ``per_query``, the baseline first); run ids, or one, as for :func:`compare`. The
+        marks and the legend still describe the whole family that was compared.
     measures
-        Columns to show (default: the comparison's measures).
+        Columns to show (default: the comparison's measures); one measure string is one
+        measure, as for :func:`compare`.
     ci
         ``"mean"``: each mean with its t confidence interval; ``"delta"``: against a
-        baseline, the comparison's interval of the difference from it.
+        baseline, the comparison's interval of the difference from it (compare with
+        ``ci=`` other than None).
     sort_by
         A measure: rows by decreasing mean of it (the baseline stays first).
     decimals
         Digits printed.
     missing
-        The ``missing=`` given to :func:`compare` (the means must cover the same topics).
+        The ``missing=`` given to :func:`compare` (the means must cover the same topics):
+        ``"error"``, ``"intersect"`` or ``"zero"``.
     mode
         The marks: ``"baseline"`` (``▲``/``▼``) or ``"letters"``. By default (``None``),
         ``▲``/``▼`` when every row compares a run with one same run (or with a fixed
@@ -373,16 +410,24 @@ def report(
     """
     from scipy import stats
 
+    if isinstance(comparison, pl.LazyFrame):  # a report is a boundary: collected once
+        comparison = comparison.collect()
+    if not isinstance(comparison, pl.DataFrame):
+        raise SchemaError(
+            f"comparison must be the DataFrame ir.compare returned, not {type(comparison).__name__}"
+        )
     missing_cols = [c for c in RESULT_COLUMNS if c not in comparison.columns]
-    if not isinstance(comparison, pl.DataFrame) or missing_cols:
+    if missing_cols:
         raise SchemaError(
             f"comparison must be the frame ir.compare returned; it lacks {missing_cols}"
-            if isinstance(comparison, pl.DataFrame)
-            else "comparison must be the DataFrame ir.compare returned, not "
-            f"{type(comparison).__name__}"
         )
     if comparison.height == 0:
         raise ParameterError("the comparison is empty: nothing to report")
+    if not isinstance(missing, str) or missing not in _MISSING:
+        raise ParameterError(
+            f"missing={missing!r} is unknown; use one of {list(_MISSING)}: the missing= "
+            "given to compare()"
+        )
     if not isinstance(decimals, int) or isinstance(decimals, bool) or not 0 <= decimals <= 12:
         raise ParameterError(f"decimals={decimals!r}: give an integer from 0 to 12")
     meta = {}
@@ -402,9 +447,14 @@ def report(
                 f"the comparison mixes {key}s ({values}); report one compare() call at a time"
             )
         meta[key] = values[0]
+    check_comparison_rows(comparison, "report")
     col_a = meta["column_a"]
     cmp_measures = comparison["measure"].unique(maintain_order=True).to_list()
+    if isinstance(measures, str):
+        measures = [measures]
     shown_measures = list(cmp_measures) if measures is None else list(measures)
+    if not shown_measures:
+        raise ParameterError("measures=[]: name at least one measure to show (or None for all)")
     for m in shown_measures:
         if m not in cmp_measures:
             raise ParameterError(f"measure {m!r} is not in the comparison; it holds {cmp_measures}")
@@ -438,6 +488,16 @@ def report(
         raise ParameterError("ci='delta' needs a comparison against a baseline; use ci='mean'")
     if ci not in (None, "mean", "delta"):
         raise ParameterError(f"ci={ci!r} is unknown; use None, 'mean' or 'delta'")
+    if ci == "delta":
+        shown_rows = comparison.filter(pl.col("measure").is_in(shown_measures))
+        none = shown_rows.filter(pl.col("ci_low").is_null() | pl.col("ci_high").is_null())
+        if none.height or meta["ci_method"] is None:
+            raise ParameterError(
+                f"ci='delta': the comparison has no interval of the difference (ci_low, "
+                f"ci_high null in {none.height} of {shown_rows.height} rows): it was "
+                "computed with ci=None; compare with ci='t' (or 'percentile', 'bca'), or "
+                "use ci='mean'"
+            )
 
     compared = [r for r in comparison["run_a"].unique(maintain_order=True).to_list()]
     compared += [
@@ -451,13 +511,9 @@ def report(
     missing_runs = [r for r in compared if r not in order]
     if missing_runs:
         raise ParameterError(f"runs {missing_runs} of the comparison are not in per_query")
-    if runs is None:
-        shown = order
-    else:
-        shown = list(dict.fromkeys(runs))
-        for r in shown:
-            if r not in order:
-                raise ParameterError(f"runs: {r!r} is not among the compared runs {order[:8]}...")
+    shown = order if runs is None else _runs(order, runs)  # as compare: a str is one run id
+    if not shown:
+        raise ParameterError("runs=[]: name at least one run to show (or None for all)")
     rows = []
     for m in shown_measures:
         mats = _matrices(df, m, order, a=col_a, b=col_a, missing=missing)

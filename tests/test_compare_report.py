@@ -182,6 +182,60 @@ def test_report_refuses_what_does_not_match() -> None:
         ir.report(per_q, ir.compare(per_q), ci="delta")
 
 
+def test_report_refuses_bad_arguments_with_the_fix() -> None:
+    """Each of these was a raw TypeError, AttributeError or ColumnNotFoundError, a silent
+    acceptance, or a message about the letter 'b' (runs='bm25' iterated as characters)."""
+    per_q = campaign()
+    cmp = ir.compare(per_q, baseline="base")
+    no_ci = ir.compare(per_q, baseline="base", ci=None)
+    with pytest.raises(ir.ParameterError, match=r"no interval of the difference.*ci='t'"):
+        ir.report(per_q, no_ci, ci="delta")
+    assert ir.report(per_q, no_ci).frame.height == 8  # without ci= it needs none
+    with pytest.raises(ir.ParameterError, match=r"measures=\[\]: name at least one"):
+        ir.report(per_q, cmp, measures=[])
+    with pytest.raises(ir.ParameterError, match=r"runs=\[\]: name at least one"):
+        ir.report(per_q, cmp, runs=[])
+    with pytest.raises(ir.SchemaError, match=r"DataFrame ir.compare returned, not dict"):
+        ir.report(per_q, {"a": 1})  # type: ignore[arg-type]
+    with pytest.raises(ir.ParameterError, match=r"missing='drop' is unknown.*'intersect'"):
+        ir.report(per_q, cmp, missing="drop")  # type: ignore[arg-type]
+    # one run id and one measure string are one run and one measure, as compare reads them
+    # (runs="mid" was iterated: "'m' is not among the compared runs")
+    one = ir.report(per_q, cmp, runs="mid", measures="AP")
+    assert one.runs == ("mid",) and one.measures == ("AP",)
+    assert one.frame.equals(ir.report(per_q, cmp, runs=["mid"], measures=["AP"]).frame)
+    with pytest.raises(ir.ParameterError, match=r"runs='mdi' is not among the runs.*'mid'"):
+        ir.report(per_q, cmp, runs="mdi")
+
+
+def test_report_collects_a_lazy_comparison_once_without_warnings() -> None:
+    per_q = campaign()
+    cmp = ir.compare(per_q, baseline="base")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # PerformanceWarning x 30 before
+        lazy = ir.report(per_q, cmp.lazy())
+    assert lazy.frame.equals(ir.report(per_q, cmp).frame)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ir.SchemaError, match=r"lacks \['p_adjusted'\]"):
+            ir.report(per_q, cmp.lazy().drop("p_adjusted"))
+
+
+def test_report_refuses_a_comparison_row_twice() -> None:
+    """A pair twice with opposite `significant` was reported from whichever row came
+    first (and the family size in the legend became '3-4')."""
+    per_q = campaign()
+    cmp = ir.compare(per_q, baseline="base")
+    row = cmp.filter(measure="AP", run_a="big")
+    twice = pl.concat([cmp, row.with_columns(significant=~pl.col("significant"))])
+    with pytest.raises(
+        ir.DuplicateError,
+        match=r"2 rows compare the same pair: measure 'AP', run_a 'big', run_b 'base' "
+        r"\(significant: \[True, False\]\)",
+    ):
+        ir.report(per_q, twice)
+
+
 # --------------------------------------------------------------------------- CLI
 
 

@@ -374,7 +374,7 @@ def test_depth_curves_refuse_bad_input(example: Campaign) -> None:
          r"\['nDCG'\] not in the curve"),
         (lambda: plot.depth_curves(curve, runs=["bm25", "bm26"]), ir.ParameterError,
          r"unknown \['bm26'\]"),
-        (lambda: plot.depth_curves(curve, runs="bm25"), ir.ParameterError, r"sequence"),
+        (lambda: plot.depth_curves(curve, runs=["bm25", "bm25"]), ir.ParameterError, "once"),
         (lambda: plot.depth_curves(curve, top=0), ir.ParameterError, r"top=0"),
         (lambda: plot.depth_curves(curve, pool_depth=0), ir.ParameterError, r"pool_depth=0"),
         (lambda: plot.depth_curves(curve, ax=Figure().subplots()), ir.ParameterError,
@@ -383,6 +383,9 @@ def test_depth_curves_refuse_bad_input(example: Campaign) -> None:
     for call, error, message in cases:
         with pytest.raises(error, match=message):
             call()
+    # one run id is one run, as compare(runs="bm25") reads it (it was refused)
+    one = plot.depth_curves(curve, runs="bm25")
+    assert [[ln.get_label() for ln in data_lines(ax)] for ax in one.axes] == [["bm25"]] * 2
     # a per-query curve cut to one query draws
     fig = plot.depth_curves(per_q.filter(query_id="101"))
     assert len(data_lines(fig.axes[0])) == 3
@@ -547,6 +550,151 @@ def test_bad_input_is_refused_with_the_fix(example: Campaign) -> None:
     for call, error, message in cases:
         with pytest.raises(error, match=message):
             call()
+
+
+def ranges_input(**columns) -> pl.DataFrame:
+    """RBP per query for runs a (0.2, 0.4, 0.6) and b (0.5, 0.5, 0.5) on topics 1-3."""
+    frame = pl.DataFrame(
+        {
+            "run_id": ["a"] * 3 + ["b"] * 3,
+            "query_id": ["1", "2", "3"] * 2,
+            "measure": "RBP(p=0.8)",
+            "value": [0.2, 0.4, 0.6, 0.5, 0.5, 0.5],
+            "residual": [0.5, 0.3, 0.1, 0.0, 0.2, 0.4],
+        }
+    )
+    return frame.with_columns(**columns)
+
+
+def test_score_ranges_refuse_duplicates_nan_and_negative_residuals() -> None:
+    """A row twice was averaged in (an upper bound above 1), NaN gave a NaN base, a
+    negative residual an upper bound below the base, a string residual a raw
+    InvalidOperationError."""
+    frame = ranges_input()
+    twice = pl.concat([frame, frame.head(1).with_columns(value=pl.lit(1.0))])
+    with pytest.raises(ir.DuplicateError, match=r"2 rows share their \(run_id, query_id\), "
+                       r"e.g. run_id 'a', query_id '1'"):  # fmt: skip
+        plot.score_ranges_frame(twice)
+    nan = frame.with_columns(value=pl.when(pl.col("query_id") == "2").then(float("nan"))
+                             .otherwise("value"))  # fmt: skip
+    with pytest.raises(ir.ScoreError, match=r"column 'value' holds 2 NaN or infinite value\(s\), "
+                       r"e.g. run_id 'a', query_id '2': nan"):  # fmt: skip
+        plot.score_ranges_frame(nan)
+    inf = frame.with_columns(residual=pl.lit(float("inf")))
+    with pytest.raises(ir.ScoreError, match=r"column 'residual' holds 6 NaN or infinite"):
+        plot.score_ranges_frame(inf)
+    negative = frame.with_columns(residual=pl.col("residual") - 0.2)
+    with pytest.raises(ir.ScoreError, match=r"2 negative residual\(s\), e.g. run_id 'a', "
+                       r"query_id '3': -0.1"):  # fmt: skip
+        plot.score_ranges_frame(negative)
+    text = frame.with_columns(pl.col("residual").cast(pl.String))
+    with pytest.raises(ir.SchemaError, match=r"column 'residual' holds String, not numbers"):
+        plot.score_ranges_frame(text)
+    # an aggregated frame is checked too: a run twice
+    means = frame.group_by("run_id", "measure").agg(pl.col("value", "residual").mean())
+    with pytest.raises(ir.DuplicateError, match=r"run_id 'a'"):
+        plot.score_ranges_frame(pl.concat([means, means.filter(run_id="a")]))
+
+
+def test_score_ranges_missing_topics_follow_compares_missing_policy() -> None:
+    """Runs scored on different topics were averaged over different topics."""
+    holed = ranges_input().filter(~((pl.col("run_id") == "b") & (pl.col("query_id") == "1")))
+    with pytest.raises(ir.MissingQueryError, match=r"1 \(run, query\) score\(s\) missing: "
+                       r"'b' lacks query '1'; pass missing='intersect'"):  # fmt: skip
+        plot.score_ranges_frame(holed)
+    got = plot.score_ranges_frame(holed, missing="intersect").sort("run_id")
+    assert got["base"].to_list() == pytest.approx([0.5, 0.5])  # a on topics 2 and 3 only
+    assert got["residual"].to_list() == pytest.approx([0.2, 0.3])
+    with pytest.raises(ir.ParameterError, match=r"missing='zero' cannot score 'residual'"):
+        plot.score_ranges_frame(holed, missing="zero")
+    with pytest.raises(ir.ParameterError, match=r"missing='drop' is unknown"):
+        plot.score_ranges_frame(holed, missing="drop")  # type: ignore[arg-type]
+    # a null score is a missing one, as for compare
+    null = ranges_input(value=pl.when(pl.col("query_id") == "1").then(None).otherwise("value"))
+    with pytest.raises(ir.MissingQueryError, match=r"2 \(run, query\) score\(s\) missing"):
+        plot.score_ranges_frame(null)
+    # the order_by measure is held to the same policy
+    ap = ranges_input(measure=pl.lit("AP")).filter(~((pl.col("run_id") == "a")
+                                                     & (pl.col("query_id") == "3")))  # fmt: skip
+    both = pl.concat([ranges_input(), ap])
+    with pytest.raises(ir.MissingQueryError, match=r"'a' lacks query '3'"):
+        plot.score_ranges_frame(both, measure="RBP(p=0.8)", order_by="AP")
+
+
+def test_score_ranges_residual_one_projects_nothing() -> None:
+    """A mean residual of 1 (nothing judged) has no projection: null, as documented."""
+    got = plot.score_ranges_frame(ranges_input(residual=pl.lit(1.0), value=pl.lit(0.0)))
+    assert got["projected"].to_list() == [None, None]
+    assert got["upper"].to_list() == [1.0, 1.0]
+
+
+def test_per_query_delta_refuses_duplicates_nan_and_text_scores() -> None:
+    """A row twice multiplied the deltas (50 rows became 52), NaN and null became NaN and
+    null deltas, a string value column a raw InvalidOperationError, an empty frame 'holds
+    0 measures'."""
+    per_q = per_query("AP", {"base": [0.2, 0.4, 0.6], "a": [0.3, 0.3, 0.9]})
+    twice = pl.concat([per_q, per_q.head(1)])
+    with pytest.raises(ir.DuplicateError, match=r"run_id 'base', query_id 'q00'"):
+        plot.per_query_delta_frame(twice, baseline="base")
+    nan = per_q.with_columns(value=pl.when(pl.col("run_id") == "a").then(float("nan"))
+                             .otherwise("value"))  # fmt: skip
+    with pytest.raises(ir.ScoreError, match=r"3 NaN or infinite value\(s\), e.g. run_id 'a'"):
+        plot.per_query_delta_frame(nan, baseline="base")
+    null = per_q.with_columns(value=pl.when(pl.col("query_id") == "q01").then(None)
+                              .otherwise("value"))  # fmt: skip
+    with pytest.raises(ir.MissingQueryError, match=r"'a' lacks query 'q01', 'base' lacks"):
+        plot.per_query_delta_frame(null, baseline="base")
+    assert plot.per_query_delta_frame(null, baseline="base", missing="intersect")[
+        "query_id"
+    ].to_list() == ["q02", "q00"]
+    zero = plot.per_query_delta_frame(
+        per_q.filter(~((pl.col("run_id") == "a") & (pl.col("query_id") == "q02"))),
+        baseline="base",
+        missing="zero",
+    )
+    assert zero["query_id"].to_list() == ["q00", "q01", "q02"]  # q02 scored 0 for a
+    assert zero["delta"].to_list() == pytest.approx([0.1, -0.1, -0.6])
+    text = per_q.with_columns(pl.col("value").cast(pl.String))
+    with pytest.raises(ir.SchemaError, match=r"column 'value' holds String, not numbers"):
+        plot.per_query_delta_frame(text, baseline="base")
+    with pytest.raises(ir.EmptyInputError, match=r"the frame is empty"):
+        plot.per_query_delta_frame(per_q.clear(), baseline="base")
+
+
+def test_per_query_delta_compares_run_ids_as_strings_as_compare_does() -> None:
+    per_q = per_query("AP", {"1": [0.2, 0.4, 0.6], "2": [0.3, 0.3, 0.9]})
+    ints = per_q.with_columns(pl.col("run_id").cast(pl.Int64))
+    assert ir.compare(ints, baseline="1")["run_a"].to_list() == ["2"]
+    deltas = plot.per_query_delta_frame(ints, baseline="1")
+    assert deltas.rows() == plot.per_query_delta_frame(per_q, baseline="1").rows()
+    assert deltas["run_id"].dtype == pl.String
+    # an integer names the run whose id is its decimal text, as in compare(runs=[1, 2])
+    assert plot.per_query_delta_frame(ints, baseline=1, runs=2).rows() == deltas.rows()
+    with pytest.raises(ir.ParameterError, match=r"baseline=1.0 is no run id"):
+        plot.per_query_delta_frame(ints, baseline=1.0)  # type: ignore[arg-type]
+
+
+def test_comparison_plots_refuse_a_pair_twice() -> None:
+    """A pair twice with opposite `significant` gave two cells for one matrix position."""
+    per_q = per_query("AP", {"a": [0.2, 0.4, 0.6, 0.1], "b": [0.3, 0.5, 0.9, 0.2],
+                             "c": [0.1, 0.1, 0.2, 0.0]})  # fmt: skip
+    cmp = ir.compare(per_q, pairs="all")
+    twice = pl.concat([cmp, cmp.head(1).with_columns(significant=~pl.col("significant"))])
+    row = cmp.row(0, named=True)
+    pair = f"run_a {row['run_a']!r}, run_b {row['run_b']!r}"
+    for call in (plot.significance_frame, plot.intervals):
+        with pytest.raises(ir.DuplicateError, match=rf"2 rows compare the same pair: measure "
+                           rf"'AP', {pair}"):  # fmt: skip
+            call(twice)
+    swapped = cmp.head(1).with_columns(run_a=pl.col("run_b"), run_b=pl.col("run_a"))
+    with pytest.raises(ir.DuplicateError, match=r"compares .* both ways"):
+        plot.significance_frame(pl.concat([cmp, swapped]))
+
+
+def test_intervals_of_a_comparison_without_intervals_say_how_to_get_them() -> None:
+    per_q = per_query("AP", {"a": [0.2, 0.4, 0.6, 0.1], "b": [0.3, 0.5, 0.9, 0.2]})
+    with pytest.raises(ir.ParameterError, match=r"no confidence interval.*ci=None.*ci='t'"):
+        plot.intervals(ir.compare(per_q, baseline="a", ci=None))
 
 
 # --------------------------------------------------------------------------- docs
