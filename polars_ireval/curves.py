@@ -114,12 +114,20 @@ def _recall_points(recall_points: Any) -> tuple[float, ...] | None:
     return tuple(float(x) for x in points)
 
 
+_MAX_COUNT = (1 << 63) - 1  # the largest Int64
+
+
 def _n_docs(n_docs: Any) -> int:
     if not isinstance(n_docs, int) or isinstance(n_docs, bool) or n_docs < 1:
         raise ParameterError(
             f"n_docs={n_docs!r}: the number of documents in the collection must be a "
             "positive integer (the count of all documents searched, retrieved or not; "
             "e.g. n_docs=51078 for CORD-19 2020-04-10)"
+        )
+    if n_docs > _MAX_COUNT:
+        raise ParameterError(
+            f"n_docs={n_docs!r}: the number of documents in the collection must be at most "
+            f"2**63 - 1 = {_MAX_COUNT} (counts are 64-bit integers)"
         )
     return n_docs
 
@@ -395,8 +403,9 @@ def roc_curve(
     Raises
     ------
     ParameterError
-        ``n_docs`` not a positive integer, or smaller than the documents retrieved or
-        judged for a query (for a LazyFrame, when the result is collected).
+        ``n_docs`` not a positive integer (at most 2**63 - 1), or smaller than the
+        documents retrieved or judged for a query (for a LazyFrame, when the result is
+        collected).
 
     Examples
     --------
@@ -500,8 +509,9 @@ def confusion(
     Raises
     ------
     ParameterError
-        ``n_docs`` or ``k`` not a positive integer, or ``n_docs`` smaller than the
-        documents retrieved or judged for a query (for a LazyFrame, when collected).
+        ``n_docs`` or ``k`` not a positive integer (``n_docs`` at most 2**63 - 1), or
+        ``n_docs`` smaller than the documents retrieved or judged for a query (for a
+        LazyFrame, when collected).
 
     Examples
     --------

@@ -30,7 +30,7 @@ from polars_ireval.errors import (
     UnknownMeasureError,
 )
 from polars_ireval.evaluate import evaluate
-from polars_ireval.judge import as_run, group_keys
+from polars_ireval.judge import as_run, check_flag, group_keys
 from polars_ireval.parse import parse_measures
 from polars_ireval.prefs import JG, warn_coverage
 from polars_ireval.registry import Measure
@@ -176,6 +176,7 @@ def evaluate_jg(
     """
     if not isinstance(relevance_level, int) or isinstance(relevance_level, bool):
         raise ParameterError(f"relevance_level={relevance_level!r}: must be an integer grade")
+    check_flag("per_query", per_query)
     measures_ = _jg_measures(measures)
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels_jg, pl.LazyFrame)
     run_lf = as_run(run).lazy()

@@ -726,11 +726,12 @@ def simulate_sessions(
     grades
         Probability of each grade 0, 1, ... (default (0.5, 0.3, 0.2)); they must sum to 1.
     gains
-        Gain of each grade, in [0, 1] (default grade / highest grade); grades not listed
-        gain 0, as RBP's ``gains``.
+        Gain of each grade, a dict of integer grades (0 or more) to numbers in [0, 1]
+        (default grade / highest grade); grades not listed gain 0, as RBP's ``gains``.
     groups
-        Labels drawn uniformly for each session into a column ``group`` of the
-        preferences (default: no such column), to try ``pir(..., group_by="group")``.
+        A list of labels, drawn uniformly for each session into a column ``group`` of the
+        preferences (default: no such column), to try ``pir(..., group_by="group")``; a
+        string is refused (``["ab"]`` is one group, ``["a", "b"]`` two).
     min_difference
         The smallest utility difference a user states a preference for (default 1e-6).
 
@@ -762,16 +763,40 @@ def simulate_sessions(
         raise ParameterError(
             f"depth={depth!r}, pool={pool!r}: give 1 <= depth <= pool (whole numbers)"
         )
-    probs = np.asarray(grades, dtype=float)
-    if probs.ndim != 1 or probs.size < 2 or (probs < 0).any() or abs(probs.sum() - 1) > 1e-9:
+    try:
+        probs = np.asarray(grades, dtype=float)
+    except (TypeError, ValueError):
+        probs = np.full(1, np.nan)  # not numbers: refused below
+    if (
+        probs.ndim != 1
+        or probs.size < 2
+        or not np.isfinite(probs).all()
+        or (probs < 0).any()
+        or abs(probs.sum() - 1) > 1e-9
+    ):
+        given = tuple(grades) if isinstance(grades, (list, tuple)) else grades
         raise ParameterError(
-            f"grades={tuple(grades)!r}: give the probability of each grade 0, 1, ..., "
+            f"grades={given!r}: give the probability of each grade 0, 1, ..., "
             "non-negative and summing to 1"
         )
     top = probs.size - 1
+    if gains is not None and not isinstance(gains, Mapping):
+        raise ParameterError(f"gains={gains!r}: give a dict {{grade: gain}}, e.g. {{1: 0.5, 2: 1}}")
     gain_of = dict(gains) if gains is not None else {g: g / top for g in range(1, top + 1)}
-    if any(not (0 <= float(v) <= 1) for v in gain_of.values()):
+    if any(
+        isinstance(g, (bool, np.bool_)) or not isinstance(g, (int, np.integer)) or g < 0
+        for g in gain_of
+    ):
+        raise ParameterError(
+            f"gains={gain_of!r}: gains keys must be integer grades of 0 or more, e.g. "
+            "{1: 0.5, 2: 1}"
+        )
+    if any(
+        not isinstance(v, (int, float, np.number)) or not (0 <= float(v) <= 1)
+        for v in gain_of.values()
+    ):
         raise ParameterError(f"gains={gain_of!r}: every gain must lie in [0, 1] (RBP's gains)")
+    gain_of = {int(g): v for g, v in gain_of.items()}
     if not (isinstance(min_difference, (int, float)) and min_difference > 0):
         raise ParameterError(f"min_difference={min_difference!r}: give a positive number")
     table = np.array([float(gain_of.get(g, 0.0)) for g in range(top + 1)])
@@ -822,6 +847,10 @@ def simulate_sessions(
         }
     )
     prefs = pl.DataFrame({SESSION: sessions, PREFERRED: np.where(prefer_b, "B", "A")})
+    if isinstance(groups, (str, bytes)):
+        raise ParameterError(
+            f"groups={groups!r}: a string; give a list of labels, e.g. [{groups!r}] for one group"
+        )
     if groups is not None:
         labels = [str(x) for x in groups]
         if not labels:

@@ -54,7 +54,7 @@ import numpy as np
 import polars as pl
 
 from polars_ireval import schema as S
-from polars_ireval._progress import ProgressOption, bar
+from polars_ireval._progress import ProgressOption, bar, check_progress
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -62,6 +62,7 @@ from polars_ireval.errors import (
     MissingQueryError,
     ParameterError,
     SchemaError,
+    ScoreError,
 )
 from polars_ireval.judge import as_qrels, as_run, check_flag, check_relevance_level, rank_rows
 
@@ -754,7 +755,8 @@ def pool(
         An unknown method, ``p`` outside (0, 1), a budget, depth or batch that is not a
         positive integer, ``method="depth"`` without depth or budget (or with a budget too
         small for the shallowest pool), unknown contributors, a batch smaller than the
-        budget for B_mid or C.
+        budget for B_mid or C, a ``progress`` other than True, False, ``"auto"``, None or
+        a function.
     MissingQueryError
         ``qrels`` judge queries that no run retrieved.
     SchemaError, FormatError, DuplicateError, ScoreError, EmptyInputError
@@ -802,6 +804,8 @@ def pool(
     batch = check_count("batch", batch, what="the batch size")
     check_flag("per_query", per_query)
     check_relevance_level(relevance_level)
+    if progress is not None and not callable(progress):
+        check_progress(progress)
     names = contributor_list(contributors)
     if spec.name == "depth" and budget is None and depth is None:
         raise ParameterError(
@@ -895,12 +899,36 @@ def write_pool(pool: pl.DataFrame, path: str | Path, *, tag: str = "pool") -> No
     2 Q0 d3 2 0.2 C
     >>> ir.read_pool(path).equals(pool.cast({"order": pl.UInt32}))
     True
+
+    Raises
+    ------
+    SchemaError
+        A missing column, or a null in one (naming the row).
+    ScoreError
+        A weight that is NaN or infinite.
+    DuplicateError
+        A document listed twice for a query.
+    FormatError
+        In the text layout, a query or document id that is empty or holds whitespace (a
+        Parquet, CSV, TSV or JSON-lines file keeps it).
+    ParameterError
+        A ``tag`` that is not one word, a directory that does not exist, a path that is a
+        directory.
     """
-    frame = _pool_frame(pool)
-    if any(ch.isspace() for ch in tag) or not tag:
-        raise ParameterError(f"tag={tag!r}: must be one word (no whitespace)")
     path = str(path)
     ext = Path(path).suffix.lower()
+    columnar = ext in (".parquet", ".csv", ".tsv", ".jsonl", ".ndjson")
+    frame = _pool_frame(pool, path, text=not columnar)
+    if any(ch.isspace() for ch in tag) or not tag:
+        raise ParameterError(f"tag={tag!r}: must be one word (no whitespace)")
+    if Path(path).is_dir():
+        raise ParameterError(f"{path}: is a directory; give the path of the file to write")
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise ParameterError(
+            f"{path}: the directory {str(folder)!r} does not exist; create it first "
+            "(os.makedirs) or write the pool elsewhere"
+        )
     if ext == ".parquet":
         frame.write_parquet(path)
     elif ext in (".csv", ".tsv"):
@@ -912,8 +940,8 @@ def write_pool(pool: pl.DataFrame, path: str | Path, *, tag: str = "pool") -> No
 
 
 def pool_text(pool: pl.DataFrame, *, tag: str = "pool") -> str:
-    """The TREC-layout text :func:`write_pool` writes."""
-    frame = _pool_frame(pool).sort(ORDER)
+    """The TREC-layout text :func:`write_pool` writes (refusing what it refuses)."""
+    frame = _pool_frame(pool, "<pool>", text=True).sort(ORDER)
     lines = frame.select(
         pl.format(
             "{} Q0 {} {} {} {}",
@@ -927,7 +955,9 @@ def pool_text(pool: pl.DataFrame, *, tag: str = "pool") -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
-def _pool_frame(pool: Any) -> pl.DataFrame:
+def _pool_frame(pool: Any, source: str, *, text: bool = False) -> pl.DataFrame:
+    """The pool's columns in their types, refusing rows that :func:`read_pool` could not
+    read back (:func:`_check_rows`)."""
     if isinstance(pool, pl.LazyFrame):
         pool = pool.collect()
     if not isinstance(pool, pl.DataFrame):
@@ -940,12 +970,69 @@ def _pool_frame(pool: Any) -> pl.DataFrame:
             f"the pool lacks column(s) {missing}; it has {pool.columns}. A pool has "
             f"{list(POOL_COLUMNS)} (what ir.pool returns)"
         )
-    return pool.select(
+    frame = pool.select(
         pl.col(S.QUERY_ID).cast(pl.String),
         pl.col(S.DOC_ID).cast(pl.String),
         pl.col(ORDER).cast(pl.UInt32),
         pl.col(WEIGHT).cast(pl.Float64),
     )
+    _check_rows(frame, source, text=text)
+    return frame
+
+
+def _check_rows(frame: pl.DataFrame, source: str, *, text: bool) -> None:
+    """Refuse a null, a weight that is not finite, a (query, document) listed twice and,
+    for the ``text`` layout, an id that is empty or holds whitespace; each error names the
+    first such row (1-based, in the frame's order)."""
+    rows = frame.with_row_index("__row", offset=1)
+
+    def row_of(bad: pl.DataFrame) -> tuple[dict[str, Any], str]:
+        row = bad.row(0, named=True)
+        return row, (
+            f"{source}: row {row['__row']} of the pool (query {row[S.QUERY_ID]!r}, "
+            f"doc_id {row[S.DOC_ID]!r})"
+        )
+
+    for col in POOL_COLUMNS:
+        bad = rows.filter(pl.col(col).is_null())
+        if bad.height:
+            _, where = row_of(bad)
+            raise SchemaError(
+                f"{where} has a null {col}; every row needs a query_id, doc_id, order and "
+                "weight: fill or drop it"
+            )
+    bad = rows.filter(~pl.col(WEIGHT).is_finite())
+    if bad.height:
+        row, where = row_of(bad)
+        raise ScoreError(
+            f"{where} has weight {row[WEIGHT]}; a weight must be a finite number: fix or "
+            "drop the row"
+        )
+    if text:
+        for col in (S.QUERY_ID, S.DOC_ID):
+            bad = rows.filter(pl.col(col).str.contains(r"^$|\s"))
+            if bad.height:
+                row, _ = row_of(bad)
+                raise FormatError(
+                    source,
+                    None,
+                    f"row {row['__row']} of the pool has {col} {row[col]!r}, which a TREC text "
+                    "line cannot hold (its fields are separated by whitespace): change the id, "
+                    "or write a .parquet, .tsv or .jsonl file, which keeps it",
+                )
+    dup = rows.filter(pl.struct(S.QUERY_ID, S.DOC_ID).is_duplicated())
+    if dup.height:
+        row = dup.row(0, named=True)
+        same = dup.filter(
+            (pl.col(S.QUERY_ID) == row[S.QUERY_ID]) & (pl.col(S.DOC_ID) == row[S.DOC_ID])
+        )
+        at = same["__row"].to_list()
+        raise DuplicateError(
+            f"{source}: document {row[S.DOC_ID]!r} of query {row[S.QUERY_ID]!r} is listed "
+            f"{len(at)} times (rows {', '.join(map(str, at[:-1]))} and {at[-1]}); a pool "
+            "lists each document once: keep one, e.g. "
+            f"pool.unique([{S.QUERY_ID!r}, {S.DOC_ID!r}], keep='first')"
+        )
 
 
 _LINE = r"^\s*(\S+)\s+\S+\s+(\S+)\s+(\S+)\s+(\S+)(?:\s+\S+)?\s*$"
@@ -957,25 +1044,29 @@ def read_pool(path: str | Path) -> pl.DataFrame:
     Text files are TREC's run layout (``query_id Q0 doc_id order weight [tag]``); Parquet,
     CSV, TSV and JSON-lines files hold the columns by name. A (query, document) listed
     twice is a :class:`DuplicateError`; a line that is not six fields with a whole order and
-    a numeric weight a :class:`FormatError` naming it. See :func:`write_pool` for an example.
+    a finite weight a :class:`FormatError` naming it; a file without a document an
+    :class:`EmptyInputError`. See :func:`write_pool` for an example.
     """
     path = str(path)
     ext = Path(path).suffix.lower()
     if ext == ".parquet":
-        frame = _pool_frame(pl.read_parquet(path))
+        frame = _pool_frame(pl.read_parquet(path), path)
     elif ext in (".csv", ".tsv"):
         frame = _pool_frame(
             pl.read_csv(
                 path,
                 separator="\t" if ext == ".tsv" else ",",
                 schema_overrides={S.QUERY_ID: pl.String, S.DOC_ID: pl.String},
-            )
+            ),
+            path,
         )
     elif ext in (".jsonl", ".ndjson"):
-        frame = _pool_frame(pl.read_ndjson(path))
+        frame = _pool_frame(pl.read_ndjson(path), path)
     else:
         text = Path(path).read_text()
-        lines = pl.DataFrame({"line": text.splitlines()}).with_row_index("n", offset=1)
+        lines = pl.DataFrame(
+            {"line": pl.Series(text.splitlines(), dtype=pl.String)}
+        ).with_row_index("n", offset=1)
         lines = lines.filter(pl.col("line").str.strip_chars() != "")
         fields = lines.with_columns(pl.col("line").str.extract_groups(_LINE).alias("f")).unnest("f")
         parsed = fields.select(
@@ -986,14 +1077,16 @@ def read_pool(path: str | Path) -> pl.DataFrame:
             pl.col("3").cast(pl.UInt32, strict=False).alias(ORDER),
             pl.col("4").cast(pl.Float64, strict=False).alias(WEIGHT),
         )
-        bad = parsed.filter(pl.any_horizontal(pl.col(ORDER, WEIGHT).is_null()))
+        bad = parsed.filter(
+            pl.any_horizontal(pl.col(ORDER, WEIGHT).is_null()) | ~pl.col(WEIGHT).is_finite()
+        )
         if bad.height:
             row = bad.row(0, named=True)
             raise FormatError(
                 path,
                 int(row["n"]),
                 f"expected 'query_id Q0 doc_id order weight tag' with a whole order and a "
-                f"numeric weight, got {row['line'][:200]!r}",
+                f"finite numeric weight, got {row['line'][:200]!r}",
             )
         frame = parsed.select(POOL_COLUMNS)
     if frame.height == 0:

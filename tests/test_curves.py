@@ -462,6 +462,8 @@ BAD = [
     (ir.roc_curve, {"n_docs": -5}, r"n_docs=-5: .* must be a\s+positive integer"),
     (ir.roc_curve, {"n_docs": 20.0}, r"n_docs=20.0: .* positive integer"),
     (ir.roc_curve, {"n_docs": True}, r"n_docs=True: .* positive integer"),
+    (ir.roc_curve, {"n_docs": 10**20}, r"n_docs=100000000000000000000: .* at most 2\*\*63 - 1"),
+    (ir.confusion, {"n_docs": 2**63}, r"n_docs=9223372036854775808: .* at most 2\*\*63 - 1"),
     (ir.confusion, {"n_docs": 20, "k": 0}, r"k=0: the cutoff .* must be a positive integer"),
     (ir.confusion, {"n_docs": 20, "k": 2.5}, r"k=2.5: the cutoff"),
     (ir.confusion, {"n_docs": None}, r"n_docs=None: the number of documents"),
@@ -474,6 +476,15 @@ def test_bad_options_name_the_value_and_the_fix(function, options: dict, message
         options = {"n_docs": 20, **options}
     with pytest.raises(ir.ParameterError, match=message):
         function(HAND_RUN, HAND_QRELS, **options)
+
+
+def test_the_largest_collection_size_is_taken() -> None:
+    n = 2**63 - 1  # the limit: Int64 counts
+    roc = ir.roc_curve(HAND_RUN, HAND_QRELS, n_docs=n).filter(query_id="q")
+    assert roc["fpr"].max() == roc["fp"].max() / (n - 4)  # R = 4 for q
+    big = ir.confusion(HAND_RUN, HAND_QRELS, n_docs=n, k=2)
+    small = ir.confusion(HAND_RUN, HAND_QRELS, n_docs=7, k=2)
+    assert (big["tn"] - small["tn"]).to_list() == [n - 7, n - 7]
 
 
 @pytest.mark.parametrize("function", [ir.roc_curve, ir.confusion])

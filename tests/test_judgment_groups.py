@@ -160,6 +160,14 @@ def test_unknown_measure(measures: str) -> None:
 # --------------------------------------------------------------------------- errors
 
 
+@pytest.mark.parametrize("per_query", ["y", "no", 1, None])
+def test_per_query_must_be_true_or_false(per_query: Any) -> None:
+    with pytest.raises(
+        ir.ParameterError, match=rf"per_query={re.escape(repr(per_query))}: must be True or False"
+    ):
+        evaluate_jg(run_frame(["d1"]), HAND, "map_avgjg", per_query=per_query)
+
+
 def test_malformed_line_names_file_and_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.txt"
     path.write_text("q A d1 1\n# comment\nq A d2\n")

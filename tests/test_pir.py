@@ -229,6 +229,27 @@ def test_simulator_gains_are_spelled_exactly_and_bad_options_refused() -> None:
             ir.simulate_sessions(3, **{"seed": 0, **options})
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            {"gains": {"1": 0.5}},
+            r"gains=\{'1': 0.5\}: gains keys must be integer grades of 0 or more",
+        ),
+        ({"gains": {-1: 0.5}}, r"gains=\{-1: 0.5\}: gains keys must be integer grades"),
+        ({"gains": {1.0: 0.5}}, r"gains=\{1.0: 0.5\}: gains keys must be integer grades"),
+        ({"gains": {True: 0.5}}, r"gains=\{True: 0.5\}: gains keys must be integer grades"),
+        ({"gains": [0.5, 1.0]}, r"gains=\[0.5, 1.0\]: give a dict"),
+        ({"grades": (math.nan, 1.0)}, r"grades=\(nan, 1.0\): give the probability"),
+        ({"grades": ("a", "b")}, r"grades=\('a', 'b'\): give the probability"),
+        ({"groups": "ab"}, r"groups='ab': a string; give a list of labels, e.g. \['ab'\]"),
+    ],
+)
+def test_simulator_refuses_mistyped_options(options, message) -> None:
+    with pytest.raises(ir.ParameterError, match=message):
+        ir.simulate_sessions(3, seed=0, **options)
+
+
 def test_groups_and_sessions_sharing_a_query() -> None:
     sim = ir.simulate_sessions(24, seed=2, noise=0.1, groups=["info", "nav", "tx"])
     out = ir.pir(sim.lists, sim.qrels, sim.preferences, ["nDCG"], cutoffs=[3, 10],

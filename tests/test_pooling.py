@@ -8,6 +8,7 @@ formulas in exact arithmetic (:func:`oracle`), and the simulation's RBP against
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -19,12 +20,14 @@ from scipy import stats
 import polars_ireval as ir
 from polars_ireval.errors import (
     DuplicateError,
+    EmptyInputError,
     FormatError,
     MissingQueryError,
     ParameterError,
     SchemaError,
+    ScoreError,
 )
-from polars_ireval.pooling import METHODS
+from polars_ireval.pooling import METHODS, pool_text
 from tests.support import nearly_unjudged
 
 # --------------------------------------------------------------------------- fixtures
@@ -870,6 +873,98 @@ def test_read_pool_errors(tmp_path: pytest.TempPathFactory) -> None:
         ir.read_pool(dup)
     with pytest.raises(ParameterError, match="tag"):
         ir.write_pool(ir.pool(campaign(72), method="A", budget=2), f"{tmp_path}/t.txt", tag="a b")
+
+
+def _at_row(pool: pl.DataFrame, row: int, **values: object) -> pl.DataFrame:
+    """``pool`` with ``values`` set in its ``row`` (0-based)."""
+    at = pl.int_range(pl.len()) == row
+    return pool.with_columns(
+        pl.when(at).then(pl.lit(v, dtype=pool.schema[c])).otherwise(pl.col(c)).alias(c)
+        for c, v in values.items()
+    )
+
+
+@pytest.mark.parametrize("name", ["p.txt", "p.parquet"])
+@pytest.mark.parametrize(
+    ("change", "error", "message"),
+    [
+        (dict(doc_id=None), SchemaError, r"row 3 of the pool \(query 'q1'.*null doc_id"),
+        (dict(query_id=None), SchemaError, "row 3 of the pool .*null query_id"),
+        (dict(order=None), SchemaError, "row 3 of the pool .*null order"),
+        (dict(weight=float("nan")), ScoreError, r"row 3 .*doc_id 'd12'.*weight nan.*finite"),
+        (dict(weight=float("inf")), ScoreError, r"row 3 .*weight inf.*finite"),
+        (dict(doc_id="d13", query_id="q1"), DuplicateError, r"'d13' of query 'q1'.*rows 1 and 3"),
+    ],
+)
+def test_write_pool_refuses_rows_read_pool_cannot_read_back(
+    tmp_path: pytest.TempPathFactory, name: str, change: dict, error: type, message: str
+) -> None:
+    pool = _at_row(ir.pool(campaign(71), method="C", budget=9), 2, **change)
+    path = Path(f"{tmp_path}/{name}")
+    with pytest.raises(error, match=message):
+        ir.write_pool(pool, path)
+    assert not path.exists()
+    if name == "p.txt":
+        with pytest.raises(error, match=message):
+            pool_text(pool)
+
+
+@pytest.mark.parametrize("doc_id", ["x y", "x\ty", ""])
+def test_ids_a_text_line_cannot_hold_are_refused(
+    tmp_path: pytest.TempPathFactory, doc_id: str
+) -> None:
+    pool = _at_row(ir.pool(campaign(71), method="C", budget=9), 2, doc_id=doc_id)
+    path = f"{tmp_path}/p.txt"
+    with pytest.raises(
+        FormatError, match=rf"p.txt: row 3 .*doc_id {re.escape(repr(doc_id))}.*\.parquet"
+    ):
+        ir.write_pool(pool, path)
+    # columnar files keep such ids
+    ir.write_pool(pool, f"{tmp_path}/p.parquet")
+    assert ir.read_pool(f"{tmp_path}/p.parquet").equals(pool)
+
+
+def test_write_pool_into_a_missing_directory(tmp_path: pytest.TempPathFactory) -> None:
+    pool = ir.pool(campaign(71), method="C", budget=9)
+    path = f"{tmp_path}/nowhere/p.txt"
+    with pytest.raises(ParameterError, match=rf"{path}: the directory .*nowhere.* does not exist"):
+        ir.write_pool(pool, path)
+    with pytest.raises(ParameterError, match=rf"{tmp_path}: is a directory"):
+        ir.write_pool(pool, tmp_path)
+
+
+def test_read_pool_of_an_empty_file(tmp_path: pytest.TempPathFactory) -> None:
+    for text in ("", "\n  \n"):
+        path = f"{tmp_path}/empty.txt"
+        Path(path).write_text(text)
+        with pytest.raises(EmptyInputError, match=r"empty\.txt: the pool holds no document"):
+            ir.read_pool(path)
+
+
+def test_read_pool_refuses_weights_that_are_not_finite(tmp_path: pytest.TempPathFactory) -> None:
+    path = f"{tmp_path}/nan.txt"
+    Path(path).write_text("1 Q0 a 1 0.2 x\n1 Q0 b 2 nan x\n")
+    with pytest.raises(FormatError, match=r"nan.txt:2: .*finite"):
+        ir.read_pool(path)
+    pool = pl.DataFrame(
+        {"query_id": ["1", "1"], "doc_id": ["a", None], "order": [1, 2], "weight": [0.2, 0.1]}
+    )
+    pool.write_parquet(f"{tmp_path}/null.parquet")
+    with pytest.raises(SchemaError, match=r"null.parquet: row 2 .*null doc_id"):
+        ir.read_pool(f"{tmp_path}/null.parquet")
+
+
+@pytest.mark.parametrize("method", ["depth", "max", "A", "B"])
+def test_progress_is_checked_for_every_method(method: str) -> None:
+    with pytest.raises(ParameterError, match=r"progress='yes': must be True"):
+        ir.pool(table1_runs(), method=method, depth=2, budget=3, progress="yes")  # type: ignore[arg-type]
+
+
+def test_budgets_given_as_a_string_are_refused() -> None:
+    runs = table1_runs()
+    qrels = runs.select("query_id", "doc_id", relevance=pl.lit(1))
+    with pytest.raises(ParameterError, match=r"budgets='10': a string; give .* e\.g\. \[10\]"):
+        ir.simulate_judging(runs, qrels, budgets="10", methods=["A"])  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- bad input
