@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval._numeric import RELATIVE_TOLERANCE
 from polars_ireval.agreement import agreement
 from polars_ireval.errors import (
     DuplicateError,
@@ -445,6 +446,13 @@ def roc_curve(
 # --------------------------------------------------------------------------- per query
 
 
+def _difference(a: pl.Expr, b: pl.Expr) -> pl.Expr:
+    """``a - b``, 0 when within rounding error of the two (as :func:`compare` counts ties:
+    bpref's 4180/10201 computed two ways differs by 5.6e-17)."""
+    close = (a - b).abs() <= RELATIVE_TOLERANCE * pl.max_horizontal(a.abs(), b.abs())
+    return pl.when(close).then(0.0).otherwise(a - b)
+
+
 def per_query_delta_frame(
     per_q: pl.DataFrame | pl.LazyFrame,
     *,
@@ -466,7 +474,9 @@ def per_query_delta_frame(
     row, or a null value) follows ``missing=``, as for :func:`polars_ireval.compare`:
     ``"error"`` (default; the message names them), ``"intersect"`` (the queries every
     run has) or ``"zero"`` (score them 0). A (run, query) twice, a NaN or infinite value
-    and a value column not of numbers are refused.
+    and a value column not of numbers are refused. A difference within rounding error
+    of the two scores (1e-14 of the larger) is 0, a tie, as :func:`polars_ireval.compare`
+    counts it.
 
     Examples
     --------
@@ -505,7 +515,7 @@ def per_query_delta_frame(
     return (
         df.filter(pl.col(S.RUN_ID).is_in(others))
         .join(base, on=S.QUERY_ID)
-        .select(S.RUN_ID, S.QUERY_ID, (pl.col(VALUE) - pl.col("__b")).alias("delta"))
+        .select(S.RUN_ID, S.QUERY_ID, _difference(pl.col(VALUE), pl.col("__b")).alias("delta"))
         .sort(
             [pl.col(S.RUN_ID).replace_strict(rank, return_dtype=pl.Int64), "delta", S.QUERY_ID],
             descending=[False, True, False],

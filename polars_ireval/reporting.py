@@ -23,6 +23,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_ireval._numeric import snap
 from polars_ireval.errors import DuplicateError, ParameterError, SchemaError
 from polars_ireval.parse import lower_is_better
 from polars_ireval.significance import (
@@ -524,6 +525,8 @@ def report(
             len(mats.queries),
             m,
         )
+        # means equal up to rounding (the same scores in another order) print alike
+        means = snap(means, np.abs(means))
         low = high = np.full(len(order), np.nan)
         if ci == "mean":
             conf = meta["confidence"] if meta["confidence"] is not None else 1 - meta["alpha"]

@@ -427,3 +427,18 @@ def test_cli_compare_tolerance(tmp_path: Path) -> None:
     assert p_values[1] == pytest.approx(0.41658, abs=1e-5)  # the floats' own ranks
     code, out, err = run_cli([qrels, runs, "--tolerance", "-1"])
     assert code == 2 and "tolerance=-1.0: must be a number in [0, 1)" in err
+
+
+def test_means_equal_up_to_rounding_print_alike() -> None:
+    """P@20 of A and B is 0.7125 on average in exact arithmetic; summed in another order the
+    floats are 0.7125 and 0.7124999999999999, which printed 0.713 and 0.712 at 3 decimals
+    (only A bold). Snapped to one value, they print alike and both are bold."""
+    a, b = [20, 14, 14, 9], [14, 20, 9, 14]
+    per_q = pl.DataFrame(
+        {"run_id": ["A"] * 4 + ["B"] * 4, "query_id": [f"q{i}" for i in range(4)] * 2,
+         "measure": "P@20", "value": [v / 20 for v in a + b]}
+    )  # fmt: skip
+    assert f"{np.mean([v / 20 for v in a]):.3f}" != f"{np.mean([v / 20 for v in b]):.3f}"
+    rep = ir.report(per_q, ir.compare(per_q, pairs="all"), decimals=3)
+    assert rep.frame["best"].to_list() == [True, True]
+    assert rep.to_markdown().count("**0.712**") == 2

@@ -711,3 +711,18 @@ def test_docs_plots_blocks_run_and_print_what_they_show() -> None:
         checked += 1
         assert normalise(printed) == normalise(expected), f"block:\n{code}"
     assert checked >= 6
+
+
+def test_per_query_delta_ties_scores_equal_up_to_rounding() -> None:
+    """bpref 4180/10201 computed two ways (as trec_eval does for two runs) differs by
+    5.6e-17: a tie, as compare counts it, not a loss in the title's count."""
+    x = 4180 / 10201
+    y = x - 2**-54  # the same score, one unit in the last place lower
+    per_q = pl.DataFrame(
+        {"run_id": ["a", "a", "b", "b"], "query_id": ["1", "2"] * 2, "measure": "bpref",
+         "value": [x, 0.5, y, 0.3]}
+    )  # fmt: skip
+    deltas = ir.plot.per_query_delta_frame(per_q, baseline="a")
+    assert deltas["delta"].to_list() == pytest.approx([0.0, -0.2]) and deltas["delta"][0] == 0.0
+    cmp = ir.compare(per_q, baseline="a", test="sign").row(0, named=True)
+    assert (cmp["wins"], cmp["ties"], cmp["losses"]) == (0, 1, 1)
