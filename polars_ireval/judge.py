@@ -372,7 +372,12 @@ def condense(table: FrameT) -> FrameT:
     │ q        ┆ c      ┆ 1.0   ┆ 2    ┆ 1         │
     └──────────┴────────┴───────┴──────┴───────────┘
     """
-    return _condense(table, group_keys(table))
+    if not isinstance(table, (pl.DataFrame, pl.LazyFrame)):
+        raise SchemaError(
+            f"condense takes the evaluation table ir.judge(run, qrels) returns (a Polars "
+            f"frame), not a {type(table).__module__}.{type(table).__name__}"
+        )
+    return _condense(check_table(table), group_keys(table))
 
 
 # --------------------------------------------------------------------------- helpers

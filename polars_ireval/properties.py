@@ -307,6 +307,10 @@ def _check_properties(props: Iterable[str]) -> list[str]:
                 f"unknown property {p!r}; the properties are {', '.join(PROPERTIES)}"
             )
         out.append(p)
+    if not out:
+        raise ParameterError(
+            f"properties=[]: name at least one of {', '.join(PROPERTIES)} (or None for all)"
+        )
     return out
 
 

@@ -58,3 +58,12 @@ def test_missing_columns_and_duplicates_name_the_fix() -> None:
         pl.concat([TABLE, TABLE.filter(pl.col("doc_id") == "a")]).ireval.measures("P@2")
     with pytest.raises(ir.ParameterError, match=r"relevance_level=1\.5: must be an integer"):
         TABLE.ireval.measures("P@2", relevance_level=1.5)  # type: ignore[arg-type]
+
+
+def test_condense_checks_its_table() -> None:
+    with pytest.raises(ir.SchemaError, match=r"lacks column\(s\) \['rank'\]"):
+        ir.condense(QRELS)
+    with pytest.raises(ir.SchemaError, match=r"not a pandas\.DataFrame"):
+        ir.condense(TABLE.to_pandas())
+    condensed = ir.condense(TABLE).sort("rank", nulls_last=True)
+    assert condensed.select("doc_id", "rank").rows() == [("a", 1), ("c", 2), ("z", None)]

@@ -483,3 +483,8 @@ def test_a_rise_smaller_than_an_absolute_tolerance_counts() -> None:
     error); an absolute 1e-9 made RBP(p=0.1)@10 not convergent."""
     out = ir.properties(["RBP(p=0.1)@10"]).frame.row(0, named=True)
     assert out["convergent"] and out["top_weighted"] and out["monotonic"]
+
+
+def test_an_empty_list_of_properties_is_refused() -> None:
+    with pytest.raises(ir.ParameterError, match=r"properties=\[\]: name at least one"):
+        ir.properties(["AP@5"], properties=[])
