@@ -1176,8 +1176,9 @@ def compare(
     -------
     polars.DataFrame
         One row per measure and compared pair, columns :data:`RESULT_COLUMNS`:
-        ``measure, run_a, run_b, n`` (topics), ``mean_a, mean_b, delta`` (mean_a - mean_b),
-        ``ci_low, ci_high, effect_size, statistic, p_value, p_adjusted, significant``,
+        ``measure, run_a, run_b, n`` (topics), ``mean_a, mean_b, delta`` (mean_a - mean_b;
+        0 when they are equal up to rounding, see ``tolerance``), ``ci_low, ci_high,
+        effect_size, statistic, p_value, p_adjusted, significant``,
         ``direction`` (1 when the test points to a above b, -1 below, 0 neither way, as
         when every difference is 0: by the signed-rank sum for ``"wilcoxon"``, wins -
         losses for ``"sign"``, the mean difference otherwise; the first two can point
