@@ -12,6 +12,9 @@ ranked, compared or counted.
 
 from __future__ import annotations
 
+import numbers
+from typing import Any
+
 import numpy as np
 
 #: Two values closer than this times the magnitude of the values they come from are equal.
@@ -74,3 +77,13 @@ def snap_signed(
     difference, the larger magnitude of its two operands)."""
     d = np.asarray(d, dtype=float)
     return np.sign(d) * snap(np.abs(d), scale, tolerance)
+
+
+def is_number(x: Any) -> bool:
+    """A real number, Python's or numpy's (``np.float32(0.05)``), not a bool."""
+    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+
+
+def is_integer(x: Any) -> bool:
+    """An integer, Python's or numpy's, not a bool."""
+    return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))

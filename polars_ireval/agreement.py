@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import difflib
 import math
-import numbers
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -31,7 +30,7 @@ from typing import Any, Literal, overload
 import numpy as np
 import polars as pl
 
-from polars_ireval._numeric import RELATIVE_TOLERANCE, snap
+from polars_ireval._numeric import RELATIVE_TOLERANCE, is_number, snap
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -142,13 +141,8 @@ def _method(value: Any) -> str:
     raise ParameterError(f"method={value!r} is unknown{hint}; use one of {list(METHODS)}")
 
 
-def _is_number(x: Any) -> bool:
-    """A real number, Python's or numpy's (``np.float32(0.9)``), not a bool."""
-    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
-
-
 def _persistence(p: Any) -> float:
-    if not _is_number(p) or not 0.0 < float(p) < 1.0:
+    if not is_number(p) or not 0.0 < float(p) < 1.0:
         raise ParameterError(
             f"p={p!r}: RBO's persistence must be a number strictly between 0 and 1 "
             "(0.9 weighs the first 10 ranks by about 86%)"
@@ -171,7 +165,7 @@ def _scores(
             raise EmptyInputError(f"{name}: the mapping holds no scores; give run -> score")
         scores: dict[str, float] = {}
         for run, value in side.items():
-            if not _is_number(value):  # "0.5" and True are typos, not scores
+            if not is_number(value):  # "0.5" and True are typos, not scores
                 raise ScoreError(
                     f"{name}: the score of run {run!r} is {value!r} ({type(value).__name__}), "
                     "not a number"
@@ -304,7 +298,7 @@ def _align(
 def _tied_up_to(x: np.ndarray, tolerance: Any) -> np.ndarray:
     """``x`` with scores equal up to rounding error (``tolerance`` times the largest)
     made equal: two runs whose mean P@5 is the same sum taken in another order tie."""
-    if not _is_number(tolerance) or not 0 <= tolerance < 1:
+    if not is_number(tolerance) or not 0 <= tolerance < 1:
         raise ParameterError(
             f"tolerance={tolerance!r}: must be a number in [0, 1), the relative rounding "
             f"error under which two scores are equal (default {RELATIVE_TOLERANCE:g}; 0 for none)"
@@ -445,7 +439,7 @@ def _ranking(x: Any, name: str) -> list[Any]:
 
 
 def _id_kind(item: Any) -> str:
-    return "str" if isinstance(item, str) else "number" if _is_number(item) else type(item).__name__
+    return "str" if isinstance(item, str) else "number" if is_number(item) else type(item).__name__
 
 
 def _rbo_sequences(a: Any, b: Any, p: float) -> RBO:

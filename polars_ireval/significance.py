@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import difflib
 import math
-import numbers
 import reprlib
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
@@ -33,7 +32,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
-from polars_ireval._numeric import RELATIVE_TOLERANCE, snap, snap_signed
+from polars_ireval._numeric import RELATIVE_TOLERANCE, is_integer, is_number, snap, snap_signed
 from polars_ireval._progress import ProgressOption, bar, check_progress
 from polars_ireval.errors import (
     DuplicateError,
@@ -807,7 +806,7 @@ def topic_set_size(
     _check_level(alpha, "alpha")
     _check_level(power, "power")
     alt = _choice(alternative, ALTERNATIVES, "alternative", {})
-    if not _is_integer(max_topics) or max_topics < 2:
+    if not is_integer(max_topics) or max_topics < 2:
         raise ParameterError(
             f"max_topics={max_topics!r}: must be an integer >= 2 (a paired t-test needs 2 "
             "topics at least)"
@@ -932,7 +931,7 @@ def _p_values(p: Any) -> np.ndarray:
     flat = arr.ravel()
     if arr.dtype.kind not in "iuf":
         for i, x in enumerate(flat.tolist()):
-            if not _is_number(x):
+            if not is_number(x):
                 raise ParameterError(
                     f"adjust_p_values: p[{i}]={x!r} is not a p-value (a number in [0, 1])"
                 )
@@ -968,18 +967,8 @@ def _adjust(pv: np.ndarray, how: str) -> np.ndarray:
     return out
 
 
-def _is_number(x: Any) -> bool:
-    """A real number, Python's or numpy's (``np.float32(0.05)``), not a bool."""
-    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
-
-
-def _is_integer(x: Any) -> bool:
-    """An integer, Python's or numpy's, not a bool."""
-    return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
-
-
 def _check_level(x: Any, name: str) -> None:
-    if not _is_number(x) or not 0 < float(x) < 1:
+    if not is_number(x) or not 0 < float(x) < 1:
         raise ParameterError(f"{name}={x!r}: must be a number strictly between 0 and 1")
 
 
@@ -1284,7 +1273,7 @@ def compare(
     family = _runs(all_runs, runs)
     if isinstance(pairs, str):
         _choice(pairs, ["all"], "pairs", {})
-    as_run = str(int(cast(int, baseline))) if _is_integer(baseline) else None
+    as_run = str(int(cast(int, baseline))) if is_integer(baseline) else None
     if as_run in all_runs:  # baseline=1 and a run '1' (e.g. from an integer run column)
         raise ParameterError(
             f"baseline={baseline!r} is both a run id and a number; pass baseline='{as_run}' "
@@ -1353,7 +1342,7 @@ def _options(**kw: Any) -> tuple[_Options, bool]:
         raise ParameterError(
             f"give baseline= or pairs=, not both (baseline={baseline!r}, pairs={pairs!r})"
         )
-    one_sample = _is_number(baseline)
+    one_sample = is_number(baseline)
     if baseline is not None and not one_sample and not isinstance(baseline, str):
         raise ParameterError(
             f"baseline={baseline!r}: give a run id (str) or a fixed score (a number)"
@@ -1428,12 +1417,12 @@ def _options(**kw: Any) -> tuple[_Options, bool]:
     if not isinstance(resamples, (int, np.integer)) or isinstance(resamples, bool) or resamples < 1:
         raise ParameterError(f"resamples={resamples!r}: must be a positive integer (e.g. 10000)")
     mind = kw["min_difference"]
-    if mind is not None and (not _is_number(mind) or not 0 < mind < math.inf):
+    if mind is not None and (not is_number(mind) or not 0 < mind < math.inf):
         raise ParameterError(
             f"min_difference={mind!r}: must be a positive number (or None: the observed difference)"
         )
     tol = kw["tolerance"]
-    if not _is_number(tol) or not 0 <= tol < 1:
+    if not is_number(tol) or not 0 <= tol < 1:
         raise ParameterError(
             f"tolerance={tol!r}: must be a number in [0, 1), the relative rounding error "
             f"under which two differences are equal (default {RELATIVE_TOLERANCE:g}; 0 for none)"
@@ -1505,7 +1494,7 @@ def _measures(
 
 
 def _is_run_id(x: Any) -> bool:
-    return isinstance(x, str) or _is_integer(x)
+    return isinstance(x, str) or is_integer(x)
 
 
 def _run_name(x: Any, runs: Sequence[str], what: str) -> str:
