@@ -111,6 +111,7 @@ def read_run(
     *,
     run_id: RunIdPolicy = "auto",
     scores: Scores = "float64",
+    ranks: bool = False,
 ) -> pl.DataFrame:
     """Read one or many runs into a validated frame.
 
@@ -139,13 +140,20 @@ def read_run(
         the nearest 32-bit float, as trec_eval 9.0.4 and earlier (and pytrec_eval) read
         them, so that scores equal to about seven significant digits tie; to reproduce
         results those tools computed (see :func:`polars_ireval.evaluate`'s ``scores``).
+    ranks
+        Keep a TREC text file's fourth field, the run's own rank, as an ``input_rank``
+        column (Int64), which ``ties="rank"`` orders by (trec_eval ignores it; default
+        False). A rank that is not an integer is then a :class:`FormatError` naming the
+        line. A frame's or table's ``rank`` (or ``input_rank``) column is kept whatever
+        ``ranks`` says.
 
     Returns
     -------
     polars.DataFrame
-        ``[run_id,] query_id, doc_id, score``. Whitespace of any width separates fields,
-        lines starting with ``#`` and blank lines are skipped, fields after the sixth are
-        ignored, scores are parsed as float64.
+        ``[run_id,] query_id, doc_id, score`` (and ``input_rank`` with ``ranks``).
+        Whitespace of any width separates fields, lines starting with ``#`` and blank
+        lines are skipped, fields after the sixth are ignored, scores are parsed as
+        float64.
 
     Raises
     ------
@@ -168,7 +176,9 @@ def read_run(
     """
     check_scores(scores)
     check_run_id_policy(run_id)
-    return float32_scores(_read_run(source, run_id), scores)
+    if not isinstance(ranks, bool):
+        raise ParameterError(f"ranks={ranks!r}: must be True or False")
+    return float32_scores(_read_run(source, run_id, ranks), scores)
 
 
 RUN_ID_POLICIES: tuple[str, ...] = ("auto", "tag", "file", "none")
@@ -221,7 +231,7 @@ def check_rankings_apart(
         raise _split_ranking(paths[row["first"]], paths[row["last"]], row)
 
 
-def _read_run(source: RunSource, run_id: RunIdPolicy) -> pl.DataFrame:
+def _read_run(source: RunSource, run_id: RunIdPolicy, ranks: bool = False) -> pl.DataFrame:
     paths = expand_paths(source)
     if paths is None:
         return validate_run(frame_from_object(source, kind="run"), INPUT)
@@ -232,12 +242,13 @@ def _read_run(source: RunSource, run_id: RunIdPolicy) -> pl.DataFrame:
     if several and policy == "file":
         _check_stems(paths)
     text = [p for p in paths if _format(p) == "trec"]
-    simple = _read_simple_runs(text, policy) if several and len(text) == len(paths) else None
+    together_ok = several and len(text) == len(paths)  # every file text: one scan
+    simple = _read_simple_runs(text, policy, ranks=ranks) if together_ok else None
     together, ends = simple if simple is not None else (None, None)
     if together is not None:  # every file in one parallel scan
         frames = [together]
     else:
-        frames = [_read_run_path(p, policy, several, fast=True) for p in paths]
+        frames = [_read_run_path(p, policy, several, fast=True, ranks=ranks) for p in paths]
         for path, frame in zip(paths, frames, strict=True):
             if several and frame.height == 0:  # one run of several would vanish
                 raise EmptyInputError(
@@ -264,7 +275,7 @@ def _read_run(source: RunSource, run_id: RunIdPolicy) -> pl.DataFrame:
         return out
     # the fast text reader keeps no line numbers, nor a table file among several its name:
     # read again to say where the error is
-    frames = [_read_run_path(p, policy, several, fast=False) for p in paths]
+    frames = [_read_run_path(p, policy, several, fast=False, ranks=ranks) for p in paths]
     return validate_run(_concat(frames), label)
 
 
@@ -625,7 +636,9 @@ def read_fields(path: str, names: Sequence[str], layout: str) -> pl.DataFrame:
     return fields.with_columns(pl.lit(path).alias(FILE))
 
 
-def _read_run_path(path: str, policy: RunIdPolicy, several: bool, *, fast: bool) -> pl.DataFrame:
+def _read_run_path(
+    path: str, policy: RunIdPolicy, several: bool, *, fast: bool, ranks: bool = False
+) -> pl.DataFrame:
     fmt = _format(path)
     if fmt != "trec":
         frame = _read_table(path, fmt, "run", several, located=not fast)
@@ -637,7 +650,7 @@ def _read_run_path(path: str, policy: RunIdPolicy, several: bool, *, fast: bool)
             frame = frame.drop(S.RUN_ID)
         return frame
     if fast:
-        simple = _read_simple_run(path, policy)
+        simple = _read_simple_run(path, policy, ranks)
         if simple is not None:
             return simple
     try:
@@ -662,6 +675,19 @@ def _read_run_path(path: str, policy: RunIdPolicy, several: bool, *, fast: bool)
             "the fifth field must be a decimal number such as 12.5 or -1.3e-2",
         )
     cols = [S.QUERY_ID, S.DOC_ID, score.alias(S.SCORE), LINE, pl.lit(path).alias(FILE)]
+    if ranks:
+        rank = pl.col("__rank").cast(pl.Int64, strict=False)
+        bad = fields.filter(rank.is_null())
+        if bad.height:
+            row = bad.row(0, named=True)
+            raise FormatError(
+                path,
+                row[LINE],
+                f"rank {_shown(row['__rank'])} of document {row[S.DOC_ID]!r} is not an "
+                "integer; the fourth field must be a whole number such as 3 (or read the run "
+                "without ranks=True: trec_eval ignores the field)",
+            )
+        cols.append(rank.alias(INPUT_RANK))
     if policy == "tag":
         cols.insert(0, pl.col("__tag").alias(S.RUN_ID))
     elif policy == "file":
@@ -683,14 +709,14 @@ _SIMPLE_RUN = {
 _Ends = tuple[tuple[str, str], tuple[str, str]]
 
 
-def _read_simple_run(path: str, policy: RunIdPolicy) -> pl.DataFrame | None:
+def _read_simple_run(path: str, policy: RunIdPolicy, ranks: bool = False) -> pl.DataFrame | None:
     """One run read as :func:`_read_simple_runs` reads several."""
-    found = _read_simple_runs([path], policy)
+    found = _read_simple_runs([path], policy, ranks=ranks)
     return None if found is None else found[0]
 
 
 def _read_simple_runs(
-    paths: list[str], policy: RunIdPolicy
+    paths: list[str], policy: RunIdPolicy, *, ranks: bool = False
 ) -> tuple[pl.DataFrame, list[_Ends]] | None:
     """Runs whose every line is six fields separated by single spaces, the shape TREC
     tools write (or by single tabs, in text without spaces), plain or gzip, read in one
@@ -716,7 +742,7 @@ def _read_simple_runs(
     separators = {f[2] for f in found if f is not None}
     if len(separators) > 1:  # tab- and space-separated files: the general reader
         return None
-    frame = parse_simple_runs(sources, paths, policy, separators.pop().decode())
+    frame = parse_simple_runs(sources, paths, policy, separators.pop().decode(), ranks=ranks)
     return None if frame is None else (frame, ends)
 
 
@@ -725,11 +751,14 @@ def parse_simple_runs(
     paths: Sequence[str],
     policy: RunIdPolicy,
     separator: str = " ",
+    *,
+    ranks: bool = False,
 ) -> pl.DataFrame | None:
     """The runs ``sources`` (each a plain file's path or run text) read as
-    :func:`_read_simple_runs` reads them, ``paths`` naming them (for ``policy="file"``);
-    None when a line is not six fields separated by single ``separator`` (a space or a
-    tab), or there is no line.
+    :func:`_read_simple_runs` reads them, ``paths`` naming them (for ``policy="file"``),
+    with each line's rank as ``input_rank`` when ``ranks``; None when a line is not six
+    fields separated by single ``separator`` (a space or a tab), a rank is not an integer
+    (``ranks``), or there is no line.
 
     Examples
     --------
@@ -742,6 +771,8 @@ def parse_simple_runs(
         "separator": separator, "has_header": False, "quote_char": None, "schema": _SIMPLE_RUN
     }  # fmt: skip
     cols: list[pl.Expr] = [pl.col(S.QUERY_ID), pl.col(S.DOC_ID), pl.col(S.SCORE)]
+    if ranks:  # a rank that is not an integer reads as null: the general reader names it
+        cols.append(pl.col("__rank").cast(pl.Int64, strict=False).alias(INPUT_RANK))
     if policy == "tag":
         cols.insert(0, pl.col("__tag").alias(S.RUN_ID))
     elif policy == "file":

@@ -516,3 +516,35 @@ def test_read_fields_passes_a_whole_file_error_through(tmp_path: Path) -> None:
         read_fields(str(path), ["a", "b"], "a b")
     assert e.value.line is None and str(e.value).startswith(f"{path}: the file")
     assert "expected 2" not in str(e.value)
+
+
+def test_ranks_keeps_the_trec_rank_field_for_ties_rank(tmp_path: Path) -> None:
+    """``read_run(..., ranks=True)`` keeps the fourth field as ``input_rank``: a and b tie
+    on score; the file ranks a first, trec_eval's tie order (doc id descending) b."""
+    run = _write(tmp_path, "r.run", "1 Q0 b 2 1.0 t\n1 Q0 a 1 1.0 t\n1 Q0 c 3 0.5 t\n")
+    qrels = ir.read_qrels(_write(tmp_path, "q.txt", "1 0 a 1\n1 0 b 0\n"))
+    plain = ir.read_run(run)
+    assert plain.columns == ["query_id", "doc_id", "score"]
+    ranked = ir.read_run(run, ranks=True)
+    assert ranked["input_rank"].to_list() == [2, 1, 3] and ranked["input_rank"].dtype == pl.Int64
+    by_file = ir.evaluate(ranked, qrels, "P@1", ties="rank")["value"].item()
+    by_trec_eval = ir.evaluate(ranked, qrels, "P@1")["value"].item()
+    assert (by_file, by_trec_eval) == (1.0, 0.0)
+    # the general reader (tabs beside spaces) and several files read in one scan alike
+    mixed = _write(tmp_path, "m.run", "2\tQ0 d 1 1.0 u\n")
+    both = ir.read_run([run, mixed], ranks=True)
+    assert both.select("run_id", "input_rank").rows() == [("t", 2), ("t", 1), ("t", 3), ("u", 1)]
+    other = _write(tmp_path, "o.run", "2 Q0 d 7 1.0 u\n")
+    assert ir.read_run([run, other], ranks=True)["input_rank"].to_list() == [2, 1, 3, 7]
+
+
+@pytest.mark.parametrize("text", ["1 Q0 a x 1.0 t\n", "1 Q0 a 1.5 1.0 t\n", "1\tQ0 a x 1.0 t\n"])
+def test_ranks_refuses_a_rank_that_is_not_an_integer(tmp_path: Path, text: str) -> None:
+    path = _write(tmp_path, "r.run", "1 Q0 b 2 1.0 t\n" + text)
+    with pytest.raises(
+        ir.FormatError, match=r"r\.run:2: rank '.*' of document 'a' is not an integer"
+    ):
+        ir.read_run(path, ranks=True)
+    assert ir.read_run(path).height == 2  # without ranks=True, the field is not read
+    with pytest.raises(ir.ParameterError, match="ranks='yes': must be True or False"):
+        ir.read_run(path, ranks="yes")  # type: ignore[arg-type]
