@@ -1048,6 +1048,8 @@ def read_pool(path: str | Path) -> pl.DataFrame:
     :class:`EmptyInputError`. See :func:`write_pool` for an example.
     """
     path = str(path)
+    if not Path(path).is_file():  # as the readers say it
+        raise FileNotFoundError(f"{path}: no such file")
     ext = Path(path).suffix.lower()
     if ext == ".parquet":
         frame = _pool_frame(pl.read_parquet(path), path)

@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import polars as pl
@@ -31,7 +31,9 @@ from polars_ireval.significance import (
     CORRECTIONS,
     RESULT_COLUMNS,
     TESTS,
+    Missing,
     _check_values,
+    _choice,
     _collect,
     _matrices,
     _runs,
@@ -424,11 +426,7 @@ def report(
         )
     if comparison.height == 0:
         raise ParameterError("the comparison is empty: nothing to report")
-    if not isinstance(missing, str) or missing not in _MISSING:
-        raise ParameterError(
-            f"missing={missing!r} is unknown; use one of {list(_MISSING)}: the missing= "
-            "given to compare()"
-        )
+    missing = cast(Missing, _choice(missing, _MISSING, "missing", {}))  # as compare reads it
     if not isinstance(decimals, int) or isinstance(decimals, bool) or not 0 <= decimals <= 12:
         raise ParameterError(f"decimals={decimals!r}: give an integer from 0 to 12")
     meta = {}

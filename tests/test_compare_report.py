@@ -442,3 +442,14 @@ def test_means_equal_up_to_rounding_print_alike() -> None:
     rep = ir.report(per_q, ir.compare(per_q, pairs="all"), decimals=3)
     assert rep.frame["best"].to_list() == [True, True]
     assert rep.to_markdown().count("**0.712**") == 2
+
+
+def test_report_reads_missing_as_compare_does() -> None:
+    """``missing="Intersect"`` is compare's "intersect" in both (report refused it)."""
+    per_q = pl.DataFrame(
+        {"run_id": ["a"] * 3 + ["b"] * 2, "query_id": ["1", "2", "3", "1", "2"],
+         "measure": "AP", "value": [0.1, 0.2, 0.3, 0.2, 0.1]}
+    )  # fmt: skip
+    cmp = ir.compare(per_q, missing="Intersect")  # type: ignore[arg-type]
+    rep = ir.report(per_q, cmp, missing="Intersect")  # type: ignore[arg-type]
+    assert rep.frame.sort("run_id")["mean"].to_list() == pytest.approx([0.15, 0.15])

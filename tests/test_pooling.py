@@ -941,6 +941,14 @@ def test_read_pool_of_an_empty_file(tmp_path: pytest.TempPathFactory) -> None:
             ir.read_pool(path)
 
 
+@pytest.mark.parametrize("name", ["nope.txt", "nope.parquet"])
+def test_read_pool_of_a_missing_file_names_it(tmp_path: Path, name: str) -> None:
+    with pytest.raises(
+        FileNotFoundError, match=rf"^{re.escape(str(tmp_path / name))}: no such file$"
+    ):
+        ir.read_pool(tmp_path / name)
+
+
 def test_read_pool_refuses_weights_that_are_not_finite(tmp_path: pytest.TempPathFactory) -> None:
     path = f"{tmp_path}/nan.txt"
     Path(path).write_text("1 Q0 a 1 0.2 x\n1 Q0 b 2 nan x\n")
