@@ -664,35 +664,38 @@ def _read_run_path(
             f"{e.args[0].split(': ', 1)[1]}: expected six whitespace-separated "
             "fields 'query_id Q0 doc_id rank score tag'",
         ) from None
-    score = pl.col("__score").cast(pl.Float64, strict=False)
-    bad = fields.filter(score.is_null())
-    if bad.height:
-        row = bad.row(0, named=True)
-        raise FormatError(
-            path,
-            row[LINE],
-            f"score {_shown(row['__score'])} of document {row[S.DOC_ID]!r} is not a number; "
-            "the fifth field must be a decimal number such as 12.5 or -1.3e-2",
-        )
+    score = _field(
+        fields, "__score", pl.Float64, path, "score", "is not a number; the fifth field must "
+        "be a decimal number such as 12.5 or -1.3e-2",
+    )  # fmt: skip
     cols = [S.QUERY_ID, S.DOC_ID, score.alias(S.SCORE), LINE, pl.lit(path).alias(FILE)]
     if ranks:
-        rank = pl.col("__rank").cast(pl.Int64, strict=False)
-        bad = fields.filter(rank.is_null())
-        if bad.height:
-            row = bad.row(0, named=True)
-            raise FormatError(
-                path,
-                row[LINE],
-                f"rank {_shown(row['__rank'])} of document {row[S.DOC_ID]!r} is not an "
-                "integer; the fourth field must be a whole number such as 3 (or read the run "
-                "without ranks=True: trec_eval ignores the field)",
-            )
+        rank = _field(
+            fields, "__rank", pl.Int64, path, "rank", "is not an integer; the fourth field must "
+            "be a whole number such as 3 (or read the run without ranks=True: trec_eval "
+            "ignores the field)",
+        )  # fmt: skip
         cols.append(rank.alias(INPUT_RANK))
     if policy == "tag":
         cols.insert(0, pl.col("__tag").alias(S.RUN_ID))
     elif policy == "file":
         cols.insert(0, pl.lit(_stem(path)).alias(S.RUN_ID))
     return fields.select(cols)
+
+
+def _field(
+    fields: pl.DataFrame, column: str, dtype: type[pl.DataType], path: str, what: str, why: str
+) -> pl.Expr:
+    """``column`` of a run read by the general reader, cast to ``dtype``; a
+    :class:`FormatError` naming the first line whose field is not one (``what``, ``why``)."""
+    value = pl.col(column).cast(dtype, strict=False)
+    bad = fields.filter(value.is_null())
+    if bad.height:
+        row = bad.row(0, named=True)
+        raise FormatError(
+            path, row[LINE], f"{what} {_shown(row[column])} of document {row[S.DOC_ID]!r} {why}"
+        )
+    return value
 
 
 _SIMPLE_RUN = {
