@@ -902,9 +902,9 @@ def check_table(table: FrameT) -> FrameT:
     """``table`` if it is an evaluation table (see the module docstring) the measures can
     read; else a specific error: a missing column, ids that are not strings, a rank or a
     relevance that is not an integer column (a float grade, NaN included, would compare
-    as relevant), and, for a DataFrame, a rank below 1, two rows of one ranking at one
-    rank, or one document twice in a ranking. A LazyFrame's values are not read (its
-    schema is checked): :func:`judge` makes tables that need no check.
+    as relevant), a rank below 1, two rows of one ranking at one rank, or one document
+    twice in a ranking. A LazyFrame's schema is checked at once, its values as part of
+    its query, when it is collected (with the same errors).
 
     Examples
     --------
@@ -939,7 +939,14 @@ def check_table(table: FrameT) -> FrameT:
             )
     if isinstance(table, pl.DataFrame):
         _check_table_values(table, keys)
-    return table
+        return table
+
+    def checked(frame: pl.DataFrame) -> pl.DataFrame:
+        _check_table_values(frame, keys)
+        return frame
+
+    # a LazyFrame's values: checked as part of its query, when it is collected
+    return table.map_batches(checked, schema=schema)
 
 
 def _check_table_values(table: pl.DataFrame, keys: list[str]) -> None:

@@ -33,13 +33,13 @@ class _IrevalNamespace(Generic[FrameT]):
         """Any measures by string, one column each (``ev.ireval.measures("P@5 nDCG@10")``).
 
         The frame must be an evaluation table (:func:`polars_ireval.judge`); its columns,
-        and a DataFrame's ranks and documents, are checked (see
+        ranks and documents are checked, a LazyFrame's when it is collected (see
         :func:`polars_ireval.judge.check_table`).
         """
         check_relevance_level(relevance_level)
-        check_table(self._frame)
+        table = check_table(self._frame)
         parsed = parse_measures(measures)
-        wide = per_query_columns(self._frame, parsed, relevance_level=relevance_level)
+        wide = per_query_columns(table, parsed, relevance_level=relevance_level)
         return wide.sort(group_keys(self._frame))
 
 
