@@ -159,9 +159,9 @@ def evaluate(
         empty input...). ``False`` skips the checks of LazyFrames, for input already
         checked: bad input then gives wrong numbers, not errors.
     scores
-        ``"float64"`` (default): scores as read, as trec_eval 9.0.5 and later compare
-        them. ``"float32"``: each score rounded to the nearest 32-bit float before ranking,
-        as trec_eval 9.0.4 and earlier (and pytrec_eval) read them: scores that differ
+        ``"float64"`` (default): scores as read, as trec_eval 10.0 and ranx compare them.
+        ``"float32"``: each score rounded to the nearest 32-bit float before ranking, as
+        every trec_eval 9.x release (and pytrec_eval) reads them: scores that differ
         only beyond the seventh significant digit then tie, and the tie is broken by the
         ``ties`` policy. Official results of many TREC tracks were computed that way; use
         it to reproduce them exactly (see ``docs/compat.md``).

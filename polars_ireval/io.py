@@ -137,7 +137,7 @@ def read_run(
         them (two runs with one tag, e.g. a tool's default: pass ``run_id="file"``).
     scores
         ``"float64"`` (default): scores as written. ``"float32"``: each score rounded to
-        the nearest 32-bit float, as trec_eval 9.0.4 and earlier (and pytrec_eval) read
+        the nearest 32-bit float, as trec_eval 9.x (and pytrec_eval) read
         them, so that scores equal to about seven significant digits tie; to reproduce
         results those tools computed (see :func:`polars_ireval.evaluate`'s ``scores``).
     ranks

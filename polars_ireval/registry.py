@@ -495,6 +495,13 @@ def integer(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+@check("it must be an integer grade of 0 or more (negative grades are never relevant)")
+def relevant_grade(v: Any) -> bool:
+    """A measure's ``rel``: the lowest grade counted relevant, as ``relevance_level`` (a
+    negative one would count the documents pooled but not judged, or spam)."""
+    return integer(v) and v >= 0
+
+
 @check("it must be a number in [0, 1]")
 def unit_interval(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1

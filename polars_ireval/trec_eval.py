@@ -89,8 +89,8 @@ NUM_Q = "num_q"
 #: One output item: a measure, ``"runid"``, ``"num_q"`` or a relstring label.
 Item = Measure | str
 
-#: The trec_eval versions imitated: 9.0.8 (the default), 10.0, and 9.0.4 (9.0.8's output
-#: with scores read as 32-bit floats, as 9.0.4 and earlier store them).
+#: The trec_eval versions imitated: 9.0.8 (the default), 10.0, and 9.0.4 (whose output
+#: equals 9.0.8's on every input this package has tried: both read scores as 32-bit floats).
 VERSIONS = ("9.0.8", "10.0", "9.0.4")
 
 
@@ -234,8 +234,9 @@ def _relstring_len(token: str) -> int:
     return n
 
 
-def trec_items(specs: Sequence[str], version: str = "9.0.8") -> tuple[list[Any], dict[str, int]]:
-    """Output items in trec_eval's table order, and the relstring labels with their length."""
+def trec_families(specs: Sequence[str], version: str = "9.0.8") -> dict[str, list[str]]:
+    """The measure families the ``-m`` tokens ask for, in trec_eval's table order (the order
+    it computes and prints them), each with its tokens."""
     names = nicknames(version)
     order_all = names["all_trec"]
     families: dict[str, list[str]] = {}
@@ -251,10 +252,14 @@ def trec_items(specs: Sequence[str], version: str = "9.0.8") -> tuple[list[Any],
             for name in names.get(token, [token]):
                 families.setdefault(_family(name), []).append(name)
     order = [f for f in order_all if f in families] + [f for f in families if f not in order_all]
+    return {f: families[f] for f in order}
+
+
+def trec_items(specs: Sequence[str], version: str = "9.0.8") -> tuple[list[Any], dict[str, int]]:
+    """Output items in trec_eval's table order, and the relstring labels with their length."""
     items: list[Any] = []
     rel: dict[str, int] = {}
-    for fam in order:
-        tokens = families[fam]
+    for fam, tokens in trec_families(specs, version).items():
         if any(t != fam for t in tokens):  # explicit parameters replace trec_eval's defaults
             # and, as in trec_eval, the first explicit parameters of a measure win: later
             # ones (-m P.5 -m P.10) are ignored
@@ -280,6 +285,110 @@ def trec_items(specs: Sequence[str], version: str = "9.0.8") -> tuple[list[Any],
                     if all(not isinstance(i, Measure) or i.label != m.label for i in items):
                         items.append(m)
     return items, rel
+
+
+# --------------------------------------------------------------------------- where trec_eval stops
+
+
+class TrecEvalStop(IrevalError):
+    """trec_eval stops on this input with an error: ``ireval trec_eval`` prints what it
+    prints and exits as it exits.
+
+    Attributes
+    ----------
+    trec_message : str
+        trec_eval's line on stderr (``trec_eval: result qid '7' not found in qrels``).
+    status : int
+        trec_eval's exit status.
+    stdout : str
+        What trec_eval printed on stdout before it stopped (the ``-q`` lines of the queries
+        it had evaluated).
+    """
+
+    def __init__(self, explanation: str, trec_message: str, status: int) -> None:
+        super().__init__(f"{explanation} ({trec_message!r}, exit status {status})")
+        self.trec_message = trec_message
+        self.status = status
+        self.stdout = ""
+        self.before: list[str] = []
+
+
+def check_stops(
+    run_queries: Sequence[str],
+    qrels_grades: Mapping[str, int],
+    families: Sequence[str],
+    *,
+    version: str,
+    complete: bool,
+) -> TrecEvalStop | None:
+    """Where trec_eval stops on this input instead of printing results.
+
+    trec_eval evaluates the queries in string order: 9.x those the run and the qrels share,
+    10.0 every query of the qrels (a query the run lacks is an error without ``-c``: ``result
+    qid 'X' not found in qrels``, exit 4). Each query's judgments go through one buffer of
+    ``highest grade + 1`` counters (``form_res_rels.c``), allocated at the first query and
+    grown when a later one needs more: a first query whose grades are all negative finds
+    no buffer (``Can't calculate measure 'M'``, M the first measure asked for after
+    ``runid`` and ``num_q``, exit 4); a later query whose grades are all -2 or below clears
+    a negative number of counters, and trec_eval crashes (a segmentation fault, no output):
+    that input raises :class:`IrevalError` here, since nothing can be reproduced.
+
+    Parameters
+    ----------
+    run_queries
+        The queries of the run.
+    qrels_grades
+        Each query of the qrels with its highest grade.
+    families
+        The measure families asked for, in trec_eval's table order (:func:`trec_families`).
+    version, complete
+        The trec_eval version and ``-c``.
+
+    Returns
+    -------
+    TrecEvalStop or None
+        The stop (its ``before``: the queries evaluated before it), or None.
+    """
+    in_run = set(run_queries)
+    if version == "10.0":
+        order = sorted(qrels_grades)
+    else:
+        order = sorted(q for q in in_run if q in qrels_grades)
+    calc = next((f for f in families if f not in (RUNID, NUM_Q)), None)
+    for i, q in enumerate(order):
+        if q not in in_run and not complete:
+            stop = TrecEvalStop(
+                f"trec_eval 10.0 stops at query {q!r}, judged but not in the run "
+                "(9.x skips it; -c evaluates it as an empty ranking)",
+                f"trec_eval: result qid '{q}' not found in qrels",
+                4,
+            )
+            stop.before = order[:i]
+            return stop
+        if calc is None:
+            continue
+        top = qrels_grades[q]
+        if i == 0 and top < 0:
+            return TrecEvalStop(
+                f"trec_eval {version} stops at its first query {q!r}, whose judgments are all "
+                f"negative (highest grade {top}): judge a document of it 0 or more",
+                f"trec_eval: Can't calculate measure '{calc}'",
+                4,
+            )
+        if top < -1:
+            raise IrevalError(
+                f"query {q!r}: every judgment of it is below -1 (highest grade {top}); "
+                f"trec_eval {version} crashes on such a query after the first (a segmentation "
+                "fault, no output), so there is nothing to reproduce: judge a document of it "
+                "-1 or more, or remove its judgments"
+            )
+    if not order:  # 9.x only: 10.0 stops at the first query above or evaluates it (-c)
+        return TrecEvalStop(
+            "no query has both results and judgments; check that the files belong together",
+            "trec_eval: No queries with both results and relevance info",
+            7,
+        )
+    return None
 
 
 # --------------------------------------------------------------------------- evaluation
@@ -343,7 +452,8 @@ def trec_eval_text(
     _check_choice(version, VERSIONS, "--trec_eval_version")
     tokens = [t for s in specs for t in s.split()]
     run_id = first_tag(run_path)
-    scores: Scores = "float32" if version == "9.0.4" else "float64"
+    # trec_eval 9.x stores each score as a C float (``float sim``): 10.0 reads doubles
+    scores: Scores = "float64" if version == "10.0" else "float32"
     if rel_format != "qrels":
         if zscores is not None:
             raise ParameterError(f"-Z is not supported with -R {rel_format} yet")
@@ -368,6 +478,24 @@ def trec_eval_text(
     if query is not None:
         run = run.filter(pl.col(S.QUERY_ID) == query)
         qrels = qrels.filter(pl.col(S.QUERY_ID) == query)
+    grades = qrels.group_by(S.QUERY_ID).agg(pl.col(S.RELEVANCE).max())
+    stop = check_stops(
+        run[S.QUERY_ID].unique().to_list(),
+        dict(grades.iter_rows()),
+        list(trec_families(specs, version)),
+        version=version,
+        complete=complete,
+    )
+    if stop is not None:
+        if per_query and stop.before:  # the -q lines printed before the stop
+            keep = pl.col(S.QUERY_ID).is_in(stop.before)
+            run, qrels = run.filter(keep), qrels.filter(keep)
+            summary = False
+        else:
+            raise stop
+    bogus: list[str] = []
+    if version == "10.0" and complete:
+        run, bogus = _with_bogus_rankings(run, qrels)
     # trec_eval 10.0's rbp and unj_* read the evaluation table itself, relstring its top ranks
     trec10 = any(i in TREC10_MEASURES for i in items)
     options: dict[str, Any] = {
@@ -396,16 +524,12 @@ def trec_eval_text(
             table = _relstring_table(run, qrels, max(lengths.values()), options)
     if nan_check:
         values = _empty_ranking_nan(values, wanted, _HIDDEN_STATS, ranked)
-    if not ranked.intersection(evaluated):  # with -c too, as trec_eval
-        raise IrevalError(
-            f"no query has both results in {run_path} and judgments in {qrels_path}; "
-            "check that the files belong together (trec_eval stops here too)"
-        )
+    values = _clear_bogus(_rndcg_nan(values, wanted, qrels, relevance_level), bogus)
     totals = aggregate(values, wanted, sorted(ranked))
     if trec10:
         labels = [i for i in items if isinstance(i, str)]
         assert table is not None
-        extra = trec10_rbp(table).filter(pl.col("measure").is_in(labels))
+        extra = _clear_bogus(trec10_rbp(table).filter(pl.col("measure").is_in(labels)), bogus)
         values = pl.concat([values, extra])
         totals = pl.concat([totals, aggregate(extra, _TREC10_MEANS)])
     if z_table is not None:
@@ -422,9 +546,10 @@ def trec_eval_text(
     # '' for a shown query with nothing ranked: one the run lacks (10.0 with -c), or one
     # whose every document -J removed; trec_eval prints '' for both
     relstrings = {
-        k: {q: v.get(q, "") for q in shown} for k, v in _relstrings(table, lengths).items()
+        k: {q: "" if k == "relstring" and q in bogus else v.get(q, "") for q in shown}
+        for k, v in _relstrings(table, lengths).items()
     }
-    return format_trec_eval(
+    text = format_trec_eval(
         items,
         totals,
         values if per_query else None,
@@ -435,6 +560,10 @@ def trec_eval_text(
         show_summary=summary,
         zscore=z_table is not None,
     )
+    if stop is not None:
+        stop.stdout = text
+        raise stop
+    return text
 
 
 def _specs(measures: str | Sequence[str] | None) -> list[str]:
@@ -473,12 +602,70 @@ def _configure(items: list[Any], *, version: str, num_docs: int | None) -> list[
     return out
 
 
+#: The document trec_eval 10.0 ranks (score 1) for a query the run lacks, under ``-c``.
+BOGUS_DOC = "ceci_nest_pas_un_docno"
+
+
+def _with_bogus_rankings(run: pl.DataFrame, qrels: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
+    """trec_eval 10.0 under ``-c``: each query of the qrels that the run lacks is evaluated
+    as a ranking of one unjudged document, :data:`BOGUS_DOC` (``trec_eval.c``); returns the
+    run with those rankings and their queries."""
+    lacking = sorted(set(qrels[S.QUERY_ID].unique().to_list()) - set(run[S.QUERY_ID].to_list()))
+    rows = pl.DataFrame({S.QUERY_ID: lacking, S.DOC_ID: BOGUS_DOC, S.SCORE: 1.0}).select(
+        pl.col(c).cast(t) if c in (S.QUERY_ID, S.DOC_ID, S.SCORE) else pl.lit(None, t).alias(c)
+        for c, t in run.schema.items()
+    )
+    return pl.concat([run, rows]), lacking
+
+
+def _clear_bogus(values: pl.DataFrame, bogus: Sequence[str]) -> pl.DataFrame:
+    """What trec_eval 10.0 sets to 0 after evaluating a ranking of :data:`BOGUS_DOC`: the
+    values named exactly ``num_ret``, ``utility`` or ``rbp_resid``, and ``unj*`` (it compares
+    names, so ``utility_2,-1,0,0`` keeps the bogus document's value)."""
+    if not bogus:
+        return values
+    m = pl.col("measure")
+    named = m.is_in(["num_ret", "utility", "rbp_resid"]) | m.str.starts_with("unj")
+    clear = named & pl.col(S.QUERY_ID).is_in(list(bogus))
+    return values.with_columns(pl.when(clear).then(0.0).otherwise(pl.col("value")).alias("value"))
+
+
 #: What trec_eval's interpolated precision reads of a ranking, evaluated beside the
 #: measures asked for under ``-J`` (labels no measure string can take).
 _HIDDEN_STATS = [
     REGISTRY["NumRet"].bind({}, label="\x00num_ret"),
     REGISTRY["NumRel"].bind({}, label="\x00num_rel"),
 ]
+
+
+def _rndcg_nan(
+    per_query: pl.DataFrame, measures: list[Measure], qrels: pl.DataFrame, level: int
+) -> pl.DataFrame:
+    """trec_eval's ``Rndcg`` of a query with a relevant document (grade >= ``level``) of
+    which no judged document gains (``-l 0`` and grade-0 judgments only, or gains of 0):
+    its sum of 0 R-levels divided by their number, printed ``-nan``. The library scores it
+    0 (docs/compat.md)."""
+    for m in measures:
+        if m.name != "Rndcg":
+            continue
+        gains = m.params.get("gains") or {}
+        grade = pl.col(S.RELEVANCE)
+        gain = pl.col(S.RELEVANCE).cast(pl.Float64)
+        for g, v in gains.items():
+            gain = pl.when(grade == g).then(pl.lit(float(v))).otherwise(gain)
+        undefined = (
+            qrels.group_by(S.QUERY_ID)
+            .agg(
+                ((grade >= level).sum() > 0).alias("relevant"),
+                (gain.filter(grade >= 0) > 0).any().alias("gains"),
+            )
+            .filter(pl.col("relevant") & ~pl.col("gains"))[S.QUERY_ID]
+        )
+        nan = (pl.col("measure") == m.label) & pl.col(S.QUERY_ID).is_in(undefined.to_list())
+        per_query = per_query.with_columns(
+            pl.when(nan).then(float("-nan")).otherwise(pl.col("value")).alias("value")
+        )
+    return per_query
 
 
 def _empty_ranking_nan(
@@ -536,7 +723,7 @@ def _relstrings(table: pl.DataFrame | None, lengths: dict[str, int]) -> dict[str
         .when(rel < 0)
         .then(pl.lit("."))
         .when(rel > 9)
-        .then(pl.lit("+"))
+        .then(pl.lit(">"))
         .otherwise(rel.cast(pl.Int64).cast(pl.String))
     )
     out: dict[str, dict[str, str]] = {}
@@ -1037,15 +1224,22 @@ def trec10_rbp(table: pl.DataFrame, p: float = TREC10_RBP_P) -> pl.DataFrame:
     """
     rank, rel = pl.col(S.RANK), pl.col(S.RELEVANCE)
     ranked = rank.is_not_null()
-    weight = pl.lit(p).pow(rank.cast(pl.Float64) - 1.0)
+    # trec_eval's arithmetic, in its order: p^(i-1) as a running product (cur_p *= p), the
+    # sums added rank after rank (a power or a pairwise sum moves the 4th decimal of a mean)
+    steps = pl.lit(p, pl.Float64).repeat_by(ranked.sum()).explode()
+    after = steps.cum_prod()  # p^i after rank i
+    before = pl.lit(1.0).append(after).head(ranked.sum())  # p^(i-1) at rank i
     top = pl.max_horizontal(rel.max().cast(pl.Float64), pl.lit(1.0))
-    gain = pl.when(rel >= 0).then(rel.cast(pl.Float64)).otherwise(0.0) / top
-    unjudged = ranked & (rel.is_null() | (rel < 0))
-    n = ranked.sum().cast(pl.Float64)
+    in_order = rel.filter(ranked).sort_by(rank.filter(ranked))
+    gains = pl.when(in_order >= 0).then(in_order.cast(pl.Float64)).otherwise(0.0) / top
+    unjudged = in_order.is_null() | (in_order < 0)
     wide = table.group_by(S.QUERY_ID).agg(
-        ((1.0 - p) * (gain * weight).filter(ranked).sum()).alias("rbp"),
+        ((1.0 - p) * (gains * before).cum_sum().last().fill_null(0.0)).alias("rbp"),
         pl.when(unjudged.any())
-        .then(pl.lit(p).pow(n) + (1.0 - p) * weight.filter(unjudged).sum())
+        .then(
+            after.last()
+            + (1.0 - p) * pl.when(unjudged).then(before).otherwise(0.0).cum_sum().last()
+        )
         .otherwise(0.0)
         .alias("rbp_resid"),
     )

@@ -1,7 +1,7 @@
 -- Average precision (AP, AP@k = map_cut) and its variants, sum of precisions, R-precision
 -- and Sakai's Q-measure.
 
--- macro: ireval_ap(k: positive_int | NULL := NULL, rel: integer := 1)
+-- macro: ireval_ap(k: positive_int | NULL := NULL, rel: grade := 1)
 -- AP@k: the sum of precision at each relevant document in the top k, over R. The terms
 -- are added in rank order (a running window sum), as trec_eval does.
 WITH hits AS (
@@ -27,7 +27,7 @@ FROM {@stats(k := NULL)} AS s
 LEFT JOIN running AS x
     ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1
 
--- macro: ireval_sp(k: positive_int | NULL := NULL, rel: integer := 1)
+-- macro: ireval_sp(k: positive_int | NULL := NULL, rel: grade := 1)
 -- SP@k: the sum of precision at each relevant document in the top k (AP before its division
 -- by R), added in rank order.
 WITH hits AS (
@@ -51,7 +51,7 @@ FROM {@pairs} AS pa
 LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
 
--- macro: ireval_ap_variant(k: positive_int | NULL := NULL, rel: integer := 1,
+-- macro: ireval_ap_variant(k: positive_int | NULL := NULL, rel: grade := 1,
 --     norm: ap_norm := 'R', gains: unit_gain_map := '', discount: discount := 'rank',
 --     b: positive := 2.0, weights: weight_vector := '') where discount_weights
 -- AP's variants (polars_ireval.measures.ap.ap): the sum over the top k ranks of
@@ -108,7 +108,7 @@ SELECT run_id, query_id,
     CASE WHEN n > 0 THEN total / CAST(n AS DOUBLE) ELSE CAST(0 AS DOUBLE) END AS value
 FROM normed
 
--- macro: ireval_q(k: positive_int | NULL := NULL, beta: non_negative := 1.0, rel: integer := 1,
+-- macro: ireval_q(k: positive_int | NULL := NULL, beta: non_negative := 1.0, rel: grade := 1,
 --     gains: gain_map := '')
 -- Q@k, Sakai's Q-measure: the sum over the relevant documents (grade >= rel) in the top k
 -- of (C(i) + beta cg(i)) / (i + beta cg*(i)), in rank order, over R; C(i) relevant
@@ -179,7 +179,7 @@ FROM {@stats(k := NULL)} AS s
 LEFT JOIN running AS x
     ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1
 
--- macro: ireval_rprec(k: positive_int | NULL := NULL, rel: integer := 1)
+-- macro: ireval_rprec(k: positive_int | NULL := NULL, rel: grade := 1)
 -- R-precision: relevant documents in the top R over R; with k (seed 004's RPrec@k), in the
 -- top min(k, R) over min(k, R). 0 when R = 0.
 SELECT run_id, query_id,

@@ -1,6 +1,6 @@
 -- Measures for incomplete judgments: bpref and inferred AP.
 
--- macro: ireval_bpref(rel: integer := 1)
+-- macro: ireval_bpref(rel: grade := 1)
 -- bpref: (1/R) sum over relevant retrieved d of 1 - min(n_d, R) / min(N, R), where n_d
 -- counts judged non-relevant documents ranked above d and N those judged for the query.
 WITH t AS (
@@ -50,7 +50,7 @@ FROM st AS s
 LEFT JOIN running AS x
     ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1
 
--- macro: ireval_infap(rel: integer := 1)
+-- macro: ireval_infap(rel: grade := 1)
 -- infAP (Yilmaz and Aslam): for the relevant retrieved document at rank i > 1,
 -- 1/i + ((i-1)/i) (p/(i-1)) ((r + eps)/(r + n + 2 eps)), with p pooled (judged, any grade),
 -- r relevant and n judged non-relevant documents above it; rank 1 contributes 1; the sum

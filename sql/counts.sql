@@ -8,14 +8,14 @@ FROM {@pairs}
 SELECT run_id, query_id, CAST(num_ret AS DOUBLE) AS value
 FROM {@stats}
 
--- macro: ireval_num_rel(rel: integer := 1)
+-- macro: ireval_num_rel(rel: grade := 1)
 SELECT run_id, query_id, CAST(num_rel AS DOUBLE) AS value
 FROM {@stats}
 
--- macro: ireval_num_rel_ret(rel: integer := 1)
+-- macro: ireval_num_rel_ret(rel: grade := 1)
 SELECT run_id, query_id, CAST(rel_ret AS DOUBLE) AS value
 FROM {@stats}
 
--- macro: ireval_num_nonrel_judged_ret(rel: integer := 1)
+-- macro: ireval_num_nonrel_judged_ret(rel: grade := 1)
 SELECT run_id, query_id, CAST(nonrel_ret AS DOUBLE) AS value
 FROM {@stats}

@@ -122,7 +122,7 @@ FROM (
 ) AS running
 GROUP BY run_id, query_id
 
--- macro: ireval_inst(k: positions := 1000, target: positive := 1.0, rel: integer := 1,
+-- macro: ireval_inst(k: positions := 1000, target: positive := 1.0, rel: grade := 1,
 --     gains: unit_gain_map := '', min_rel: integer := 0, max_rel: integer | NULL := NULL)
 --     where min_below_max, gains_or_max_rel
 -- INST@k (cwl_eval's INSTCWLMetric(T), T = target): adaptive, C(i) = ((i + T + T_i - 1) /
@@ -143,7 +143,7 @@ cont AS (
 {@cwl_continued}
 {@cwl_score(adaptive := TRUE)}
 
--- macro: ireval_insq(k: positions := 1000, target: positive := 1.0, rel: integer := 1,
+-- macro: ireval_insq(k: positions := 1000, target: positive := 1.0, rel: grade := 1,
 --     gains: unit_gain_map := '', min_rel: integer := 0, max_rel: integer | NULL := NULL)
 --     where min_below_max, gains_or_max_rel
 -- INSQ@k (cwl_eval's INSQCWLMetric(T), T = target): C(i) = ((i + 2T - 1) / (i + 2T))^2.
@@ -161,7 +161,7 @@ cont AS (
 {@cwl_continued}
 {@cwl_score(adaptive := FALSE)}
 
--- macro: ireval_tbg(k: positions := 1000, halflife: positive := 224.0, rel: integer := 1,
+-- macro: ireval_tbg(k: positions := 1000, halflife: positive := 224.0, rel: grade := 1,
 --     gains: unit_gain_map := '', min_rel: integer := 0, max_rel: integer | NULL := NULL)
 --     where min_below_max, gains_or_max_rel
 -- TBG@k (cwl_eval's TBGCWLMetric(halflife)): W(i) proportional to 2^(-(i - 1) / halflife).
@@ -177,7 +177,7 @@ weighted AS (
 {@cwl_score(adaptive := FALSE)}
 
 -- macro: ireval_u(k: positions_from_2 := 1000, stop_length: positive := 1000.0,
---     rel: integer := 1, gains: unit_gain_map := '', min_rel: integer := 0,
+--     rel: grade := 1, gains: unit_gain_map := '', min_rel: integer := 0,
 --     max_rel: integer | NULL := NULL) where min_below_max, gains_or_max_rel
 -- U@k (cwl_eval's UMeasureCWLMetric(L), L = stop_length): W(i) proportional to
 -- max(0, 1 - (i - 1) / L), and 0 at position k.
@@ -199,7 +199,7 @@ weighted AS (
 {@cwl_score(adaptive := FALSE)}
 
 -- macro: ireval_bpm(k: positions := 1000, target: positive := 1.0, budget: positive := 10.0,
---     rel: integer := 1, gains: unit_gain_map := '', min_rel: integer := 0,
+--     rel: grade := 1, gains: unit_gain_map := '', min_rel: integer := 0,
 --     max_rel: integer | NULL := NULL) where min_below_max, gains_or_max_rel
 -- BPM@k (cwl_eval's static BPMCWLMetric(T, K), T = target, K = budget): C(i) = 1 while the
 -- gain of positions 1..i is below T and i below K, else 0.
@@ -215,7 +215,7 @@ cont AS (
 {@cwl_continued}
 {@cwl_score(adaptive := TRUE)}
 
--- macro: ireval_nerr8(k: positions, rel: integer := 1, gains: unit_gain_map := '',
+-- macro: ireval_nerr8(k: positions, rel: grade := 1, gains: unit_gain_map := '',
 --     min_rel: integer := 0, max_rel: integer | NULL := NULL)
 --     where min_below_max, gains_or_max_rel
 -- NERR8@k (cwl_eval's NERReq8CWLMetric(k), Azzopardi et al. ICTIR 2021 eq. 8): C(i) = 1 - g_i
@@ -232,7 +232,7 @@ cont AS (
 {@cwl_continued}
 {@cwl_score(adaptive := TRUE)}
 
--- macro: ireval_nerr9(k: positions, rel: integer := 1, gains: unit_gain_map := '',
+-- macro: ireval_nerr9(k: positions, rel: grade := 1, gains: unit_gain_map := '',
 --     min_rel: integer := 0, max_rel: integer | NULL := NULL)
 --     where min_below_max, gains_or_max_rel
 -- NERR9@k (cwl_eval's NERReq9CWLMetric(k), eq. 9): C(i) = i / (i + 1) (1 - g_i) for i < k,
@@ -249,7 +249,7 @@ cont AS (
 {@cwl_continued}
 {@cwl_score(adaptive := TRUE)}
 
--- macro: ireval_nerr10(k: positions := 1000, p: open_unit_interval := 0.9, rel: integer := 1,
+-- macro: ireval_nerr10(k: positions := 1000, p: open_unit_interval := 0.9, rel: grade := 1,
 --     gains: unit_gain_map := '', min_rel: integer := 0, max_rel: integer | NULL := NULL)
 --     where min_below_max, gains_or_max_rel
 -- NERR10 (cwl_eval's NERReq10CWLMetric(phi), phi = p, eq. 10): C(i) = p (1 - g_i).
@@ -263,7 +263,7 @@ cont AS (
 {@cwl_continued}
 {@cwl_score(adaptive := TRUE)}
 
--- macro: ireval_nerr11(k: positions := 1000, target: positive := 1.0, rel: integer := 1,
+-- macro: ireval_nerr11(k: positions := 1000, target: positive := 1.0, rel: grade := 1,
 --     gains: unit_gain_map := '', min_rel: integer := 0, max_rel: integer | NULL := NULL)
 --     where min_below_max, gains_or_max_rel
 -- NERR11 (cwl_eval's NERReq11CWLMetric(T), T = target, eq. 11): C(i) = ((i + 2T - 1) /

@@ -1,7 +1,7 @@
 -- Recall-interpolated precision (IPrec; 11pt_avg is the mean of IPrec at its recall levels),
 -- precision at multiples of R (Rprec_mult), and linear utility.
 
--- macro: ireval_iprec(recall: unit_interval, rel: integer := 1,
+-- macro: ireval_iprec(recall: unit_interval, rel: grade := 1,
 --     rounding: rounding := 'trec_eval9')
 -- IPrec@x: the best precision at or after the c-th relevant document, where
 -- c = trunc(x R + 0.9) (rounding 'trec_eval9') or round(x R) ('trec_eval10'); 0 when fewer
@@ -33,7 +33,7 @@ FROM needed AS n
 LEFT JOIN hits AS h ON h.run_id = n.run_id AND h.query_id = n.query_id
 GROUP BY n.run_id, n.query_id
 
--- macro: ireval_rprec_mult(mult: non_negative, rel: integer := 1)
+-- macro: ireval_rprec_mult(mult: non_negative, rel: grade := 1)
 -- Precision at rank c = trunc(mult R + 0.9), divided by c even when fewer documents are
 -- retrieved; 0 when c is 0.
 WITH cut AS (
@@ -58,7 +58,7 @@ JOIN hits AS h ON h.run_id = u.run_id AND h.query_id = u.query_id
 
 -- macro: ireval_utility(w_rel_ret: number := 1, w_nonrel_ret: number := -1,
 --     w_rel_missed: number := 0, w_nonrel_missed: number := 0, num_docs: non_negative := 0,
---     rel: integer := 1)
+--     rel: grade := 1)
 -- Linear utility a (relevant retrieved) + b (non-relevant retrieved) + c (relevant missed)
 -- + d (non-relevant missed, from the collection size num_docs); unjudged documents
 -- retrieved count as non-relevant.

@@ -327,8 +327,8 @@ CREATE OR REPLACE MACRO ireval_p(eval_table, k, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE))
         THEN 'ireval_p: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_p: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_p: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id, CAST(rel_ret_k AS DOUBLE) / CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) AS value,
     CAST(unknown_k + (TRY_CAST(k AS HUGEINT) - num_ret_k) AS DOUBLE) * (CAST(1 AS DOUBLE) / CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE))
@@ -373,8 +373,8 @@ CREATE OR REPLACE MACRO ireval_recall(eval_table, k, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE))
         THEN 'ireval_recall: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_recall: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_recall: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_rel > 0 THEN CAST(rel_ret_k AS DOUBLE) / CAST(num_rel AS DOUBLE)
@@ -418,8 +418,8 @@ CREATE OR REPLACE MACRO ireval_success(eval_table, k, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE))
         THEN 'ireval_success: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_success: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_success: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN rel_ret_k > 0 THEN CAST(1 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END AS value
@@ -462,8 +462,8 @@ CREATE OR REPLACE MACRO ireval_relative_p(eval_table, k, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE))
         THEN 'ireval_relative_p: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_relative_p: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_relative_p: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_rel > 0 THEN CAST(rel_ret_k AS DOUBLE)
@@ -633,8 +633,8 @@ FROM (
 
 CREATE OR REPLACE MACRO ireval_num_rel(eval_table, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_num_rel: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_num_rel: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id, CAST(num_rel AS DOUBLE) AS value
 FROM (
@@ -673,8 +673,8 @@ FROM (
 
 CREATE OR REPLACE MACRO ireval_num_rel_ret(eval_table, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_num_rel_ret: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_num_rel_ret: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id, CAST(rel_ret AS DOUBLE) AS value
 FROM (
@@ -713,8 +713,8 @@ FROM (
 
 CREATE OR REPLACE MACRO ireval_num_nonrel_judged_ret(eval_table, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_num_nonrel_judged_ret: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_num_nonrel_judged_ret: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id, CAST(nonrel_ret AS DOUBLE) AS value
 FROM (
@@ -755,8 +755,8 @@ FROM (
 
 CREATE OR REPLACE MACRO ireval_set_p(eval_table, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_set_p: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_set_p: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_ret > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_ret AS DOUBLE)
@@ -797,8 +797,8 @@ FROM (
 
 CREATE OR REPLACE MACRO ireval_set_r(eval_table, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_set_r: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_set_r: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_rel > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_rel AS DOUBLE)
@@ -839,8 +839,8 @@ FROM (
 
 CREATE OR REPLACE MACRO ireval_set_relative_p(eval_table, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_set_relative_p: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_set_relative_p: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_ret > 0 AND num_rel > 0 THEN CAST(rel_ret AS DOUBLE)
@@ -883,8 +883,8 @@ FROM (
 -- set_map: rel_ret^2 / (num_ret * num_rel) in one division, as trec_eval computes it.
 CREATE OR REPLACE MACRO ireval_set_ap(eval_table, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_set_ap: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_set_ap: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_ret > 0 AND num_rel > 0
@@ -931,8 +931,8 @@ CREATE OR REPLACE MACRO ireval_set_f(eval_table, beta := 1, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (beta IS NOT NULL AND regexp_full_match(typeof(beta), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(beta AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(beta AS DOUBLE)) AND TRY_CAST(beta AS DOUBLE) >= 0, FALSE))
         THEN 'ireval_set_f: beta := ' || CASE typeof(beta) WHEN 'VARCHAR' THEN '''' || replace(CAST(beta AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(beta AS VARCHAR), 'NULL') END || ' is invalid; it must be a non-negative finite number'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_set_f: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_set_f: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN b2 * sp + sr > 0
@@ -989,8 +989,8 @@ WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(e
         THEN 'ireval_set_accuracy: num_docs := ' || CASE typeof(num_docs) WHEN 'VARCHAR' THEN '''' || replace(CAST(num_docs AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(num_docs AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
     WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
         THEN 'ireval_set_accuracy: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_set_accuracy: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_set_accuracy: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN docs <= TRY_CAST(num_docs AS HUGEINT)
@@ -1018,8 +1018,8 @@ WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(e
         THEN 'ireval_fallout: num_docs := ' || CASE typeof(num_docs) WHEN 'VARCHAR' THEN '''' || replace(CAST(num_docs AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(num_docs AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer'
     WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
         THEN 'ireval_fallout: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_fallout: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_fallout: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN docs > TRY_CAST(num_docs AS HUGEINT) THEN CAST('NaN' AS DOUBLE)
@@ -1047,8 +1047,8 @@ CREATE OR REPLACE MACRO ireval_ap(eval_table, k := NULL, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
         THEN 'ireval_ap: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_ap: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_ap: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR))),
 hits AS (
     SELECT run_id, query_id, rank,
@@ -1111,8 +1111,8 @@ CREATE OR REPLACE MACRO ireval_sp(eval_table, k := NULL, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
         THEN 'ireval_sp: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_sp: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_sp: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR))),
 hits AS (
     SELECT run_id, query_id, rank,
@@ -1145,8 +1145,8 @@ CREATE OR REPLACE MACRO ireval_ap_variant(eval_table, k := NULL, rel := 1, norm 
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
         THEN 'ireval_ap_variant: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_ap_variant: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_ap_variant: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
     WHEN NOT (norm IS NOT NULL AND regexp_full_match(typeof(norm), 'VARCHAR') AND TRY_CAST(norm AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(norm AS VARCHAR)) IN (encode('R'), encode('min'), encode('self')), FALSE))
         THEN 'ireval_ap_variant: norm := ' || CASE typeof(norm) WHEN 'VARCHAR' THEN '''' || replace(CAST(norm AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(norm AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''R'', ''min'', ''self'''
     WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: NOT starts_with(split_part(ireval_e, '=', 1), '-') AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
@@ -1249,8 +1249,8 @@ WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(e
         THEN 'ireval_q: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
     WHEN NOT (beta IS NOT NULL AND regexp_full_match(typeof(beta), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(beta AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(beta AS DOUBLE)) AND TRY_CAST(beta AS DOUBLE) >= 0, FALSE))
         THEN 'ireval_q: beta := ' || CASE typeof(beta) WHEN 'VARCHAR' THEN '''' || replace(CAST(beta AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(beta AS VARCHAR), 'NULL') END || ' is invalid; it must be a non-negative finite number'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_q: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_q: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
     WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: NOT starts_with(split_part(ireval_e, '=', 1), '-') AND isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE))))), FALSE))
         THEN 'ireval_q: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades of 0 or more to finite gains, e.g. '',1=1,2=3,'''
 END), eval_table::VARCHAR))),
@@ -1364,8 +1364,8 @@ CREATE OR REPLACE MACRO ireval_rprec(eval_table, k := NULL, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
         THEN 'ireval_rprec: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_rprec: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_rprec: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN num_rel > 0 THEN CAST(hits AS DOUBLE) / CAST(
@@ -1394,8 +1394,8 @@ CREATE OR REPLACE MACRO ireval_rr(eval_table, k := NULL, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
         THEN 'ireval_rr: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_rr: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_rr: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN first_rel_k IS NULL THEN CAST(0 AS DOUBLE)
@@ -1627,15 +1627,16 @@ FROM summed;
 
 -- Rndcg: nDCG averaged over the R-levels of the ideal ranking (the last position of each gain
 -- block), plus DCG / ideal DCG of the whole ranking when the ideal runs out at least two ranks
--- before its end. 0 when the query has no document with grade >= rel.
+-- before its end. 0 when the query has no document with grade >= rel, or when no judged document
+-- gains (the ideal ranking is empty).
 CREATE OR REPLACE MACRO ireval_rndcg(eval_table, gains := '', dcg := 'log2', rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: NOT starts_with(split_part(ireval_e, '=', 1), '-') AND isfinite(TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE))))), FALSE))
         THEN 'ireval_rndcg: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades of 0 or more to finite gains, e.g. '',1=1,2=3,'''
     WHEN NOT (dcg IS NOT NULL AND regexp_full_match(typeof(dcg), 'VARCHAR') AND TRY_CAST(dcg AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(dcg AS VARCHAR)) IN (encode('log2'), encode('exp-log2')), FALSE))
         THEN 'ireval_rndcg: dcg := ' || CASE typeof(dcg) WHEN 'VARCHAR' THEN '''' || replace(CAST(dcg AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(dcg AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''log2'', ''exp-log2'''
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_rndcg: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_rndcg: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR))),
 g AS (
     SELECT * FROM (
@@ -1790,7 +1791,7 @@ parts AS (
         ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1
 )
 SELECT run_id, query_id,
-    CASE WHEN num_rel > 0 AND drops + tail > 0 THEN
+    CASE WHEN num_rel > 0 AND itotal IS NOT NULL THEN
         (total + CASE WHEN tail = 1 THEN rtotal / itotal ELSE CAST(0 AS DOUBLE) END)
         / CAST(drops + tail AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
@@ -1914,8 +1915,8 @@ LEFT JOIN running AS x
 -- above it that are not relevant), over R.
 CREATE OR REPLACE MACRO ireval_bing(eval_table, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_bing: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_bing: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR))),
 hits AS (
     SELECT run_id, query_id, rank,
@@ -2574,8 +2575,8 @@ LEFT JOIN ranked AS d
 -- judged non-relevant documents ranked above d and N those judged for the query.
 CREATE OR REPLACE MACRO ireval_bpref(eval_table, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_bpref: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_bpref: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR))),
 t AS (
     SELECT run_id, query_id, rank,
@@ -2662,8 +2663,8 @@ LEFT JOIN running AS x
 -- 1e-5 (trec_eval's INFAP_EPSILON).
 CREATE OR REPLACE MACRO ireval_infap(eval_table, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_infap: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_infap: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR))),
 t AS (
     SELECT run_id, query_id, rank,
@@ -2754,8 +2755,8 @@ CREATE OR REPLACE MACRO ireval_iprec(eval_table, recall, rel := 1, rounding := '
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (recall IS NOT NULL AND regexp_full_match(typeof(recall), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(recall AS DOUBLE) IS NOT NULL AND COALESCE(TRY_CAST(recall AS DOUBLE) >= 0 AND TRY_CAST(recall AS DOUBLE) <= 1, FALSE))
         THEN 'ireval_iprec: recall := ' || CASE typeof(recall) WHEN 'VARCHAR' THEN '''' || replace(CAST(recall AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(recall AS VARCHAR), 'NULL') END || ' is invalid; it must be a number in [0, 1]'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_iprec: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_iprec: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
     WHEN NOT (rounding IS NOT NULL AND regexp_full_match(typeof(rounding), 'VARCHAR') AND TRY_CAST(rounding AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(rounding AS VARCHAR)) IN (encode('trec_eval9'), encode('trec_eval10')), FALSE))
         THEN 'ireval_iprec: rounding := ' || CASE typeof(rounding) WHEN 'VARCHAR' THEN '''' || replace(CAST(rounding AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rounding AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''trec_eval9'', ''trec_eval10'''
 END), eval_table::VARCHAR))),
@@ -2824,8 +2825,8 @@ CREATE OR REPLACE MACRO ireval_rprec_mult(eval_table, mult, rel := 1) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (mult IS NOT NULL AND regexp_full_match(typeof(mult), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(mult AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(mult AS DOUBLE)) AND TRY_CAST(mult AS DOUBLE) >= 0, FALSE))
         THEN 'ireval_rprec_mult: mult := ' || CASE typeof(mult) WHEN 'VARCHAR' THEN '''' || replace(CAST(mult AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(mult AS VARCHAR), 'NULL') END || ' is invalid; it must be a non-negative finite number'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_rprec_mult: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_rprec_mult: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR))),
 cut AS (
     SELECT run_id, query_id,
@@ -2894,8 +2895,8 @@ WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(e
         THEN 'ireval_utility: w_nonrel_missed := ' || CASE typeof(w_nonrel_missed) WHEN 'VARCHAR' THEN '''' || replace(CAST(w_nonrel_missed AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(w_nonrel_missed AS VARCHAR), 'NULL') END || ' is invalid; it must be a finite number'
     WHEN NOT (num_docs IS NOT NULL AND regexp_full_match(typeof(num_docs), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(num_docs AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(num_docs AS DOUBLE)) AND TRY_CAST(num_docs AS DOUBLE) >= 0, FALSE))
         THEN 'ireval_utility: num_docs := ' || CASE typeof(num_docs) WHEN 'VARCHAR' THEN '''' || replace(CAST(num_docs AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(num_docs AS VARCHAR), 'NULL') END || ' is invalid; it must be a non-negative finite number'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_utility: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_utility: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CAST(TRY_CAST(w_rel_ret AS DOUBLE) AS DOUBLE) * h
@@ -3089,8 +3090,8 @@ WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(e
         THEN 'ireval_rbp: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
     WHEN NOT (p IS NOT NULL AND regexp_full_match(typeof(p), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(p AS DOUBLE) IS NOT NULL AND COALESCE(TRY_CAST(p AS DOUBLE) > 0 AND TRY_CAST(p AS DOUBLE) < 1, FALSE))
         THEN 'ireval_rbp: p := ' || CASE typeof(p) WHEN 'VARCHAR' THEN '''' || replace(CAST(p AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(p AS VARCHAR), 'NULL') END || ' is invalid; it must be a number in (0, 1)'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_rbp: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_rbp: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
     WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: NOT starts_with(split_part(ireval_e, '=', 1), '-') AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
         THEN 'ireval_rbp: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades of 0 or more to gains in [0, 1], e.g. '',1=0.5,2=1,'''
     WHEN NOT (ties IS NOT NULL AND regexp_full_match(typeof(ties), 'VARCHAR') AND TRY_CAST(ties AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(ties AS VARCHAR)) IN (encode('rank'), encode('average')), FALSE))
@@ -3234,8 +3235,8 @@ WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(e
         THEN 'ireval_inst: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
     WHEN NOT (target IS NOT NULL AND regexp_full_match(typeof(target), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(target AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(target AS DOUBLE)) AND TRY_CAST(target AS DOUBLE) > 0, FALSE))
         THEN 'ireval_inst: target := ' || CASE typeof(target) WHEN 'VARCHAR' THEN '''' || replace(CAST(target AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(target AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_inst: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_inst: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
     WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: NOT starts_with(split_part(ireval_e, '=', 1), '-') AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
         THEN 'ireval_inst: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades of 0 or more to gains in [0, 1], e.g. '',1=0.5,2=1,'''
     WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
@@ -3342,8 +3343,8 @@ WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(e
         THEN 'ireval_insq: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
     WHEN NOT (target IS NOT NULL AND regexp_full_match(typeof(target), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(target AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(target AS DOUBLE)) AND TRY_CAST(target AS DOUBLE) > 0, FALSE))
         THEN 'ireval_insq: target := ' || CASE typeof(target) WHEN 'VARCHAR' THEN '''' || replace(CAST(target AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(target AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_insq: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_insq: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
     WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: NOT starts_with(split_part(ireval_e, '=', 1), '-') AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
         THEN 'ireval_insq: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades of 0 or more to gains in [0, 1], e.g. '',1=0.5,2=1,'''
     WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
@@ -3448,8 +3449,8 @@ WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(e
         THEN 'ireval_tbg: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
     WHEN NOT (halflife IS NOT NULL AND regexp_full_match(typeof(halflife), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(halflife AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(halflife AS DOUBLE)) AND TRY_CAST(halflife AS DOUBLE) > 0, FALSE))
         THEN 'ireval_tbg: halflife := ' || CASE typeof(halflife) WHEN 'VARCHAR' THEN '''' || replace(CAST(halflife AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(halflife AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_tbg: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_tbg: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
     WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: NOT starts_with(split_part(ireval_e, '=', 1), '-') AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
         THEN 'ireval_tbg: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades of 0 or more to gains in [0, 1], e.g. '',1=0.5,2=1,'''
     WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
@@ -3531,8 +3532,8 @@ WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(e
         THEN 'ireval_u: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer from 2 to 1000000000 (U gives the last position weight 0)'
     WHEN NOT (stop_length IS NOT NULL AND regexp_full_match(typeof(stop_length), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(stop_length AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(stop_length AS DOUBLE)) AND TRY_CAST(stop_length AS DOUBLE) > 0, FALSE))
         THEN 'ireval_u: stop_length := ' || CASE typeof(stop_length) WHEN 'VARCHAR' THEN '''' || replace(CAST(stop_length AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(stop_length AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_u: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_u: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
     WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: NOT starts_with(split_part(ireval_e, '=', 1), '-') AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
         THEN 'ireval_u: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades of 0 or more to gains in [0, 1], e.g. '',1=0.5,2=1,'''
     WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
@@ -3622,8 +3623,8 @@ WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(e
         THEN 'ireval_bpm: target := ' || CASE typeof(target) WHEN 'VARCHAR' THEN '''' || replace(CAST(target AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(target AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
     WHEN NOT (budget IS NOT NULL AND regexp_full_match(typeof(budget), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(budget AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(budget AS DOUBLE)) AND TRY_CAST(budget AS DOUBLE) > 0, FALSE))
         THEN 'ireval_bpm: budget := ' || CASE typeof(budget) WHEN 'VARCHAR' THEN '''' || replace(CAST(budget AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(budget AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_bpm: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_bpm: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
     WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: NOT starts_with(split_part(ireval_e, '=', 1), '-') AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
         THEN 'ireval_bpm: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades of 0 or more to gains in [0, 1], e.g. '',1=0.5,2=1,'''
     WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
@@ -3725,8 +3726,8 @@ CREATE OR REPLACE MACRO ireval_nerr8(eval_table, k, rel := 1, gains := '', min_r
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1 AND TRY_CAST(k AS HUGEINT) <= 1000000000, FALSE))
         THEN 'ireval_nerr8: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_nerr8: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_nerr8: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
     WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: NOT starts_with(split_part(ireval_e, '=', 1), '-') AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
         THEN 'ireval_nerr8: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades of 0 or more to gains in [0, 1], e.g. '',1=0.5,2=1,'''
     WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
@@ -3828,8 +3829,8 @@ CREATE OR REPLACE MACRO ireval_nerr9(eval_table, k, rel := 1, gains := '', min_r
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1 AND TRY_CAST(k AS HUGEINT) <= 1000000000, FALSE))
         THEN 'ireval_nerr9: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_nerr9: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_nerr9: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
     WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: NOT starts_with(split_part(ireval_e, '=', 1), '-') AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
         THEN 'ireval_nerr9: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades of 0 or more to gains in [0, 1], e.g. '',1=0.5,2=1,'''
     WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
@@ -3932,8 +3933,8 @@ WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(e
         THEN 'ireval_nerr10: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
     WHEN NOT (p IS NOT NULL AND regexp_full_match(typeof(p), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(p AS DOUBLE) IS NOT NULL AND COALESCE(TRY_CAST(p AS DOUBLE) > 0 AND TRY_CAST(p AS DOUBLE) < 1, FALSE))
         THEN 'ireval_nerr10: p := ' || CASE typeof(p) WHEN 'VARCHAR' THEN '''' || replace(CAST(p AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(p AS VARCHAR), 'NULL') END || ' is invalid; it must be a number in (0, 1)'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_nerr10: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_nerr10: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
     WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: NOT starts_with(split_part(ireval_e, '=', 1), '-') AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
         THEN 'ireval_nerr10: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades of 0 or more to gains in [0, 1], e.g. '',1=0.5,2=1,'''
     WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
@@ -4035,8 +4036,8 @@ WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(e
         THEN 'ireval_nerr11: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer, at most 1000000000 (the positions the SQL generates)'
     WHEN NOT (target IS NOT NULL AND regexp_full_match(typeof(target), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(target AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(target AS DOUBLE)) AND TRY_CAST(target AS DOUBLE) > 0, FALSE))
         THEN 'ireval_nerr11: target := ' || CASE typeof(target) WHEN 'VARCHAR' THEN '''' || replace(CAST(target AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(target AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
-    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))
-        THEN 'ireval_nerr11: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer'
+    WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
+        THEN 'ireval_nerr11: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
     WHEN NOT (gains IS NOT NULL AND regexp_full_match(typeof(gains), 'VARCHAR') AND TRY_CAST(gains AS VARCHAR) IS NOT NULL AND COALESCE(TRY_CAST(gains AS VARCHAR) = '' OR (regexp_full_match(TRY_CAST(gains AS VARCHAR), '(,(0|-?[1-9][0-9]*)=[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)+,') AND len(list_distinct(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: split_part(ireval_e, '=', 1)))) = len(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ',')) AND list_bool_and(list_transform(string_split(trim(TRY_CAST(gains AS VARCHAR), ','), ','), lambda ireval_e: NOT starts_with(split_part(ireval_e, '=', 1), '-') AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) >= 0 AND TRY_CAST(split_part(ireval_e, '=', 2) AS DOUBLE) <= 1))), FALSE))
         THEN 'ireval_nerr11: gains := ' || CASE typeof(gains) WHEN 'VARCHAR' THEN '''' || replace(CAST(gains AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gains AS VARCHAR), 'NULL') END || ' is invalid; it must be '''' or a map '',grade=value,...,'' of distinct integer grades of 0 or more to gains in [0, 1], e.g. '',1=0.5,2=1,'''
     WHEN NOT (min_rel IS NOT NULL AND regexp_full_match(typeof(min_rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(min_rel AS HUGEINT) IS NOT NULL AND COALESCE(TRUE, FALSE))

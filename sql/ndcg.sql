@@ -144,10 +144,11 @@ SELECT run_id, query_id,
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM summed
 
--- macro: ireval_rndcg(gains: gain_map := '', dcg: dcg := 'log2', rel: integer := 1)
+-- macro: ireval_rndcg(gains: gain_map := '', dcg: dcg := 'log2', rel: grade := 1)
 -- Rndcg: nDCG averaged over the R-levels of the ideal ranking (the last position of each
 -- gain block), plus DCG / ideal DCG of the whole ranking when the ideal runs out at least
--- two ranks before its end. 0 when the query has no document with grade >= rel.
+-- two ranks before its end. 0 when the query has no document with grade >= rel, or when
+-- no judged document gains (the ideal ranking is empty).
 WITH {@dcg_tables},
 st AS (
     SELECT * FROM {@stats(k := NULL)} AS s0
@@ -197,7 +198,7 @@ parts AS (
         ON x.run_id = s.run_id AND x.query_id = s.query_id AND x.from_end = 1
 )
 SELECT run_id, query_id,
-    CASE WHEN num_rel > 0 AND drops + tail > 0 THEN
+    CASE WHEN num_rel > 0 AND itotal IS NOT NULL THEN
         (total + CASE WHEN tail = 1 THEN rtotal / itotal ELSE CAST(0 AS DOUBLE) END)
         / CAST(drops + tail AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
@@ -239,7 +240,7 @@ LEFT JOIN ilen AS l ON l.run_id = pa.run_id AND l.query_id = pa.query_id
 LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1
 
--- macro: ireval_bing(rel: integer := 1)
+-- macro: ireval_bing(rel: grade := 1)
 -- trec_eval's binG: the sum over relevant retrieved documents of
 -- 1 / log2(2 + documents ranked above it that are not relevant), over R.
 WITH hits AS (

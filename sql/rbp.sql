@@ -39,7 +39,7 @@
 )
 
 -- macro: ireval_rbp(k: positive_int | NULL := NULL, p: open_unit_interval := 0.8,
---     rel: integer := 1, gains: unit_gain_map := '', ties: rbp_ties := 'rank')
+--     rel: grade := 1, gains: unit_gain_map := '', ties: rbp_ties := 'rank')
 -- RBP@k: the sum over the top d ranks of gain x weight, in rank order. Gain: 1 for grade
 -- >= rel, or the grade's value in the gain map `gains` (',grade=gain,...,'; grades not
 -- listed gain 0); unjudged documents gain 0. ties: 'rank' (each document its rank's weight)

@@ -1,26 +1,26 @@
 -- Set measures over the whole retrieved set: SetP, SetR, set_relative_P, SetAP, SetF(beta),
 -- and, with the collection size, SetAccuracy and Fallout.
 
--- macro: ireval_set_p(rel: integer := 1)
+-- macro: ireval_set_p(rel: grade := 1)
 SELECT run_id, query_id,
     CASE WHEN num_ret > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_ret AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM {@stats}
 
--- macro: ireval_set_r(rel: integer := 1)
+-- macro: ireval_set_r(rel: grade := 1)
 SELECT run_id, query_id,
     CASE WHEN num_rel > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_rel AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM {@stats}
 
--- macro: ireval_set_relative_p(rel: integer := 1)
+-- macro: ireval_set_relative_p(rel: grade := 1)
 SELECT run_id, query_id,
     CASE WHEN num_ret > 0 AND num_rel > 0 THEN CAST(rel_ret AS DOUBLE)
         / CAST(CASE WHEN num_ret < num_rel THEN num_ret ELSE num_rel END AS DOUBLE)
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM {@stats}
 
--- macro: ireval_set_ap(rel: integer := 1)
+-- macro: ireval_set_ap(rel: grade := 1)
 -- set_map: rel_ret^2 / (num_ret * num_rel) in one division, as trec_eval computes it.
 SELECT run_id, query_id,
     CASE WHEN num_ret > 0 AND num_rel > 0
@@ -29,7 +29,7 @@ SELECT run_id, query_id,
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM {@stats}
 
--- macro: ireval_set_f(beta: non_negative := 1, rel: integer := 1)
+-- macro: ireval_set_f(beta: non_negative := 1, rel: grade := 1)
 -- SetF: (1 + beta) P R / (beta P + R), trec_eval's set_F.x (beta not squared),
 -- 0 when the denominator is 0.
 SELECT run_id, query_id,
@@ -47,7 +47,7 @@ FROM (
 ) AS pr
 
 -- macro: ireval_set_accuracy(num_docs: positive_int, k: positive_int | NULL := NULL,
---     rel: integer := 1)
+--     rel: grade := 1)
 -- SetAccuracy: (TP + TN) / N of the top k (the whole ranking when k is NULL) in a
 -- collection of num_docs documents; NaN when num_docs is smaller than the documents
 -- retrieved or judged for the query.
@@ -58,7 +58,7 @@ SELECT run_id, query_id,
 FROM {@confusion}
 
 -- macro: ireval_fallout(num_docs: positive_int, k: positive_int | NULL := NULL,
---     rel: integer := 1)
+--     rel: grade := 1)
 -- Fallout: FP / (FP + TN) = (retrieved - TP) / (num_docs - R) of the top k (the whole
 -- ranking when k is NULL), 0 when num_docs = R; NaN when num_docs is smaller than the
 -- documents retrieved or judged for the query.

@@ -365,3 +365,50 @@ def test_no_coverage_warning_when_complete(run_df: pl.DataFrame, qrels_df: pl.Da
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ir.evaluate(run_df, qrels_df, "P@1")
+
+
+# --------------------------------------------------------------------------- measure parameters
+
+#: A measure's own parameters, checked as the evaluation's options are (a negative ``rel``
+#: is refused as ``relevance_level=-1`` is; cut-offs as ``max_depth``; gains' grades).
+BAD_PARAMETERS = [
+    (
+        "AP(rel=-1)",
+        "ireval_ap",
+        {"rel": -1},
+        "rel.*-1 is invalid; it must be an integer grade of 0",
+    ),
+    ("P(rel=-2)@5", "ireval_p", {"k": 5, "rel": -2}, "rel.*-2 is invalid; it must be an integer"),
+    ("RBP(rel=-1)", "ireval_rbp", {"rel": -1}, "rel.*-1 is invalid; it must be an integer grade"),
+    ("P@0", "ireval_p", {"k": 0}, "k.*0 is invalid; it must be a positive integer"),
+    ("nDCG(gains={-1:5})@5", "ireval_ndcg", {"k": 5, "gains": ",-1=5,"}, "gains.*is invalid"),
+]
+
+
+@pytest.mark.parametrize(("measure", "macro", "args", "message"), BAD_PARAMETERS)
+def test_measure_parameters_are_checked_on_every_surface(
+    measure: str, macro: str, args: dict, message: str, run_df, qrels_df, tmp_path, capsys
+) -> None:
+    import duckdb
+
+    import polars_ireval.sql as irsql
+    from polars_ireval.cli import main
+    from polars_ireval.registry import SqlCall
+    from polars_ireval.sql.compile import measure_query
+
+    for run, qrels in ((run_df, qrels_df), (run_df.lazy(), qrels_df.lazy())):
+        for engine in ("polars", "duckdb"):
+            with pytest.raises(ir.ParameterError, match=message):
+                ir.evaluate(run, qrels, measure, engine=engine)
+    path_run, path_qrels = _write(tmp_path, "r", GOOD_RUN), _write(tmp_path, "q", GOOD_QRELS)
+    assert main([path_qrels, path_run, "-m", measure]) == 2
+    assert re.search(message, capsys.readouterr().err)
+    con = irsql.load(duckdb.connect())
+    con.register("run_frame", run_df.to_arrow())
+    con.register("qrels_frame", qrels_df.to_arrow())
+    con.execute("CREATE TABLE ev AS SELECT * FROM ireval_judge('run_frame', 'qrels_frame')")
+    call = ", ".join(f"{k} := {v!r}" for k, v in args.items())
+    with pytest.raises(duckdb.Error, match=message):
+        con.sql(f"SELECT * FROM {macro}('ev', {call})").fetchall()
+    with pytest.raises(ir.ParameterError, match=message):  # rendered for Spark
+        measure_query(SqlCall(macro, args), "ev", "spark")

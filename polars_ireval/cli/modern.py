@@ -132,8 +132,8 @@ def _parser() -> Parser:
         "--scores",
         choices=("float64", "float32"),
         default="float64",
-        help="float32: round scores to 32-bit floats before ranking, as trec_eval 9.0.4 and "
-        "earlier (and pytrec_eval) do, to reproduce results computed with them",
+        help="float32: round scores to 32-bit floats before ranking, as trec_eval 9.x (and "
+        "pytrec_eval) do, to reproduce results computed with them",
     )
     p.add_argument("--quiet", action="store_true", help="no summary of skipped queries on stderr")
     p.add_argument(

@@ -17,7 +17,13 @@ from collections.abc import Sequence
 from polars_ireval._version import __version__
 from polars_ireval.cli.common import Parser, UsageError
 from polars_ireval.errors import IrevalError
-from polars_ireval.trec_eval import REL_FORMATS, VERSIONS, measure_help, trec_eval_text
+from polars_ireval.trec_eval import (
+    REL_FORMATS,
+    VERSIONS,
+    TrecEvalStop,
+    measure_help,
+    trec_eval_text,
+)
 
 
 def _trec_parser() -> Parser:
@@ -31,7 +37,8 @@ def _trec_parser() -> Parser:
         epilog=(
             "Measures: trec_eval names with parameters (P.5,10  ndcg_cut.10  "
             "iprec_at_recall..10,.50) or nicknames (official, all_trec, set, prefs, "
-            "all_prefs, qrels_jg). Errors: one line on stderr, exit code 2."
+            "all_prefs, qrels_jg). Errors: one line on stderr, exit code 2; where trec_eval itself "
+            "stops (10.0 on a judged query the run lacks, without -c), its line and exit status."
         ),
     )
     add = p.add_argument
@@ -99,9 +106,8 @@ def _trec_parser() -> Parser:
         "--trec_eval_version",
         choices=VERSIONS,
         default="9.0.8",
-        help="imitate trec_eval 9.0.8 (default), 10.0, or 9.0.4 (9.0.8's output with scores "
-        "read as 32-bit floats, as 9.0.4 and earlier store them: the binary many official "
-        "TREC results were computed with)",
+        help="imitate trec_eval 9.0.8 (default; scores read as 32-bit floats, as every 9.x "
+        "does), 10.0 (scores as doubles), or 9.0.4 (the same output as 9.0.8)",
     )
     return p
 
@@ -160,6 +166,10 @@ def trec_eval_main(argv: Sequence[str]) -> int:
             query=query,
             version=args.trec_eval_version,
         )
+    except TrecEvalStop as e:  # trec_eval stops here: what it prints, and its exit status
+        sys.stdout.write(e.stdout)
+        print(e.trec_message, file=sys.stderr)
+        return e.status
     except IrevalError as e:  # name the run as the user gave it, not the temporary file
         if tmp is None:
             raise

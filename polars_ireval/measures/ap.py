@@ -40,15 +40,15 @@ from polars_ireval.registry import (
     TrecName,
     check,
     grade_ordered,
-    integer,
     measure,
     positive,
     positive_int,
+    relevant_grade,
     sql_call,
     unit_gain_map,
 )
 
-_CHECKS = {"k": positive_int, "rel": integer}
+_CHECKS = {"k": positive_int, "rel": relevant_grade}
 AP_NORMS = ("R", "min", "self")
 
 

@@ -16,7 +16,7 @@ from polars_ireval.measures._expr import (
     relevant_ranks,
     retrieved,
 )
-from polars_ireval.registry import TrecName, integer, measure
+from polars_ireval.registry import TrecName, measure, relevant_grade
 
 #: trec_eval's INFAP_EPSILON, which keeps infAP's pooled-relevance estimate defined.
 INFAP_EPSILON = 0.00001
@@ -46,7 +46,7 @@ def _bpref(rel: int) -> pl.Expr:
     cite="Buckley and Voorhees, Retrieval evaluation with incomplete information, SIGIR 2004",
     trec=[TrecName("bpref")],
     cutoff=None,
-    checks={"rel": integer},
+    checks={"rel": relevant_grade},
 )
 def bpref(*, rel: int = 1) -> pl.Expr:
     """bpref: how rarely judged non-relevant documents rank above relevant ones.
@@ -113,7 +113,7 @@ def bpref(*, rel: int = 1) -> pl.Expr:
     "(bpref); Robertson, On GMAP: and other transformations, CIKM 2006 (geometric mean)",
     trec=[TrecName("gm_bpref")],
     cutoff=None,
-    checks={"rel": integer},
+    checks={"rel": relevant_grade},
 )
 def gm_bpref(*, rel: int = 1) -> pl.Expr:
     """bpref per query, aggregated by the geometric mean (floor 1e-5, as trec_eval).
@@ -166,7 +166,7 @@ def gm_bpref(*, rel: int = 1) -> pl.Expr:
     "judgments, CIKM 2006",
     trec=[TrecName("infAP")],
     cutoff=None,
-    checks={"rel": integer},
+    checks={"rel": relevant_grade},
 )
 def inf_ap(*, rel: int = 1) -> pl.Expr:
     """infAP: average precision estimated from a sample of judgments (Yilmaz and Aslam).

@@ -15,7 +15,7 @@ from polars_ireval.measures._expr import (
     relevant,
     retrieved,
 )
-from polars_ireval.registry import SqlCall, SqlSpec, TrecName, integer, measure
+from polars_ireval.registry import SqlCall, SqlSpec, TrecName, measure, relevant_grade
 
 # ties="average": with max_depth, a tie it cuts keeps each of its documents with the
 # probability of landing above the cut; without, the counts do not depend on the order
@@ -117,7 +117,7 @@ def num_ret_sql(args: dict[str, Any]) -> SqlSpec:
     integer=True,
     cite="trec_eval 9.0 (NIST), measure num_ret",
     trec=[TrecName("num_ret")],
-    checks={"rel": integer},
+    checks={"rel": relevant_grade},
 )
 def num_ret(*, rel: int | None = None) -> pl.Expr:
     """Number of documents retrieved for the query (after ``max_depth``).
@@ -170,7 +170,7 @@ def num_ret(*, rel: int | None = None) -> pl.Expr:
     integer=True,
     cite="trec_eval 9.0 (NIST), measure num_rel",
     trec=[TrecName("num_rel")],
-    checks={"rel": integer},
+    checks={"rel": relevant_grade},
 )
 def num_relevant(*, rel: int = 1) -> pl.Expr:
     """Number of judged documents with grade >= ``rel``, retrieved or not (R).
@@ -225,7 +225,7 @@ def num_relevant(*, rel: int = 1) -> pl.Expr:
     integer=True,
     cite="trec_eval 9.0 (NIST), measure num_rel_ret",
     trec=[TrecName("num_rel_ret")],
-    checks={"rel": integer},
+    checks={"rel": relevant_grade},
 )
 def num_rel_ret(*, rel: int = 1) -> pl.Expr:
     """Number of relevant documents (grade >= ``rel``) retrieved.
@@ -276,7 +276,7 @@ def num_rel_ret(*, rel: int = 1) -> pl.Expr:
     integer=True,
     cite="trec_eval 9.0 (NIST), measure num_nonrel_judged_ret",
     trec=[TrecName("num_nonrel_judged_ret")],
-    checks={"rel": integer},
+    checks={"rel": relevant_grade},
 )
 def num_nonrel_judged_ret(*, rel: int = 1) -> pl.Expr:
     """Number of retrieved documents judged non-relevant (grade in ``[0, rel)``).

@@ -37,6 +37,7 @@ from polars_ireval.registry import (
     open_unit_interval,
     positive,
     positive_int,
+    relevant_grade,
     unit_gain_map,
 )
 
@@ -60,7 +61,7 @@ _BPM = (
 )
 _CHECKS = {
     "k": positive_int,
-    "rel": integer,
+    "rel": relevant_grade,
     "gains": unit_gain_map,
     "min_rel": integer,
     "max_rel": integer,

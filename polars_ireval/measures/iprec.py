@@ -24,9 +24,9 @@ from polars_ireval.registry import (
     TrecName,
     check,
     four_numbers,
-    integer,
     measure,
     non_negative,
+    relevant_grade,
     trec_float,
     unit_interval,
 )
@@ -113,7 +113,7 @@ def _interpolated(points: Sequence[float], rel: int, rounding: str) -> pl.Expr:
         )
     ],
     cutoff="recall",
-    checks={"recall": unit_interval, "rel": integer, "rounding": rounding_kind},
+    checks={"recall": unit_interval, "rel": relevant_grade, "rounding": rounding_kind},
 )
 def iprec(*, recall: float, rel: int = 1, rounding: str = "trec_eval9") -> pl.Expr:
     """IPrec@x: interpolated precision at recall ``x``, the best precision at any rank
@@ -204,7 +204,7 @@ def eleven_point_sql(args: dict[str, Any]) -> SqlSpec:
         )
     ],
     cutoff=None,
-    checks={"points": recall_points, "rel": integer, "rounding": rounding_kind},
+    checks={"points": recall_points, "rel": relevant_grade, "rounding": rounding_kind},
 )
 def eleven_point_average(
     *, points: Sequence[float] = RECALL_POINTS, rel: int = 1, rounding: str = "trec_eval9"
@@ -285,7 +285,7 @@ def _rprec_mult_average(*, mult: float, rel: int = 1, depth: int | None = None) 
         )
     ],
     cutoff=None,
-    checks={"mult": non_negative, "rel": integer},
+    checks={"mult": non_negative, "rel": relevant_grade},
 )
 def rprec_mult(*, mult: float, rel: int = 1) -> pl.Expr:
     """Precision at rank ``mult · R`` (``trunc(mult·R + 0.9)``, as trec_eval 9 and 10).
@@ -376,7 +376,7 @@ def _utility_average(
         TrecName("utility", "weights", ((1.0, -1.0, 0.0, 0.0),), "whole", convert=_utility_params)
     ],
     cutoff=None,
-    checks={"weights": four_numbers, "rel": integer, "num_docs": non_negative},
+    checks={"weights": four_numbers, "rel": relevant_grade, "num_docs": non_negative},
     absent=0.0,
 )
 def utility(

@@ -43,10 +43,10 @@ from polars_ireval.registry import (
     check,
     gain_map,
     grade_ordered,
-    integer,
     measure,
     positive,
     positive_int,
+    relevant_grade,
 )
 
 DCG_KINDS = ("log2", "exp-log2")
@@ -338,7 +338,7 @@ def ndcg_rel(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
     "2002 (nDCG); trec_eval 9.0 (NIST), experimental measure Rndcg",
     trec=[TrecName("Rndcg", "gains", (), "whole", convert=trec_gains)],
     cutoff=None,
-    checks={"rel": integer, **_GAIN_CHECKS},
+    checks={"rel": relevant_grade, **_GAIN_CHECKS},
 )
 def rndcg(*, dcg: str = "log2", gains: Gains = None, rel: int = 1) -> pl.Expr:
     """nDCG averaged over the R-levels of the ideal ranking (trec_eval's ``Rndcg``).
@@ -346,7 +346,9 @@ def rndcg(*, dcg: str = "log2", gains: Gains = None, rel: int = 1) -> pl.Expr:
     For each position k where the ideal gain drops (the end of each grade's block), add
     DCG@min(k, retrieved) / ideal DCG@k; when the ideal runs out at least two ranks before
     the end of the ranking, add DCG@retrieved / ideal DCG as well; average the terms.
-    0 when the query has no relevant document (grade >= ``rel``).
+    0 when the query has no relevant document (grade >= ``rel``), or when no judged
+    document gains (``-l 0`` with grade-0 judgments only, or gains of 0): trec_eval divides
+    0 by 0 levels there (``-nan``; ``ireval trec_eval`` prints that).
 
     With R_1 < R_2 < ... the R-levels (the number of judged documents with the highest
     gain, with the two highest, ...) and n the number retrieved, Rndcg = mean of
@@ -405,7 +407,7 @@ def rndcg(*, dcg: str = "log2", gains: Gains = None, rel: int = 1) -> pl.Expr:
     extra = pl.when(tail).then(ranked.total() / ideal.total()).otherwise(0.0)
     count = drops.len() + tail.cast(pl.UInt32)
     value = (ordered_sum(terms, drops) + extra) / count.cast(pl.Float64)
-    return pl.when((num_rel(rel) > 0) & (count > 0)).then(value).otherwise(0.0)
+    return pl.when((num_rel(rel) > 0) & (ideal.length > 0)).then(value).otherwise(0.0)
 
 
 @measure(
@@ -490,7 +492,7 @@ def g_measure(*, dcg: str = "log2", gains: Gains = None) -> pl.Expr:
     cite="trec_eval 9.0 (NIST), experimental measure binG (2008)",
     trec=[TrecName("binG")],
     cutoff=None,
-    checks={"rel": integer},
+    checks={"rel": relevant_grade},
 )
 def bin_g(*, rel: int = 1) -> pl.Expr:
     """trec_eval's binG: G with binary gains, Σ over relevant retrieved documents of

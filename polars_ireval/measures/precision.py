@@ -19,11 +19,11 @@ from polars_ireval.measures._expr import (
     retrieved,
     top_rank,
 )
-from polars_ireval.registry import TrecName, integer, measure, positive_int
+from polars_ireval.registry import TrecName, measure, positive_int, relevant_grade
 
 #: trec_eval's default cutoffs for P, recall, ndcg_cut, map_cut, relative_P.
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-_CHECKS = {"k": positive_int, "rel": integer}
+_CHECKS = {"k": positive_int, "rel": relevant_grade}
 
 
 # ties="average": the expected value over every order of the tied documents (the measures

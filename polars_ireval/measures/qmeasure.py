@@ -12,10 +12,10 @@ from polars_ireval.measures.dcg import Gains, grade_gain
 from polars_ireval.registry import (
     gain_map,
     grade_ordered,
-    integer,
     measure,
     non_negative,
     positive_int,
+    relevant_grade,
 )
 
 
@@ -35,7 +35,7 @@ def _q_tie_bounds(params: Mapping[str, Any]) -> bool:
     aliases=["QM"],
     cite="Sakai and Kando, On information retrieval metrics designed for evaluation with "
     "incomplete relevance assessments, Inf. Retr. 2008",
-    checks={"k": positive_int, "beta": non_negative, "rel": integer, "gains": gain_map},
+    checks={"k": positive_int, "beta": non_negative, "rel": relevant_grade, "gains": gain_map},
 )
 def q_measure(
     *, k: int | None = None, beta: float = 1.0, rel: int = 1, gains: Gains = None

@@ -50,10 +50,10 @@ from polars_ireval.registry import (
     SqlSpec,
     check,
     grade_ordered,
-    integer,
     measure,
     open_unit_interval,
     positive_int,
+    relevant_grade,
     unit_gain_map,
 )
 
@@ -109,7 +109,7 @@ def _ranked(expr: pl.Expr) -> pl.Expr:
 
 _CHECKS = {
     "k": positive_int,
-    "rel": integer,
+    "rel": relevant_grade,
     "p": open_unit_interval,
     "gains": unit_gain_map,
     "ties": rbp_ties,

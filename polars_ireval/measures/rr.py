@@ -13,7 +13,7 @@ from polars_ireval.measures._expr import (
     retrieved,
     top_rank,
 )
-from polars_ireval.registry import TrecName, integer, measure, positive_int
+from polars_ireval.registry import TrecName, measure, positive_int, relevant_grade
 
 
 def first_relevant_average(rel: int, k: Cutoff = None) -> pl.Expr:
@@ -58,7 +58,7 @@ def _rr_average(*, k: int | None = None, rel: int = 1, depth: int | None = None)
     cite="Kantor and Voorhees, The TREC-5 confusion track: comparing retrieval methods for "
     "scanned text, Information Retrieval 2(2/3), 2000",
     trec=[TrecName("recip_rank")],
-    checks={"k": positive_int, "rel": integer},
+    checks={"k": positive_int, "rel": relevant_grade},
 )
 def rr(*, k: int | None = None, rel: int = 1) -> pl.Expr:
     """RR: 1 / the rank of the first relevant document (0 when none is retrieved).

@@ -19,14 +19,14 @@ from polars_ireval.registry import (
     SqlSpec,
     TrecName,
     boolean,
-    integer,
     measure,
     non_negative,
     positive_int,
+    relevant_grade,
     trec_float,
 )
 
-_CHECKS = {"rel": integer}
+_CHECKS = {"rel": relevant_grade}
 
 
 def set_p_sql(args: dict[str, Any]) -> SqlSpec:
@@ -287,7 +287,7 @@ def set_map(*, rel: int = 1) -> pl.Expr:
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7 (E and "
     "F measures)",
     trec=[TrecName("set_F", "beta", (1.0,), "whole", convert=trec_float)],
-    checks={"rel": integer, "beta": non_negative},
+    checks={"rel": relevant_grade, "beta": non_negative},
 )
 def set_f(*, beta: float = 1.0, rel: int = 1) -> pl.Expr:
     """Set F-measure: ``(1 + beta) P R / (beta P + R)`` of set precision and recall.
@@ -360,7 +360,7 @@ def _confusion(num_docs: int, k: int | None, rel: int) -> tuple[pl.Expr, ...]:
     return tp, ret - tp, r - tp, n - ret - r + tp, fits
 
 
-_N_CHECKS = {"num_docs": positive_int, "k": positive_int, "rel": integer}
+_N_CHECKS = {"num_docs": positive_int, "k": positive_int, "rel": relevant_grade}
 
 
 @measure(

@@ -43,6 +43,7 @@ from polars_ireval.registry import (
     check,
     grade_ordered,
     measure,
+    relevant_grade,
 )
 
 Gains = Mapping[int, float] | None
@@ -329,7 +330,7 @@ def _nested_tie_bounds(params: Mapping[str, Any]) -> bool:
     "ED",
     tie_bounds=_nested_tie_bounds,
     cutoff=None,
-    checks={"measure": is_user_model_measure},
+    checks={"measure": is_user_model_measure, "rel": relevant_grade},
     cite=_ED_CITE,
     nested=("measure",),
     sql=expected_depth_sql,

@@ -171,6 +171,14 @@ _MAP_SHAPE = "'' or a map ',grade=value,...,' of distinct integer grades of 0 or
 #: The kinds of macro options, by the name a header gives them.
 KINDS: dict[str, Kind] = {
     "integer": Kind("HUGEINT", _int128(R.integer), "TRUE", "it must be an integer"),
+    # a measure's rel (R.relevant_grade), or the lowest grade by which the package asks a
+    # measure for its judged weight (every judged document counted: R.LOWEST_GRADE)
+    "grade": Kind(
+        "HUGEINT",
+        _int128(lambda v: R.relevant_grade(v) or v == R.LOWEST_GRADE),
+        f"{{v}} >= 0 OR {{v}} = {R.LOWEST_GRADE}",
+        "it must be an integer grade of 0 or more (negative grades are never relevant)",
+    ),
     "positive_int": Kind(
         "HUGEINT", _int128(R.positive_int), "{v} >= 1", "it must be a positive integer"
     ),
