@@ -200,6 +200,11 @@ class MeasureDef:
     #: True for a measure whose lower values are better (Fallout): reports bold its lowest
     #: mean and count a significantly lower run as the better one.
     lower_is_better: bool = False
+    #: The measure at every depth in one pass, for :func:`polars_ireval.depth_curve` (see
+    #: :mod:`polars_ireval.measures.depth`): from the measure's arguments, the function that
+    #: fills its plan, or None for arguments without a running form. None: no such form;
+    #: the curve then evaluates the measure once per depth.
+    depth: Callable[[dict[str, Any]], Callable[[Any], None] | None] | None = None
 
     @property
     def summary(self) -> str:
@@ -606,6 +611,7 @@ def measure(
     by_r: bool | Callable[[Mapping[str, Any]], bool] = False,
     judged: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None,
     lower_is_better: bool = False,
+    depth: Callable[[dict[str, Any]], Callable[[Any], None] | None] | None = None,
 ) -> Callable[[Callable[..., pl.Expr]], Callable[..., pl.Expr]]:
     """Declare a measure. The decorated function builds its per-query expression.
 
@@ -699,6 +705,14 @@ def measure(
     lower_is_better
         True when lower values are better (Fallout): :func:`polars_ireval.report` and
         :func:`polars_ireval.plot.significance` then call the lower mean the better one.
+    depth
+        The measure at every depth in one pass, for :func:`polars_ireval.depth_curve`: a
+        function of the measure's arguments returning the function that fills its
+        :class:`polars_ireval.measures.depth.DepthPlan` (running values read at each
+        depth, per-ranking and per-query parts, the value), or None for arguments without
+        such a form. Without it the curve evaluates the measure once per depth.
+        ``tests/test_stability.py`` checks every declared hook against ``evaluate`` at
+        every depth.
     """
 
     def deco(fn: Callable[..., pl.Expr]) -> Callable[..., pl.Expr]:
@@ -728,6 +742,7 @@ def measure(
             by_r=by_r,
             judged=judged,
             lower_is_better=lower_is_better,
+            depth=depth,
         )
         _register(defn)
 
@@ -761,14 +776,37 @@ def _register(defn: MeasureDef) -> None:
         TREC[t.name] = (defn, t)
 
 
+def _with_residual(
+    hook: Callable[[dict[str, Any]], Callable[[Any], None] | None],
+    residual: Callable[[dict[str, Any], Any], None],
+) -> Callable[[dict[str, Any]], Callable[[Any], None] | None]:
+    """A depth hook that also fills the plan's residual."""
+
+    def with_residual(args: dict[str, Any]) -> Callable[[Any], None] | None:
+        fill = hook(args)
+        if fill is None:
+            return None
+
+        def both(plan: Any) -> None:
+            fill(plan)
+            residual(args, plan)
+
+        return both
+
+    return with_residual
+
+
 def declare_residual(
     name: str,
     residual: Callable[..., pl.Expr],
     sql: SqlBuilder | Literal["residual"] = "residual",
     judged: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None,
+    depth: Callable[[dict[str, Any], Any], None] | None = None,
 ) -> None:
     """Give the already declared measure ``name`` a residual (same parameters as the measure)
-    and its SQL (default: the ``residual`` column of the measure's own macro).
+    and its SQL (default: the ``residual`` column of the measure's own macro); ``depth``
+    sets the residual of the measure's depth plan (see :attr:`MeasureDef.depth`) from its
+    arguments.
 
     For measures declared in a module of their own whose residual comes from the user-model
     mechanism (:mod:`polars_ireval.measures.usermodel`), e.g. ``P``; new measures pass
@@ -777,7 +815,12 @@ def declare_residual(
     defn = REGISTRY[name]
     if defn.residual is not None:
         raise RuntimeError(f"measure {name!r} already has a residual")
-    REGISTRY[name] = dataclasses.replace(defn, residual=residual, sql_residual=sql, judged=judged)
+    hook = defn.depth
+    if depth is not None and hook is not None:
+        hook = _with_residual(hook, depth)
+    REGISTRY[name] = dataclasses.replace(
+        defn, residual=residual, sql_residual=sql, judged=judged, depth=hook
+    )
     for t in defn.trec:
         TREC[t.name] = (REGISTRY[name], TREC[t.name][1])
 

@@ -11,13 +11,15 @@ extended evaluation (unjudged documents counted non-relevant).
 
 Most measures truncated at k are prefix aggregates of the ranking: a running sum (or
 product) over ranks read at k, divided by something that depends on k alone (P), on the
-query alone (AP's R) or on both (nDCG's ideal DCG at k). Those (AP, nDCG, Q, RBP, ERR, P, R,
-RR) take one pass over each ranking: the running values are built once over the retrieved
-documents with the very expressions the measures use, read at every depth (an as-of join of
-the grid of rankings x depths with the ranks) and divided as the measure divides; the cost
-grows with the rows of the evaluation table plus the size of the output (rankings x depths),
-not with rows x depths. Any other measure is
-evaluated once per depth, all depths in one lazy query (:func:`_evaluated`).
+query alone (AP's R) or on both (nDCG's ideal DCG at k). A measure declares that form beside
+its expression (``depth=`` of :func:`polars_ireval.registry.measure`, filling a
+:class:`~polars_ireval.measures.depth.DepthPlan`); those (:data:`FAST`: AP, nDCG, Q, RBP,
+ERR, P, R, RR) take one pass over each ranking: the running values are built once over the
+retrieved documents, read at every depth (an as-of join of the grid of rankings x depths
+with the ranks) and divided as the declaration says; the cost grows with the rows of the
+evaluation table plus the size of the output (rankings x depths), not with rows x depths.
+This module holds no measure's arithmetic, the pooled R_k of AP'' aside. Any other measure
+is evaluated once per depth, all depths in one lazy query (:func:`_evaluated`).
 
 :func:`ap_pooled` is the seed's AP'' (eq. 3): AP@k divided by R_k, the relevant documents
 found by pooling all the runs given to depth k, a campaign-level quantity; ``"AP''"`` (or
@@ -61,22 +63,18 @@ from polars_ireval.judge import (
     judge_and_rankings,
 )
 from polars_ireval.judging import checked_contributors, depth_qrels
-from polars_ireval.measures._expr import (
-    RANK,
-    REL,
-    judged_graded,
-    log2_discount,
-    num_rel,
-    relevant,
-    value_at,
+from polars_ireval.measures._expr import RANK, relevant
+from polars_ireval.measures.ap import running_precisions
+from polars_ireval.measures.depth import (
+    DEPTH,
+    EVENT_RANKING,
+    RANKING,
+    DepthPlan,
+    ratio_by_row,
 )
-from polars_ireval.measures.dcg import grade_gain
-from polars_ireval.measures.ndcg import of_grade_expr
-from polars_ireval.measures.rbp import rbp_model
-from polars_ireval.measures.usermodel import unit_gain
 from polars_ireval.parse import parse_measures
 from polars_ireval.pooling import contributor_list
-from polars_ireval.registry import Measure
+from polars_ireval.registry import REGISTRY, Measure
 from polars_ireval.results import MEASURE, RESIDUAL, VALUE
 
 __all__ = [
@@ -90,16 +88,16 @@ __all__ = [
     "volatility",
 ]
 
-#: The column of :func:`depth_curve` holding the evaluation depth k.
-DEPTH = "depth"
+# DEPTH: the column of :func:`depth_curve` holding the evaluation depth k (imported)
 #: The column marking the depth equal to ``pool_depth`` (the seed's red dashed line).
 POOLED = "pooled"
 #: The names :func:`depth_curve` reads as seed 000's AP'' (eq. 3); the first is canonical.
 AP_POOLED: tuple[str, ...] = ("AP''", "APpp")
-#: The measures computed by one pass over each ranking (with their default user model:
-#: AP with ``norm='R'`` and rank discount, nDCG with log2 discount, RBP with
-#: ``ties='rank'``); the others are evaluated once per depth.
-FAST: tuple[str, ...] = ("AP", "nDCG", "Q", "RBP", "ERR", "P", "R", "RR")
+#: The measures whose declaration computes them at every depth in one pass over each
+#: ranking (for some of their parameters: AP with ``norm='R'`` and rank discount, nDCG with
+#: log2 discount, RBP with ``ties='rank'``; see ``depth=`` of
+#: :func:`polars_ireval.registry.measure`); the others are evaluated once per depth.
+FAST: tuple[str, ...] = tuple(name for name, d in REGISTRY.items() if d.depth is not None)
 
 _ORDER = "\x00order"  # the measure's position in the request, to sort the output
 _DEPTHS_PER_QUERY = 100  # depths per evaluate() call of the per-depth fallback
@@ -248,34 +246,18 @@ def _measure_list(measures: Any) -> list[Any]:
 
 
 def _fast_kind(m: Measure, relevance_level: int, condensed: bool) -> str | None:
-    """The name of the one-pass computation of ``m``, or None to evaluate it per depth."""
+    """The measure's name when its declaration computes it at every depth in one pass for
+    these arguments (:attr:`polars_ireval.registry.MeasureDef.depth`), or None to evaluate
+    it once per depth."""
     if m.judged_only and not condensed:  # a condensed measure in an uncondensed curve
         return None
-    args = m.arguments(relevance_level)
-    name = m.name
-    if name == "AP":
-        ap = (args["norm"], args["gains"], args["discount"], args["weights"])
-        return "AP" if ap == ("R", None, "rank", None) else None
-    if name == "nDCG":
-        ndcg = (args["gain"], args["discount"], args["weights"])
-        return "nDCG" if ndcg == ("linear", "log2", None) else None
-    if name == "RBP":
-        return "RBP" if args["ties"] == "rank" else None
-    return name if name in FAST else None
+    hook = m.defn.depth
+    if hook is None or hook(m.arguments(relevance_level)) is None:
+        return None
+    return m.name
 
 
-_ID, _KEY, _EID, _BEST = "\x00id", "\x00key", "\x00eid", "\x00best"
-
-
-def _ratio(num: pl.Expr, den: pl.Expr) -> pl.Expr:
-    """``num / den``, 0 where ``den`` is 0: :func:`polars_ireval.measures._expr.ratio`,
-    row by row."""
-    return pl.when(den > 0).then(num.cast(pl.Float64) / den).otherwise(0.0)
-
-
-def _running(expr: pl.Expr) -> pl.Expr:
-    """``expr`` over each ranking's retrieved rows in rank order (the events are sorted so)."""
-    return expr.over(_ID)
+_KEY = "\x00key"
 
 
 def _count_at(ranks: pl.Expr, depth: pl.Expr) -> pl.Expr:
@@ -283,127 +265,23 @@ def _count_at(ranks: pl.Expr, depth: pl.Expr) -> pl.Expr:
     return ranks.search_sorted(depth, side="right")
 
 
-class _Plan:
-    """How one measure is computed in one pass, in four parts.
-
-    ``events``: running values over each ranking's retrieved documents in rank order
-    (row expressions over the events, each an ``over`` the ranking); the value at depth k
-    reads them at the last document ranked at or above k (0 when there is none).
-    ``rankings``: aggregations per ranking over its events. ``queries``: aggregations per
-    query over its qrels, a scalar or, named in ``per_depth``, one value per depth.
-    ``value`` and ``residual``: the measure at each depth, row expressions over the grid of
-    rankings x depths that carries all these columns."""
-
-    def __init__(self, order: int) -> None:
-        self.prefix = f"\x00m{order}:"
-        self.events: dict[str, pl.Expr] = {}
-        self.rankings: dict[str, pl.Expr] = {}
-        self.queries: dict[str, pl.Expr] = {}
-        self.per_depth: list[str] = []
-        self.best: Any = False  # Q: the gains of the ideal cumulated gain read per event
-        self.value: pl.Expr = pl.lit(None, dtype=pl.Float64)
-        self.residual: pl.Expr | None = None
-
-    def event(self, name: str, expr: pl.Expr, zero: Any = 0.0) -> pl.Expr:
-        """A running value, as read at each depth: ``zero`` above the ranking's first event."""
-        column = self.prefix + name
-        self.events[column] = expr.alias(column)
-        return pl.when(pl.col(_EID) == pl.col(_ID)).then(pl.col(column)).otherwise(zero)
-
-    def ranking(self, name: str, expr: pl.Expr) -> pl.Expr:
-        column = self.prefix + name
-        self.rankings[column] = expr.alias(column)
-        return pl.col(column)
-
-    def query(self, name: str, expr: pl.Expr, *, per_depth: bool = False) -> pl.Expr:
-        column = self.prefix + name
-        self.queries[column] = expr.alias(column)
-        if per_depth:
-            self.per_depth.append(column)
-        return pl.col(column)
-
-
-def _plan(curve: _Curve, kind: str, relevance_level: int, depth: pl.Expr) -> _Plan:
-    """The one-pass computation of ``curve`` (``kind`` of :func:`_fast_kind`, or AP'').
-
-    Each mirrors the measure's own expression (the module named beside it), so that every
-    value is the float :func:`polars_ireval.evaluate` gives for ``measure@k``: the same terms
-    added in the same order (a running sum read at k is the sum over the top k; the rows
-    between two terms add 0.0, which changes no sum), the same divisions."""
-    plan = _Plan(curve.order)
-    k = pl.col(DEPTH)
-    rank = RANK.cast(pl.Float64)
-    if kind == "AP''":  # AP@k's numerator over R_k, from _pooled_relevant
-        sop = plan.event("sop", _running(_precisions(relevant(relevance_level))))
-        plan.value = _ratio(sop, pl.col(_R_K).fill_null(0))
+def _plan(curve: _Curve, kind: str, relevance_level: int, depths: pl.Expr) -> DepthPlan:
+    """The one-pass computation of ``curve``: its declaration's depth plan (``kind`` of
+    :func:`_fast_kind`), or seed 000's AP'': AP@k's numerator over R_k (from
+    :func:`_pooled_relevant`)."""
+    plan = DepthPlan(curve.order, depths)
+    if kind == "AP''":
+        sop = plan.event("sop", plan.running(running_precisions(relevant(relevance_level))))
+        plan.value = ratio_by_row(sop, pl.col(_R_K).fill_null(0))
         return plan
-    assert curve.base is not None
-    args = curve.base.arguments(relevance_level)
-    if kind == "AP":  # measures.ap: sum_of_precisions over num_rel
-        sop = plan.event("sop", _running(_precisions(relevant(args["rel"]))))
-        plan.value = _ratio(sop, plan.query("R", num_rel(args["rel"])))
-    elif kind == "nDCG":  # measures.ndcg: dcg_at_k over ideal_dcg_at_k
-        of_grade = of_grade_expr(args["gains"], args["dcg"])
-        term = pl.when(judged_graded()).then(of_grade(REL.cast(pl.Float64)) / log2_discount(RANK))
-        dcg = plan.event("dcg", _running(term.otherwise(0.0).cum_sum()))
-        g = of_grade(REL.filter((REL >= 0).fill_null(False)).cast(pl.Float64))
-        ideal = g.filter(g > 0).sort(descending=True)
-        running = (ideal / log2_discount(ideal.cum_count())).cum_sum()
-        at_k = value_at(running, pl.min_horizontal(depth, ideal.len()))
-        plan.value = _ratio(dcg, plan.query("idcg", at_k, per_depth=True))
-    elif kind == "Q":  # measures.qmeasure.q_measure: its terms do not depend on k
-        beta, rel = args["beta"], args["rel"]
-        gain = grade_gain("linear", args["gains"])
-        is_rel = relevant(rel)
-        found = is_rel.cast(pl.Float64).cum_sum()
-        terms = (found + beta * gain.cum_sum()) / (rank + beta * pl.col(plan.prefix + _BEST))
-        total = plan.event("total", _running(pl.when(is_rel).then(terms).otherwise(0.0).cum_sum()))
-        plan.best = args["gains"] or None
-        plan.value = _ratio(total, plan.query("R", num_rel(rel)))
-    elif kind == "RBP":  # measures.rbp: rbp_model(p, k).base and .residual
-        p = args["p"]
-        weight = rbp_model(p).static_weight()  # (1 - p) p^(rank - 1), what RBP sums
-        gain = unit_gain(args["rel"], args["gains"])
-        plan.value = plan.event("base", _running((gain.fill_null(0.0) * weight).cum_sum()))
-        unjudged = pl.when(gain.is_null()).then(weight).otherwise(0.0)
-        seen = plan.event("unjudged", _running(unjudged.cum_sum()))
-        n = plan.ranking("n", pl.len()).fill_null(0)
-        plan.residual = seen + pl.lit(float(p)).pow(pl.min_horizontal(k, n).cast(pl.Float64))
-    elif kind == "ERR":  # measures.err.err
-        max_rel = args["max_rel"]
-        grade = REL.clip(0, max_rel).fill_null(0).cast(pl.Float64)
-        stop = (pl.lit(2.0).pow(grade) - 1.0) / 2.0**max_rel
-        reach = (1.0 - stop).cum_prod().shift(1, fill_value=1.0)
-        plan.value = plan.event("err", _running((stop * reach / rank).cum_sum()))
-    elif kind == "RR":  # measures.rr.rr
-        first = plan.ranking("first", RANK.filter(relevant(args["rel"])).min())
-        plan.value = pl.when(first <= k).then(1.0 / first.cast(pl.Float64)).otherwise(0.0)
-    else:
-        rel = args["rel"]
-        found_at = _running(relevant(rel).cast(pl.UInt32).cum_sum())
-        found = plan.event("found", found_at, zero=0)
-        if kind == "R":  # measures.precision.recall
-            plan.value = _ratio(found, plan.query("R", num_rel(rel)))
-        else:  # measures.precision.precision, and its residual (measures.cwl)
-            assert kind == "P", kind
-            plan.value = found.cast(pl.Float64) / k.cast(pl.Float64)
-            unjudged = _running(REL.is_null().cast(pl.UInt32).cum_sum())
-            missing = plan.event("unjudged", unjudged, zero=0).cast(pl.Int64)
-            n = plan.ranking("n", pl.len()).fill_null(0).cast(pl.Int64)
-            depth_ = k.cast(pl.Int64)
-            beyond = pl.when(depth_ > n).then(depth_ - n).otherwise(0)
-            plan.residual = (missing + beyond).cast(pl.Float64) / k.cast(pl.Float64)
+    assert curve.base is not None and curve.base.defn.depth is not None
+    fill = curve.base.defn.depth(curve.base.arguments(relevance_level))
+    assert fill is not None, kind
+    fill(plan)
     return plan
 
 
 _R_K, _ENTRY = "\x00R_k", "\x00entry"
-
-
-def _precisions(is_rel: pl.Expr) -> pl.Expr:
-    """The running Σ (relevant documents down to i) / i over the relevant ranks i: AP's
-    numerator (:func:`polars_ireval.measures._expr.sum_of_precisions`) down to each rank."""
-    i = is_rel.cast(pl.Float64).cum_sum()
-    return pl.when(is_rel).then(i / RANK.cast(pl.Float64)).otherwise(0.0).cum_sum()
 
 
 def _pooled_relevant(events: pl.LazyFrame, qrels: pl.LazyFrame) -> pl.LazyFrame:
@@ -414,25 +292,26 @@ def _pooled_relevant(events: pl.LazyFrame, qrels: pl.LazyFrame) -> pl.LazyFrame:
     return qrels.join(entry, on=[S.QUERY_ID, S.DOC_ID], how="left")
 
 
-def _with_best(events: pl.LazyFrame, qrels: pl.LazyFrame, plan: _Plan) -> pl.LazyFrame:
-    """``events`` with Q's ``best`` for each retrieved row: the ideal ranking's cumulated
-    gain at min(rank, L), L the number of judged documents with a positive gain
-    (``value_at(ideal, min(rank, L))`` of :func:`polars_ireval.measures.q_measure`)."""
-    g = grade_gain("linear", plan.best)
-    best = g.filter(g > 0).sort(descending=True).cum_sum()
-    ideal = qrels.group_by(S.QUERY_ID).agg(best.alias(_BEST))
-    length = ideal.select(S.QUERY_ID, pl.col(_BEST).list.len().alias("\x00L"))
-    positions = ideal.explode(_BEST).with_columns(
-        pl.int_range(1, pl.len() + 1, dtype=pl.UInt32).over(S.QUERY_ID).alias("\x00pos")
-    )
-    at = pl.min_horizontal(RANK, pl.col("\x00L").fill_null(0).cast(pl.UInt32)).alias("\x00pos")
-    return (
-        events.join(length, on=S.QUERY_ID, how="left", maintain_order="left")
-        .with_columns(at)
-        .join(positions, on=[S.QUERY_ID, "\x00pos"], how="left", maintain_order="left")
-        .with_columns(pl.col(_BEST).fill_null(0.0).alias(plan.prefix + _BEST))
-        .drop("\x00L", "\x00pos", _BEST)
-    )
+def _at_ranks(events: pl.LazyFrame, qrels: pl.LazyFrame, plan: DepthPlan) -> pl.LazyFrame:
+    """``events`` with the plan's :meth:`~polars_ireval.measures.depth.DepthPlan.at_rank`
+    columns: each a list per query over its judgments, read at the event's rank (at the
+    list's last position past its end, 0.0 for an empty list)."""
+    length, position = "\x00L", "\x00pos"
+    for column, values in plan.at_ranks.items():
+        lists = qrels.group_by(S.QUERY_ID).agg(values)
+        lengths = lists.select(S.QUERY_ID, pl.col(column).list.len().alias(length))
+        positions = lists.explode(column).with_columns(
+            pl.int_range(1, pl.len() + 1, dtype=pl.UInt32).over(S.QUERY_ID).alias(position)
+        )
+        at = pl.min_horizontal(RANK, pl.col(length).fill_null(0).cast(pl.UInt32))
+        events = (
+            events.join(lengths, on=S.QUERY_ID, how="left", maintain_order="left")
+            .with_columns(at.alias(position))
+            .join(positions, on=[S.QUERY_ID, position], how="left", maintain_order="left")
+            .with_columns(pl.col(column).fill_null(0.0))
+            .drop(length, position)
+        )
+    return events
 
 
 def _fast(
@@ -466,28 +345,27 @@ def _fast(
     depth = pl.lit(pl.Series(DEPTH, depths, dtype=pl.UInt32))
     plans = [_plan(curve, kind, relevance_level, depth) for curve, kind in curves]
 
-    rankings = table.select(keys).unique().sort(keys).with_row_index(_ID).cache()
-    key = pl.col(_ID).cast(pl.UInt64) * (1 << 32)
+    rankings = table.select(keys).unique().sort(keys).with_row_index(RANKING).cache()
+    key = pl.col(RANKING).cast(pl.UInt64) * (1 << 32)
     events = table.filter(RANK.is_not_null()).join(rankings, on=keys)
-    events = events.select(_ID, S.QUERY_ID, S.DOC_ID, S.RANK, S.RELEVANCE)
-    for plan in plans:
-        if plan.best is not False:  # Q: the ideal cumulated gain at min(rank, L) per event
-            events = _with_best(events, q, plan)
+    events = events.select(RANKING, S.QUERY_ID, S.DOC_ID, S.RANK, S.RELEVANCE)
+    for plan in plans:  # per-query lists read at each event's rank (Q's ideal gain)
+        events = _at_ranks(events, q, plan)
     events = events.with_columns((key + RANK.cast(pl.UInt64)).alias(_KEY)).sort(_KEY)
     running = [e for plan in plans for e in plan.events.values()]
     events = events.with_columns(running).cache()  # read per ranking, per query and by the grid
 
     per_ranking = [e for plan in plans for e in plan.rankings.values()]
     if per_ranking:
-        stats = events.group_by(_ID).agg(per_ranking)
-        rankings = rankings.join(stats, on=_ID, how="left", maintain_order="left")
+        stats = events.group_by(RANKING).agg(per_ranking)
+        rankings = rankings.join(stats, on=RANKING, how="left", maintain_order="left")
     lists = [DEPTH] + [c for plan in plans for c in plan.per_depth]
     of_query = [e for plan in plans for e in plan.queries.values()]
     if any(c.pooled_ap for c, _ in curves):  # R_k: the relevant documents pooled to depth k
         pooling = events
         if contributors is not None and S.RUN_ID in keys:  # the contributors' rankings only
-            ids = rankings.filter(pl.col(S.RUN_ID).is_in(contributors)).select(_ID)
-            pooling = events.join(ids, on=_ID, how="semi")
+            ids = rankings.filter(pl.col(S.RUN_ID).is_in(contributors)).select(RANKING)
+            pooling = events.join(ids, on=RANKING, how="semi")
         q = _pooled_relevant(pooling, q)
         pooled = pl.col(_ENTRY).filter(relevant(relevance_level) & pl.col(_ENTRY).is_not_null())
         of_query.append(_count_at(pooled.sort(), depth).alias(_R_K))
@@ -499,7 +377,7 @@ def _fast(
         rankings.join(queries, on=S.QUERY_ID, how="inner", maintain_order="left_right")
         .with_columns((key + pl.col(DEPTH).cast(pl.UInt64)).alias(_KEY).set_sorted())
         .join_asof(
-            events.select(_KEY, pl.col(_ID).alias(_EID), *names),
+            events.select(_KEY, pl.col(RANKING).alias(EVENT_RANKING), *names),
             on=_KEY,
             strategy="backward",
         )

@@ -33,6 +33,7 @@ from polars_ireval.measures.dcg import (
     discounted,
     weight_vector,
 )
+from polars_ireval.measures.depth import DepthPlan, ratio_by_row
 from polars_ireval.measures.precision import CUTOFFS
 from polars_ireval.registry import (
     SqlCall,
@@ -149,8 +150,33 @@ def _gm_map_average(*, k: int | None = None, rel: int = 1, depth: int | None = N
     return ratio(expected_precisions(rel, cut(k, depth)), num_rel(rel))
 
 
+def running_precisions(is_rel: pl.Expr) -> pl.Expr:
+    """Over a ranking's rows in rank order, the running Σ (relevant documents down to i) / i
+    over the relevant ranks i: AP's numerator (:func:`sum_of_precisions`) down to each rank."""
+    i = is_rel.cast(pl.Float64).cum_sum()
+    return pl.when(is_rel).then(i / RANK.cast(pl.Float64)).otherwise(0.0).cum_sum()
+
+
+def ap_depth(args: dict[str, Any]) -> Any:
+    """AP@k at every depth: the running sum of precisions over R (trec_eval's AP only)."""
+    if (args["norm"], args["gains"], args["discount"], args["weights"]) != (
+        "R",
+        None,
+        "rank",
+        None,
+    ):
+        return None
+
+    def fill(plan: DepthPlan) -> None:
+        sop = plan.event("sop", plan.running(running_precisions(relevant(args["rel"]))))
+        plan.value = ratio_by_row(sop, plan.query("R", num_rel(args["rel"])))
+
+    return fill
+
+
 @measure(
     "AP",
+    depth=ap_depth,
     tie_bounds=grade_ordered,
     average=_ap_average,
     by_r=True,

@@ -19,6 +19,7 @@ import polars as pl
 
 from polars_ireval.measures import precision as _precision  # noqa: F401  (declares P)
 from polars_ireval.measures._expr import REL, exact_div, retrieved
+from polars_ireval.measures.depth import DepthPlan
 from polars_ireval.measures.usermodel import (
     CWL_DEPTH,
     MODELS,
@@ -557,11 +558,23 @@ def precision_residual(*, k: int, rel: int = 1) -> pl.Expr:
     return exact_div(unknown.cast(pl.Float64), k)
 
 
+def precision_residual_depth(args: dict[str, Any], plan: DepthPlan) -> None:
+    """P@k's residual at every depth: the unjudged documents seen down to k, plus the ranks
+    missing before k, over k (:func:`precision_residual`)."""
+    del args
+    k = plan.k.cast(pl.Int64)
+    unjudged = plan.running(REL.is_null().cast(pl.UInt32).cum_sum())
+    missing = plan.event("unjudged", unjudged, zero=0).cast(pl.Int64)
+    n = plan.ranking("n", pl.len()).fill_null(0).cast(pl.Int64)
+    beyond = pl.when(k > n).then(k - n).otherwise(0)
+    plan.residual = (missing + beyond).cast(pl.Float64) / plan.k.cast(pl.Float64)
+
+
 def judged_precision(params: dict[str, Any]) -> dict[str, Any]:
     """P@k's parameters that score the weight of its judged ranks (judged documents in the
     top k, over k): 1 - its residual (see :attr:`MeasureDef.judged`)."""
     return {**params, "rel": LOWEST_GRADE}
 
 
-declare_residual("P", precision_residual, judged=judged_precision)
+declare_residual("P", precision_residual, judged=judged_precision, depth=precision_residual_depth)
 MODELS["P"] = lambda *, k, rel=1: Scored(precision_model(k), unit_gain(rel))

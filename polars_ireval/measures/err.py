@@ -8,14 +8,36 @@ stopping rank: ERR@k = Σ_{i <= k} (R_i / i) Π_{j < i} (1 - R_j).
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from polars_ireval.measures._expr import RANK, REL, retrieved
+from polars_ireval.measures.depth import DepthPlan
 from polars_ireval.registry import measure, positive_int
+
+
+def _stop(max_rel: int) -> pl.Expr:
+    """R_i, the probability that the document at rank i satisfies the user."""
+    grade = REL.clip(0, max_rel).fill_null(0).cast(pl.Float64)
+    return (pl.lit(2.0).pow(grade) - 1.0) / 2.0**max_rel
+
+
+def err_depth(args: dict[str, Any]) -> Any:
+    """ERR@k at every depth: the running sum of its terms."""
+
+    def fill(plan: DepthPlan) -> None:
+        stop = _stop(args["max_rel"])
+        reach = (1.0 - stop).cum_prod().shift(1, fill_value=1.0)
+        terms = stop * reach / RANK.cast(pl.Float64)
+        plan.value = plan.event("err", plan.running(terms.cum_sum()))
+
+    return fill
 
 
 @measure(
     "ERR",
+    depth=err_depth,
     tie_bounds=True,
     sql="ireval_err",
     qrels_stats=True,
@@ -55,8 +77,7 @@ def err(*, k: int | None = None, max_rel: int = 4) -> pl.Expr:
     >>> ir.evaluate(run, qrels, "ERR(max_rel=2)")["value"][0]
     0.78125
     """
-    grade = REL.clip(0, max_rel).fill_null(0).cast(pl.Float64)
-    stop = (pl.lit(2.0).pow(grade) - 1.0) / 2.0**max_rel
+    stop = _stop(max_rel)
     keep = retrieved(k)
     # (stop, rank) of the ranked documents in rank order, one list per ranking: built once
     rows = pl.struct(stop.alias("p"), RANK.cast(pl.Float64).alias("rank"))

@@ -19,6 +19,8 @@ from polars_ireval.measures._expr import (
     REL,
     dcg_at_k,
     ideal_dcg_at_k,
+    judged_graded,
+    log2_discount,
     num_rel,
     ordered_sum,
     ratio,
@@ -34,6 +36,7 @@ from polars_ireval.measures.dcg import (
     normalised_dcg,
     weight_vector,
 )
+from polars_ireval.measures.depth import DepthPlan, ratio_by_row
 from polars_ireval.measures.precision import CUTOFFS
 from polars_ireval.registry import (
     SQL_NAMES,
@@ -178,8 +181,28 @@ def _ndcg_average(
     )
 
 
+def ndcg_depth(args: dict[str, Any]) -> Any:
+    """nDCG@k at every depth (trec_eval's gain and discount): the running DCG (the terms of
+    :func:`dcg_at_k`) over the ideal DCG at k (:func:`ideal_dcg_at_k`) of each depth."""
+    if (args["gain"], args["discount"], args["weights"]) != ("linear", "log2", None):
+        return None
+    of_grade = of_grade_expr(args["gains"], args["dcg"])
+
+    def fill(plan: DepthPlan) -> None:
+        term = pl.when(judged_graded()).then(of_grade(REL.cast(pl.Float64)) / log2_discount(RANK))
+        dcg = plan.event("dcg", plan.running(term.otherwise(0.0).cum_sum()))
+        g = of_grade(REL.filter((REL >= 0).fill_null(False)).cast(pl.Float64))
+        ideal = g.filter(g > 0).sort(descending=True)
+        running = (ideal / log2_discount(ideal.cum_count())).cum_sum()
+        at_k = value_at(running, pl.min_horizontal(plan.depths, ideal.len()))
+        plan.value = ratio_by_row(dcg, plan.query("idcg", at_k, per_depth=True))
+
+    return fill
+
+
 @measure(
     "nDCG",
+    depth=ndcg_depth,
     tie_bounds=grade_ordered,
     average=_ndcg_average,
     by_r=True,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from polars_ireval.measures._expr import (
@@ -19,11 +21,37 @@ from polars_ireval.measures._expr import (
     retrieved,
     top_rank,
 )
+from polars_ireval.measures.depth import DepthPlan, ratio_by_row
 from polars_ireval.registry import TrecName, measure, positive_int, relevant_grade
 
 #: trec_eval's default cutoffs for P, recall, ndcg_cut, map_cut, relative_P.
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _CHECKS = {"k": positive_int, "rel": relevant_grade}
+
+
+def found_at_depth(plan: DepthPlan, rel: int) -> pl.Expr:
+    """The relevant documents in the top k, at every depth k (an integer)."""
+    return plan.event("found", plan.running(relevant(rel).cast(pl.UInt32).cum_sum()), zero=0)
+
+
+def precision_depth(args: dict[str, Any]) -> Any:
+    """P@k at every depth: the relevant documents found down to k, over k."""
+
+    def fill(plan: DepthPlan) -> None:
+        found = found_at_depth(plan, args["rel"])
+        plan.value = found.cast(pl.Float64) / plan.k.cast(pl.Float64)
+
+    return fill
+
+
+def recall_depth(args: dict[str, Any]) -> Any:
+    """R@k at every depth: the relevant documents found down to k, over R."""
+
+    def fill(plan: DepthPlan) -> None:
+        found = found_at_depth(plan, args["rel"])
+        plan.value = ratio_by_row(found, plan.query("R", num_rel(args["rel"])))
+
+    return fill
 
 
 # ties="average": the expected value over every order of the tied documents (the measures
@@ -75,6 +103,7 @@ def _unjudged_average(*, k: int, depth: int | None = None) -> pl.Expr:
 
 @measure(
     "P",
+    depth=precision_depth,
     tie_bounds=True,
     average=_precision_average,
     sql="ireval_p",
@@ -137,6 +166,7 @@ def precision(*, k: int, rel: int = 1) -> pl.Expr:
 
 @measure(
     "R",
+    depth=recall_depth,
     tie_bounds=True,
     average=_recall_average,
     by_r=True,

@@ -9,6 +9,7 @@ import polars as pl
 
 from polars_ireval.measures._expr import RANK, num_rel, ratio, relevant, retrieved, value_at
 from polars_ireval.measures.dcg import Gains, grade_gain
+from polars_ireval.measures.depth import DepthPlan, ratio_by_row
 from polars_ireval.registry import (
     gain_map,
     grade_ordered,
@@ -26,8 +27,28 @@ def _q_tie_bounds(params: Mapping[str, Any]) -> bool:
     return grade_ordered(params) and params.get("rel", 1) <= 1
 
 
+def q_depth(args: dict[str, Any]) -> Any:
+    """Q@k at every depth: its terms do not depend on k, so their running sum over R; the
+    ideal cumulated gain at each rank comes from the query's judgments."""
+
+    def fill(plan: DepthPlan) -> None:
+        beta, rel = args["beta"], args["rel"]
+        g = grade_gain("linear", args["gains"])
+        best = plan.at_rank("best", g.filter(g > 0).sort(descending=True).cum_sum())
+        is_rel = relevant(rel)
+        found = is_rel.cast(pl.Float64).cum_sum()
+        terms = (found + beta * g.cum_sum()) / (RANK.cast(pl.Float64) + beta * best)
+        total = plan.event(
+            "total", plan.running(pl.when(is_rel).then(terms).otherwise(0.0).cum_sum())
+        )
+        plan.value = ratio_by_row(total, plan.query("R", num_rel(rel)))
+
+    return fill
+
+
 @measure(
     "Q",
+    depth=q_depth,
     tie_bounds=_q_tie_bounds,
     by_r=True,
     sql="ireval_q",

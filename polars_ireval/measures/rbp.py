@@ -36,6 +36,7 @@ from polars_ireval.measures._expr import (
     tie_span_end,
     top_rank,
 )
+from polars_ireval.measures.depth import DepthPlan
 from polars_ireval.measures.usermodel import (
     MODELS,
     Gains,
@@ -196,8 +197,29 @@ def judged_rbp(params: dict[str, Any]) -> dict[str, Any] | None:
     return {**params, "rel": LOWEST_GRADE, "gains": None}
 
 
+def rbp_at_depths(args: dict[str, Any]) -> Any:
+    """RBP@k and its residual at every depth (ties ranked, not averaged): the running sum of
+    gain x weight, and of the unjudged ranks' weights plus p^min(k, n)."""
+    if args["ties"] != "rank":
+        return None
+
+    def fill(plan: DepthPlan) -> None:
+        p = args["p"]
+        weight = rbp_model(p).static_weight()  # (1 - p) p^(rank - 1), what RBP sums
+        gain = unit_gain(args["rel"], args["gains"])
+        plan.value = plan.event("base", plan.running((gain.fill_null(0.0) * weight).cum_sum()))
+        unjudged = pl.when(gain.is_null()).then(weight).otherwise(0.0)
+        seen = plan.event("unjudged", plan.running(unjudged.cum_sum()))
+        n = plan.ranking("n", pl.len()).fill_null(0)
+        depth = pl.min_horizontal(plan.k, n).cast(pl.Float64)
+        plan.residual = seen + pl.lit(float(p)).pow(depth)
+
+    return fill
+
+
 @measure(
     "RBP",
+    depth=rbp_at_depths,
     tie_bounds=grade_ordered,
     average=_rbp_average,
     sql="ireval_rbp",

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from polars_ireval.measures._expr import (
+    RANK,
     TIE_SIZE,
     TIE_START,
     Cutoff,
@@ -13,7 +16,18 @@ from polars_ireval.measures._expr import (
     retrieved,
     top_rank,
 )
+from polars_ireval.measures.depth import DepthPlan
 from polars_ireval.registry import TrecName, measure, positive_int, relevant_grade
+
+
+def rr_depth(args: dict[str, Any]) -> Any:
+    """RR@k at every depth: 1 / the first relevant rank, where it is at or above k."""
+
+    def fill(plan: DepthPlan) -> None:
+        first = plan.ranking("first", RANK.filter(relevant(args["rel"])).min())
+        plan.value = pl.when(first <= plan.k).then(1.0 / first.cast(pl.Float64)).otherwise(0.0)
+
+    return fill
 
 
 def first_relevant_average(rel: int, k: Cutoff = None) -> pl.Expr:
@@ -49,6 +63,7 @@ def _rr_average(*, k: int | None = None, rel: int = 1, depth: int | None = None)
 
 @measure(
     "RR",
+    depth=rr_depth,
     tie_bounds=True,
     average=_rr_average,
     sql="ireval_rr",
