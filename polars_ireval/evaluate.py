@@ -9,10 +9,11 @@ It checks the options and parses the measures once, then hands one
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 import polars as pl
 
+from polars_ireval._collect import collect
 from polars_ireval.engines import ENGINES, Request
 from polars_ireval.engines import engine as engine_named
 from polars_ireval.engines.average import evaluate_spark
@@ -27,9 +28,9 @@ from polars_ireval.judge import (
     check_flag,
     check_options,
     check_relevance_level,
+    check_table,
 )
 from polars_ireval.parse import MeasureLike, parse_measures
-from polars_ireval.registry import Measure
 from polars_ireval.results import (
     CoverageWarning,
     NoRelevant,
@@ -281,36 +282,85 @@ def evaluate(
     return engine_named(engine)(request)
 
 
+@overload
+def evaluate_table(
+    table: pl.DataFrame,
+    measures: MeasureLike | Iterable[MeasureLike],
+    *,
+    per_query: bool = ...,
+    relevance_level: int = ...,
+    residuals: bool = ...,
+    ranked: pl.LazyFrame | None = ...,
+    numbering: pl.LazyFrame | None = ...,
+    validate: bool = ...,
+) -> pl.DataFrame: ...
+
+
+@overload
 def evaluate_table(
     table: pl.LazyFrame,
-    measures: list[Measure],
+    measures: MeasureLike | Iterable[MeasureLike],
+    *,
+    per_query: bool = ...,
+    relevance_level: int = ...,
+    residuals: bool = ...,
+    ranked: pl.LazyFrame | None = ...,
+    numbering: pl.LazyFrame | None = ...,
+    validate: bool = ...,
+) -> pl.LazyFrame: ...
+
+
+def evaluate_table(
+    table: pl.DataFrame | pl.LazyFrame,
+    measures: MeasureLike | Iterable[MeasureLike],
     *,
     per_query: bool = False,
     relevance_level: int = 1,
     residuals: bool = False,
     ranked: pl.LazyFrame | None = None,
     numbering: pl.LazyFrame | None = None,
-) -> pl.LazyFrame:
-    """Compute ``measures`` on an evaluation table (from :func:`judge`) as a lazy query.
+    validate: bool = True,
+) -> pl.DataFrame | pl.LazyFrame:
+    """Compute ``measures`` on an evaluation table (from :func:`judge`): a DataFrame gives a
+    DataFrame, a LazyFrame a LazyFrame (one lazy query).
 
+    ``measures`` are measure strings or parsed measures, as :func:`evaluate` takes them.
     With ``residuals``, add the columns ``residual`` and ``projected`` (see :func:`evaluate`).
     ``ranked``: the rankings (``[run_id,] query_id``) the run holds, when the table also
     scores judged queries the run lacks (``missing="zero"``): those take the value the
     measure declares for them (``absent``; trec_eval's ``-c`` adds 0 for ``utility``).
     ``numbering``: for a table whose rankings are numbered, the frame that names them (see
-    :class:`polars_ireval.judge.Judgment`).
+    :class:`polars_ireval.judge.Judgment`). ``validate=False`` skips the checks of the
+    table (:func:`polars_ireval.judge.check_table`), for a table :func:`judge` built.
+
+    Examples
+    --------
+    >>> import polars_ireval as ir
+    >>> run, qrels = ir.read_run(ir.example_path("runs/bm25.run")), ir.read_qrels(
+    ...     ir.example_path("qrels.txt"))
+    >>> table = ir.judge(run, qrels)
+    >>> ir.evaluate_table(table, "P@5 AP").equals(ir.evaluate(run, qrels, ["P@5", "AP"]))
+    True
     """
+    check_relevance_level(relevance_level)
+    for name, flag in (("per_query", per_query), ("residuals", residuals), ("validate", validate)):
+        check_flag(name, flag)
+    parsed = parse_measures(measures)
+    lazy = table.lazy()
+    if validate:
+        lazy = check_table(lazy)
     if residuals:  # the judged weights that projected divides by (as in evaluate)
-        measures = [*measures, *with_judged_weights(measures)]
+        parsed = [*parsed, *with_judged_weights(parsed)]
     per_q = per_query_columns(
-        table,
-        measures,
+        lazy,
+        parsed,
         relevance_level=relevance_level,
         residuals=residuals,
         ranked=ranked,
         numbering=numbering,
     )
-    return long_result(per_q, measures, per_query=per_query, residuals=residuals)
+    out = long_result(per_q, parsed, per_query=per_query, residuals=residuals)
+    return collect(out, table) if isinstance(table, pl.DataFrame) else out
 
 
 __all__ = ["CoverageWarning", "evaluate", "evaluate_table"]

@@ -789,9 +789,9 @@ def _per_query_values(
             schema={S.QUERY_ID: pl.String, "measure": pl.String, "value": pl.Float64}
         )
     present = None if run is None else run.lazy().select(S.QUERY_ID).unique()
-    return evaluate_table(
-        table.lazy(), measures, per_query=True, relevance_level=level, ranked=present
-    ).collect()
+    return evaluate_table(  # a table judge() built: checked already
+        table, measures, per_query=True, relevance_level=level, ranked=present, validate=False
+    )
 
 
 def _trec_eval_special(

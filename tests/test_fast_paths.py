@@ -1010,3 +1010,22 @@ def test_duckdb_engine_evaluates_in_threads() -> None:
     for job, got in zip(jobs, together, strict=True):
         assert got.height > 0
         assert_frame_equal(got, one(job), check_exact=True)
+
+
+def test_evaluate_table_takes_measure_strings_and_returns_the_input_kind() -> None:
+    """``ir.evaluate_table`` parses measure strings as ``evaluate`` does (it raised
+    AttributeError on one), gives a DataFrame for a DataFrame and a LazyFrame for a
+    LazyFrame, and checks a hand-built table."""
+    run, qrels = _random_run(3, runs=2), _random_qrels(3)
+    table = ir.judge(run, qrels)
+    expected = ir.evaluate(run, qrels, ["P@5", "AP"], per_query=True)
+    eager = ir.evaluate_table(table, "P@5 AP", per_query=True)
+    assert isinstance(eager, pl.DataFrame)
+    assert_frame_equal(eager, expected)
+    lazy = ir.evaluate_table(table.lazy(), ["P@5", ir.parse_measure("AP")], per_query=True)
+    assert isinstance(lazy, pl.LazyFrame)
+    assert_frame_equal(lazy.collect(), expected)
+    with pytest.raises(ir.SchemaError, match="lacks column"):
+        ir.evaluate_table(table.drop("rank"), "P@5")
+    with pytest.raises(ir.UnknownMeasureError):
+        ir.evaluate_table(table, "nope@5")
