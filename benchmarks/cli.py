@@ -44,7 +44,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from layout import DEFAULT_DATA_DIR, DEFAULT_SEED, workload
+from bench.layout import DEFAULT_DATA_DIR, DEFAULT_SEED, workload
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

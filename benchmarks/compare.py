@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from layout import timed
+from bench.measuring import timed
 
 import polars_ireval as ir
 

@@ -29,9 +29,9 @@ import sys
 from pathlib import Path
 
 import polars as pl
-from floor import measure, short_path
-from layout import DEFAULT_DATA_DIR, workload
-from run import eval_polars_ireval, eval_pytrec_eval
+from bench.layout import DEFAULT_DATA_DIR, short_path, workload
+from bench.measuring import take_turns
+from bench.tools import eval_polars_ireval, eval_pytrec_eval
 
 import polars_ireval as ir
 
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         HASH: lambda: (key(run), key(qrels)),
         JOIN: lambda: run_key.join(qrels_key, on="key"),
     }
-    times = measure(cases, args.repeat)
+    times = take_turns(cases, args.repeat)
     med = {label: statistics.median(ts) for label, ts in times.items()}
     floors = {
         "parquet": med[DECODE_RUN] + med[DECODE_QRELS] + med[HASH] + med[JOIN],

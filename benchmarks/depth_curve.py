@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-from layout import timed
+from bench.measuring import timed
 
 import polars_ireval as ir
 

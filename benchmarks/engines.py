@@ -41,206 +41,70 @@ import importlib
 import importlib.metadata
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from layout import DEFAULT_DATA_DIR, DEFAULT_SEED, WORKLOADS
-from run import (
-    BUSY_LOAD,
-    IR_MEASURES_NAMES,
+from bench.charts import draw_engines
+from bench.engine_results import (
+    AGREEMENT,
+    BIG_HEADER,
+    DUCKDB_TARGET,
+    ENGINE_HEADER,
+    JUDGE_VARIANTS,
+    PHASES,
+    SPARK_HEADER,
+    SPARK_TARGET,
+    SPARK_TARGET_HEADER,
+    TARGET_HEADER,
+    Measured,
+    agreement,
+    big_cells,
+    engine_cells,
+    judge_difference,
+    spark_cells,
+    spark_target_cells,
+    target_cells,
+)
+from bench.layout import (
+    DEFAULT_DATA_DIR,
+    DEFAULT_SEED,
+    ENGINES_JSON,
     REPO_DIR,
-    TREC_NAMES,
     WARMUP_SCALE,
-    Means,
-    Row,
+    WORKLOADS,
+)
+from bench.measuring import (
+    BUSY_LOAD,
     check_load,
     command_line,
-    import_tool,
     machine,
-    markdown_table,
-    max_difference,
-    number,
     peak_rss_mb,
     short_paths,
-    status_text,
-    text_table,
     warm_cache,
     worker_env,
 )
+from bench.synthetic import DEPTH, ensure_synthetic, sql_string
+from bench.tables import markdown_table, number, text_table
+from bench.tools import IR_MEASURES_NAMES, TREC_NAMES, Means, import_tool
 
-BENCH_DIR = Path(__file__).resolve().parent
 DEFAULT_OUT = REPO_DIR / "docs" / "benchmarks-engines.md"
-DEFAULT_JSON = BENCH_DIR / "engines.json"
+DEFAULT_JSON = ENGINES_JSON
 PARTS = ("a", "b", "c")
 #: The modules each engine imports on first use (imported, and timed, apart in the workers,
 #: as ``run.py`` times importing a tool apart).
 ENGINES = {"polars": ("polars",), "duckdb": ("duckdb", "pyarrow")}
-#: The issue's target: the DuckDB engine's time at most this multiple of the Polars engine's.
-DUCKDB_TARGET = 1.5
-#: The issue's target for part C: the Spark engine's time at most this multiple of DuckDB's.
-SPARK_TARGET = 10.0
 #: Part C's workloads.
 SPARK_WORKLOADS = ("campaign", "synthetic")
-#: Largest difference between two engines' means that counts as agreement.
-AGREEMENT = 1e-9
-DEPTH = 1000
 LIBRARIES = ("polars", "duckdb", "pyarrow", "pyspark", "polars-ireval")
-
-#: ``ireval_judge`` options of each part B variant, as SQL named arguments.
-JUDGE_VARIANTS = {
-    "judged": ", unjudged := FALSE",
-    "counted": ", unjudged := FALSE, rank_by := 'count'",
-    "full": "",
-}
-JUDGE_LABELS = {
-    "judged": "ireval_judge(..., unjudged := FALSE)",
-    "counted": "ireval_judge(..., unjudged := FALSE, rank_by := 'count')",
-    "full": "ireval_judge(...) (defaults)",
-}
-
-# --------------------------------------------------------------------------- big data
-
-#: One run of ``queries`` x 1,000 documents in TREC order (query, then rank). Document ids
-#: are ``(q * 7919 + r * 104729) mod 10000019``, distinct within a query (10000019 is
-#: prime); scores fall by 0.02 a rank from a per-query top, and one rank in 32 takes the
-#: previous rank's score (a tie).
-RUN_SQL = """\
-COPY (
-    SELECT CAST(100000 + q AS VARCHAR) AS query_id,
-        'D' || lpad(CAST((q * 7919 + r * 104729) % 10000019 AS VARCHAR), 8, '0') AS doc_id,
-        30.0 + (hash(q, {seed}) % 10000) / 1000.0
-            - 0.02 * CASE WHEN hash(q, r, {seed}) % 32 = 0 THEN r - 1 ELSE r END AS score
-    FROM (SELECT i // {depth} AS q, i % {depth} + 1 AS r FROM range({rows}) AS t(i))
-) TO {path} (FORMAT parquet)"""
-
-#: MS MARCO-like qrels: 1-4 judgments per query (60/25/10/5%), grades 0-3 (10/75/10/5%,
-#: the first at least 1); 65% name a retrieved document at a rank skewed to the top
-#: (geometric, p = 0.05), the others a document no query retrieves.
-QRELS_SQL = """\
-COPY (
-    WITH judgments AS (
-        SELECT q, j, hash(q, j, {seed}, 'judgment') AS h
-        FROM range({queries}) AS qs(q) CROSS JOIN range(1, 5) AS js(j)
-        WHERE j <= CASE WHEN hash(q, {seed}, 'count') % 20 < 12 THEN 1
-                        WHEN hash(q, {seed}, 'count') % 20 < 17 THEN 2
-                        WHEN hash(q, {seed}, 'count') % 20 < 19 THEN 3 ELSE 4 END
-    ),
-    drawn AS (
-        SELECT q, j,
-            CASE WHEN h % 100 < 65
-                THEN (q * 7919 + CAST(least({depth}, 1 + floor(
-                    -ln(((h // 100) % 1000000 + 1) / 1000001.0) / 0.05)) AS BIGINT) * 104729)
-                    % 10000019
-                ELSE 10000019 + (h // 100) % 1000000 END AS doc,
-            CASE WHEN (h // 100000000) % 20 < 2 THEN 0
-                 WHEN (h // 100000000) % 20 < 17 THEN 1
-                 WHEN (h // 100000000) % 20 < 19 THEN 2 ELSE 3 END AS grade
-        FROM judgments
-    )
-    SELECT CAST(100000 + q AS VARCHAR) AS query_id,
-        'D' || lpad(CAST(doc AS VARCHAR), 8, '0') AS doc_id,
-        CASE WHEN j = 1 THEN greatest(grade, 1) ELSE grade END AS relevance
-    FROM drawn
-    QUALIFY row_number() OVER (PARTITION BY q, doc ORDER BY j) = 1
-) TO {path} (FORMAT parquet)"""
-
-
-@dataclass(frozen=True)
-class Synthetic:
-    """File layout of a synthetic run of ``queries`` x 1,000 documents and its qrels."""
-
-    queries: int
-    directory: Path
-
-    @property
-    def name(self) -> str:
-        """Workload name used in the tables, e.g. ``synthetic-50000q``."""
-        return f"synthetic-{self.queries}q"
-
-    @property
-    def run(self) -> Path:
-        """Parquet run: ``query_id, doc_id, score``."""
-        return self.directory / "run.parquet"
-
-    @property
-    def qrels(self) -> Path:
-        """Parquet qrels: ``query_id, doc_id, relevance``."""
-        return self.directory / "qrels.parquet"
-
-    @property
-    def manifest(self) -> Path:
-        """Completion marker with the row counts."""
-        return self.directory / "manifest.json"
-
-
-def sql_string(text: str) -> str:
-    """A SQL string literal."""
-    return "'" + text.replace("'", "''") + "'"
-
-
-def ensure_synthetic(data_dir: Path, queries: int, seed: int) -> Synthetic:
-    """Generate the synthetic run and qrels with DuckDB unless they exist.
-
-    The rows go from DuckDB's ``range`` to Parquet without passing through Python; the
-    values derive from DuckDB's ``hash`` of (query, rank, seed).
-
-    Parameters
-    ----------
-    data_dir
-        Cache directory of all workloads.
-    queries
-        Number of queries (the run has ``queries * 1000`` rows).
-    seed
-        Mixed into every hash.
-
-    Returns
-    -------
-    Synthetic
-        The layout of the (now existing) files.
-    """
-    import duckdb
-
-    spec = Synthetic(queries, Path(data_dir) / f"synthetic-q{queries}-seed{seed}")
-    if spec.manifest.exists():
-        return spec
-    print(f"generating {spec.name} with DuckDB ...", file=sys.stderr, flush=True)
-    spec.directory.mkdir(parents=True, exist_ok=True)
-    with duckdb.connect() as con:
-        rows = queries * DEPTH
-        con.execute(
-            RUN_SQL.format(seed=seed, depth=DEPTH, rows=rows, path=sql_string(str(spec.run)))
-        )
-        con.execute(
-            QRELS_SQL.format(
-                seed=seed, depth=DEPTH, queries=queries, path=sql_string(str(spec.qrels))
-            )
-        )
-        counts = con.execute(
-            f"SELECT count(*), count(*) FILTER (WHERE relevance > 0) "
-            f"FROM read_parquet({sql_string(str(spec.qrels))})"
-        ).fetchone()
-    if counts is None:
-        raise RuntimeError(f"DuckDB wrote no qrels to {spec.qrels}")
-    manifest = {
-        "workload": spec.name,
-        "runs": 1,
-        "queries": queries,
-        "run_lines": rows,
-        "qrels_lines": counts[0],
-        "relevant": counts[1],
-    }
-    spec.manifest.write_text(json.dumps(manifest, indent=2) + "\n")
-    return spec
 
 
 # --------------------------------------------------------------------------- workers
@@ -541,25 +405,6 @@ def worker(args: argparse.Namespace) -> None:
 # --------------------------------------------------------------------------- parent
 
 
-#: Timings that workers report besides ``import_s`` and ``seconds``: Spark's session
-#: start-up, the call to ``evaluate(engine="spark")`` and a second (warm) evaluation,
-#: and the evaluation table of part B.
-PHASES = {"startup_s", "plan_s", "warm_s", "judge_s"}
-
-
-@dataclass
-class Measured(Row):
-    """A row of ``run.py`` (``tool`` is the engine, ``input`` the input or judge variant)
-    with what this benchmark records besides (``phases``: the lists of ``PHASES``)."""
-
-    part: str = "a"
-    rows: int = 0
-    phases: dict[str, list[float]] = field(default_factory=dict)
-    jvm_peak_mb: float | None = None
-    temp_peak_mb: float | None = None
-    eval_rows: int | None = None
-
-
 def run_worker(job: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     """Run one job in a fresh Python process.
 
@@ -634,9 +479,9 @@ def engine_rows(
 def warm_up(args: argparse.Namespace) -> None:
     """Run each engine once, untimed, on a tiny workload (fills Python's bytecode cache
     and the OS cache of the libraries, as ``run.py`` does before measuring)."""
-    import generate
+    from bench import workloads  # numpy and Polars: not loaded by the workers
 
-    tiny = generate.ensure("msmarco", args.data_dir, WARMUP_SCALE, args.seed)
+    tiny = workloads.ensure("msmarco", args.data_dir, WARMUP_SCALE, args.seed)
     files = {"run": str(tiny.parquet_run), "qrels": str(tiny.parquet_qrels)}
     for engine in ENGINES:
         print(f"warming up the {engine} engine ...", file=sys.stderr, flush=True)
@@ -645,11 +490,11 @@ def warm_up(args: argparse.Namespace) -> None:
 
 def part_a(args: argparse.Namespace, manifests: dict[str, Any]) -> list[Measured]:
     """Part A: both engines on msmarco and campaign (Parquet)."""
-    import generate
+    from bench import workloads  # numpy and Polars: not loaded by the workers
 
     rows: list[Measured] = []
     for name in ("msmarco", "campaign"):  # as documented (deep: run.py)
-        spec = generate.ensure(name, args.data_dir, args.scale, args.seed)
+        spec = workloads.ensure(name, args.data_dir, args.scale, args.seed)
         manifests[name] = json.loads(spec.manifest.read_text())
         warm_cache([spec.parquet_run, spec.parquet_qrels])
         print(f"part a: {name}", file=sys.stderr, flush=True)
@@ -687,12 +532,12 @@ def part_b(args: argparse.Namespace, manifests: dict[str, Any]) -> list[Measured
 def part_c(args: argparse.Namespace, manifests: dict[str, Any]) -> list[Measured]:
     """Part C: the Spark engine on each of ``--spark-workloads`` (campaign; the synthetic
     run at ``--spark-queries``), with the Polars and DuckDB engines on the same files."""
-    import generate
+    from bench import workloads  # numpy and Polars: not loaded by the workers
 
     rows: list[Measured] = []
     for name in args.spark_workloads:
         if name == "campaign":
-            found = generate.ensure(name, args.data_dir, args.scale, args.seed)
+            found = workloads.ensure(name, args.data_dir, args.scale, args.seed)
             run, qrels, label = found.parquet_run, found.parquet_qrels, name
             manifests[label] = json.loads(found.manifest.read_text())
             lines = manifests[label]["run_lines"]
@@ -724,203 +569,6 @@ def part_c(args: argparse.Namespace, manifests: dict[str, Any]) -> list[Measured
 def partitions_arg(text: str) -> int | None:
     """A value of ``--spark-partitions``: ``default`` (Spark's, None) or a number."""
     return None if text == "default" else int(text)
-
-
-# --------------------------------------------------------------------------- analysis
-
-
-def reference(rows: list[Measured], row: Measured) -> Measured | None:
-    """The successful Polars engine row of the same part and workload, if any."""
-    return next(
-        (
-            r
-            for r in rows
-            if (r.part, r.workload, r.tool) == (row.part, row.workload, "polars") and r.ok
-        ),
-        None,
-    )
-
-
-def versus_polars(rows: list[Measured], row: Measured) -> tuple[float | None, float | None]:
-    """The row's median time over the Polars engine's and the largest difference of their
-    means (both None for the Polars row itself or without a reference)."""
-    ref = reference(rows, row)
-    if ref is None or ref is row or not row.ok or not ref.median or row.median is None:
-        return None, None
-    return row.median / ref.median, max_difference(ref.means, row.means)[0]
-
-
-def versus_duckdb(rows: list[Measured], row: Measured) -> float | None:
-    """The row's median time over the DuckDB engine's on the same part and workload (None
-    for the other engines or without a DuckDB row)."""
-    ref = next(
-        (
-            r
-            for r in rows
-            if (r.part, r.workload, r.tool) == (row.part, row.workload, "duckdb") and r.ok
-        ),
-        None,
-    )
-    spark = row.tool.startswith("spark")
-    if not spark or ref is None or not row.ok or not ref.median or not row.median:
-        return None
-    return row.median / ref.median
-
-
-def judge_difference(rows: list[Measured]) -> float | None:
-    """Largest difference between the means of part B's first judge variant and the others
-    (None unless two succeeded)."""
-    done = [r for r in rows if r.part == "b" and r.ok]
-    diffs = [max_difference(done[0].means, r.means)[0] for r in done[1:]]
-    return max(diffs) if diffs else None
-
-
-def agreement(diff: float | None) -> str:
-    """``yes``/``no``: whether a difference of means is within ``AGREEMENT``."""
-    return "—" if diff is None else ("yes" if diff <= AGREEMENT else "no")
-
-
-def median_of(values: list[float]) -> float | None:
-    """The median of a list, None if it is empty."""
-    return statistics.median(values) if values else None
-
-
-# --------------------------------------------------------------------------- tables
-
-ENGINE_HEADER = (
-    "workload",
-    "rows",
-    "engine",
-    "median s",
-    "min s",
-    "import s",
-    "peak MB",
-    "time / polars",
-    "max diff vs polars",
-    "agree",
-    "status",
-)
-TARGET_HEADER = ("workload", "duckdb / polars", "target", "met")
-BIG_HEADER = (
-    "judge",
-    "rows",
-    "memory_limit",
-    "wall s",
-    "judge s",
-    "evaluation rows",
-    "peak MB",
-    "spill peak MB",
-    "status",
-)
-SPARK_HEADER = (
-    "workload",
-    "engine",
-    "rows",
-    "median s",
-    "min s",
-    "import s",
-    "session start s",
-    "evaluate() s",
-    "warm s",
-    "peak MB (Python)",
-    "peak MB (JVM)",
-    "time / polars",
-    "time / duckdb",
-    "max diff vs polars",
-    "agree",
-    "status",
-)
-SPARK_TARGET_HEADER = ("workload", "engine", "spark / duckdb", "target", "met")
-
-
-def engine_cells(rows: list[Measured], part: str) -> list[tuple[str, ...]]:
-    """Cells of the part A table."""
-    cells: list[tuple[str, ...]] = []
-    for row in (r for r in rows if r.part == part):
-        ratio, diff = versus_polars(rows, row)
-        cells.append(
-            (
-                row.workload,
-                f"{row.rows:,}",
-                row.tool,
-                number(row.median, ".3f"),
-                number(row.fastest, ".3f"),
-                number(median_of(row.import_times), ".2f"),
-                number(row.peak_mb, ".0f"),
-                number(ratio, ".2f"),
-                number(diff, ".2g"),
-                agreement(diff),
-                status_text(row),
-            )
-        )
-    return cells
-
-
-def target_cells(rows: list[Measured]) -> list[tuple[str, ...]]:
-    """Cells of the part A target table: DuckDB's time over Polars' per workload."""
-    cells: list[tuple[str, ...]] = []
-    for row in (r for r in rows if r.part == "a" and r.tool == "duckdb"):
-        ratio = versus_polars(rows, row)[0]
-        met = "—" if ratio is None else ("yes" if ratio <= DUCKDB_TARGET else "no")
-        cells.append((row.workload, number(ratio, ".2f"), f"≤ {DUCKDB_TARGET:g}", met))
-    return cells
-
-
-def big_cells(rows: list[Measured], memory_limit: str) -> list[tuple[str, ...]]:
-    """Cells of the part B table."""
-    return [
-        (
-            JUDGE_LABELS[row.input],
-            f"{row.rows:,}",
-            memory_limit,
-            number(row.median, ".1f"),
-            number(median_of(row.phases.get("judge_s", [])), ".1f"),
-            number(row.eval_rows, ",d"),
-            number(row.peak_mb, ".0f"),
-            number(row.temp_peak_mb, ".0f"),
-            "completed" if row.ok else status_text(row),
-        )
-        for row in rows
-        if row.part == "b"
-    ]
-
-
-def spark_cells(rows: list[Measured]) -> list[tuple[str, ...]]:
-    """Cells of the part C table."""
-    cells: list[tuple[str, ...]] = []
-    for row in (r for r in rows if r.part == "c"):
-        ratio, diff = versus_polars(rows, row)
-        cells.append(
-            (
-                row.workload,
-                row.tool,
-                f"{row.rows:,}",
-                number(row.median, ".2f"),
-                number(row.fastest, ".2f"),
-                number(median_of(row.import_times), ".2f"),
-                number(median_of(row.phases.get("startup_s", [])), ".1f"),
-                number(median_of(row.phases.get("plan_s", [])), ".1f"),
-                number(median_of(row.phases.get("warm_s", [])), ".1f"),
-                number(row.peak_mb, ".0f"),
-                number(row.jvm_peak_mb, ".0f"),
-                number(ratio, ".2f"),
-                number(versus_duckdb(rows, row), ".1f"),
-                number(diff, ".2g"),
-                agreement(diff),
-                status_text(row),
-            )
-        )
-    return cells
-
-
-def spark_target_cells(rows: list[Measured]) -> list[tuple[str, ...]]:
-    """Cells of the part C target table: Spark's time over DuckDB's per workload."""
-    cells: list[tuple[str, ...]] = []
-    for row in (r for r in rows if r.part == "c" and r.tool.startswith("spark")):
-        ratio = versus_duckdb(rows, row)
-        met = "—" if ratio is None else ("yes" if ratio <= SPARK_TARGET else "no")
-        cells.append((row.workload, row.tool, number(ratio, ".1f"), f"≤ {SPARK_TARGET:g}", met))
-    return cells
 
 
 # --------------------------------------------------------------------------- report
@@ -1244,9 +892,7 @@ def report(
 
 def draw_chart(args: argparse.Namespace) -> None:
     """Draw the page's chart from ``args.json`` into ``images/`` beside ``args.out``."""
-    import charts
-
-    for path in charts.main_engines(args.json, args.out.parent / "images"):
+    for path in draw_engines(args.json, args.out.parent / "images"):
         print(f"wrote {path}")
 
 

@@ -34,13 +34,15 @@ import datetime
 import platform
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import polars as pl
+from bench import workloads
+from bench.layout import short_path
+from bench.measuring import take_turns
 
 import polars_ireval as ir
 from polars_ireval import sql as irsql
@@ -60,15 +62,6 @@ POSITIONS = "DuckDB: positions from input order"
 TARGET = 1.5
 
 
-def short_path(path: Path) -> str:
-    """``path`` relative to the repository when inside it (the working tree, put first on
-    ``PYTHONPATH``), else as is (an installed package)."""
-    try:
-        return str(path.resolve().relative_to(HERE.parent))
-    except ValueError:
-        return str(path)
-
-
 def steps(
     run: pl.DataFrame, qrels: pl.DataFrame, paths: tuple[Path, Path]
 ) -> dict[str, Callable[[], Any]]:
@@ -80,7 +73,7 @@ def steps(
     con.register("qrels", qrels.to_arrow(compat_level=level))
     keys = "run_id, query_id" if "run_id" in run.columns else "query_id"
     judge = (
-        "CREATE OR REPLACE TEMP TABLE ev AS SELECT * FROM ireval_judge(run, qrels, "
+        "CREATE OR REPLACE TEMP TABLE ev AS SELECT * FROM ireval_judge('run', 'qrels', "
         f"unjudged := FALSE, rank_by := '{rank_by_of(qrels)}')"
     )
     con.execute(judge)
@@ -118,19 +111,6 @@ def steps(
         JUDGE: lambda: con.execute(judge),
         "DuckDB: five measure macros on it": sql(measures),
     }
-
-
-def measure(cases: dict[str, Callable[[], Any]], repeat: int) -> dict[str, list[float]]:
-    """``repeat`` rounds of every case in turn, after an untimed one: the times by label."""
-    times: dict[str, list[float]] = {label: [] for label in cases}
-    for f in cases.values():
-        f()
-    for _ in range(repeat):
-        for label, f in cases.items():
-            start = time.perf_counter()
-            f()
-            times[label].append(time.perf_counter() - start)
-    return times
 
 
 def section(
@@ -174,8 +154,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", default=str(HERE / "data"))
     parser.add_argument("--out", default=str(HERE.parent / "docs" / "benchmarks-duckdb-floor.md"))
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(HERE))
-    import generate
 
     lines = [
         "# DuckDB engine: its floor against the Polars engine",
@@ -195,12 +173,12 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     for name in args.workloads:
-        spec = generate.ensure(name, Path(args.data_dir), 1.0)
+        spec = workloads.ensure(name, Path(args.data_dir), 1.0)
         run = ir.read_run(spec.parquet_run)
         qrels = ir.read_qrels(spec.parquet_qrels)
         print(f"{name}: {run.height:,} rows ...", file=sys.stderr)
         paths = (spec.parquet_run, spec.parquet_qrels)
-        times = measure(steps(run, qrels, paths), args.repeat)
+        times = take_turns(steps(run, qrels, paths), args.repeat)
         lines += section(name, run, qrels, times)
     Path(args.out).write_text("\n".join(lines))
     print("\n".join(lines))

@@ -26,23 +26,32 @@ import time
 from pathlib import Path
 
 import polars as pl
+from bench import workloads
 
 import polars_ireval as ir
 from polars_ireval.parse import parse_measures
 from polars_ireval.registry import REGISTRY
 
 HERE = Path(__file__).resolve().parent
-REQUIRED = {"IPrec": "IPrec@0.5", "Rprec_mult": "Rprec_mult(mult=0.5)", "ED": "ED(measure='INST')"}
+REQUIRED = {
+    "IPrec": "IPrec@0.5",
+    "Rprec_mult": "Rprec_mult(mult=0.5)",
+    "ED": "ED(measure='INST')",
+    "SetAccuracy": "SetAccuracy(num_docs=100000)",
+}
 
 
 def measure_strings() -> list[str]:
-    """One measure string per registry entry, with its defaults."""
+    """One measure string per registry entry, with its defaults (a required parameter other
+    than the cutoff: its value in REQUIRED, or a collection of 100,000 documents)."""
     out = []
     for name, defn in REGISTRY.items():
         if name in REQUIRED:
             out.append(REQUIRED[name])
-        else:
-            out.append(f"{name}@10" if defn.cutoff == "k" else name)
+            continue
+        needed = [p.name for p in defn.params if p.required and p.name != defn.cutoff]
+        given = f"({','.join(f'{p}=100000' for p in needed)})" if needed else ""
+        out.append(f"{name}{given}@10" if defn.cutoff == "k" else f"{name}{given}")
     return out
 
 
@@ -53,10 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", default=str(HERE / "data"))
     parser.add_argument("--out", default=str(HERE.parent / "docs" / "benchmarks-measures.md"))
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(HERE))
-    import generate
-
-    spec = generate.ensure(args.workload, Path(args.data_dir), 1.0)
+    spec = workloads.ensure(args.workload, Path(args.data_dir), 1.0)
     run = ir.read_run(spec.parquet_run)
     qrels = ir.read_qrels(spec.text_qrels)
     rows = []
@@ -99,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         f"| `{t}` | {'yes' if u else 'no'} | {med:.3f} | {lo:.3f} |" for t, u, med, lo in rows
     ]
     Path(args.out).write_text("\n".join(lines) + "\n")
-    Path(HERE / "measures.json").write_text(
+    Path(args.out).with_suffix(".json").write_text(
         json.dumps(
             [dict(zip(["measure", "unjudged", "median", "min"], r, strict=True)) for r in rows],
             indent=1,

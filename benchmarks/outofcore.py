@@ -37,31 +37,20 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from engines import ensure_synthetic
-from layout import DEFAULT_DATA_DIR, DEFAULT_SEED
-from run import (
-    IR_MEASURES_NAMES,
-    PYTREC_EVAL_MEASURES,
-    REPO_DIR,
-    check_load,
-    command_line,
-    machine,
-    markdown_table,
-    max_difference,
-    mean_by_measure,
-    peak_rss_mb,
-    read_run_dict,
-    worker_env,
-)
+from bench.layout import DEFAULT_DATA_DIR, DEFAULT_SEED, OUTOFCORE_JSON, REPO_DIR
+from bench.measuring import check_load, command_line, machine, peak_rss_mb, worker_env
+from bench.outofcore_results import HEADER, SPEEDUP, cells
+from bench.results import max_difference
+from bench.synthetic import ensure_synthetic
+from bench.tables import markdown_table
+from bench.tools import IR_MEASURES_NAMES, PYTREC_EVAL_MEASURES, mean_by_measure, read_run_dict
 
-BENCH_DIR = Path(__file__).resolve().parent
 DEFAULT_OUT = REPO_DIR / "docs" / "benchmarks-outofcore.md"
-DEFAULT_JSON = BENCH_DIR / "outofcore.json"
+DEFAULT_JSON = OUTOFCORE_JSON
 CASES = ("pytrec_eval text", "polars_ireval parquet", "polars_ireval text", "ireval text")
 REFERENCE = "pytrec_eval text"
-#: The issue's targets: peak memory (MB) and speed-up over pytrec_eval.
+#: The issue's targets: peak memory (MB) under this bound, and ``SPEEDUP`` over pytrec_eval.
 MEMORY_BOUND_MB = 2048
-SPEEDUP = 5.0
 TAG = "synthetic"
 
 
@@ -209,47 +198,6 @@ def summarize(records: dict[str, list[dict[str, Any]]], bound: float) -> list[di
             }
         )
     return rows
-
-
-def cells(rows: list[dict[str, Any]]) -> list[tuple[str, ...]]:
-    """Table cells of the summary rows."""
-    out = []
-    for r in rows:
-        if r["status"] != "ok":
-            out.append((r["case"], "—", "—", "—", "—", "—", "—", f"{r['status']} {r['error']}"))
-            continue
-        speed = "—" if r["speedup"] is None else f"{r['speedup']:.2f}×"
-        met = (
-            "—"
-            if r["memory_met"] is None
-            else ("yes" if r["memory_met"] and (r["speedup"] or 0) >= SPEEDUP else "no")
-        )
-        diff = "—" if r["max_abs_diff"] is None else f"{r['max_abs_diff']:.3g}"
-        out.append(
-            (
-                r["case"],
-                f"{r['median_s']:.2f}",
-                f"{r['min_s']:.2f}",
-                f"{r['peak_mb']:.0f}",
-                speed,
-                diff,
-                met,
-                "ok",
-            )
-        )
-    return out
-
-
-HEADER = (
-    "case",
-    "median s",
-    "min s",
-    "peak MB (time -v)",
-    "speed-up vs pytrec_eval",
-    "max abs diff of means",
-    "targets met",
-    "status",
-)
 
 
 def markdown(rows: list[dict[str, Any]], context: dict[str, Any]) -> str:

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-from layout import timed
+from bench.measuring import timed
 
 import polars_ireval as ir
 from polars_ireval.pooling import (

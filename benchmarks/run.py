@@ -20,257 +20,61 @@ import argparse
 import importlib
 import importlib.metadata
 import json
-import os
-import platform
-import resource
-import shlex
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from layout import DEFAULT_DATA_DIR, DEFAULT_SEED, WORKLOADS, Workload, workload
+from bench import engine_results, outofcore_results
+from bench.charts import draw_results
+from bench.layout import (
+    DEFAULT_DATA_DIR,
+    DEFAULT_SEED,
+    ENGINES_JSON,
+    OUTOFCORE_JSON,
+    REPO_DIR,
+    RESULTS_JSON,
+    WARMUP_SCALE,
+    WORKLOADS,
+    Workload,
+    workload,
+)
+from bench.measuring import (
+    BUSY_LOAD,
+    check_load,
+    command_line,
+    machine,
+    peak_rss_mb,
+    short_paths,
+    warm_cache,
+    worker_env,
+)
+from bench.results import Row, max_difference, ratios, status_text
+from bench.tables import markdown_table, number, text_table
+from bench.tools import (
+    CASES,
+    DISTRIBUTIONS,
+    EVALUATORS,
+    INPUTS,
+    REFERENCE,
+    SUBJECT,
+    TOOLS,
+    TREC_NAMES,
+    import_tool,
+)
 
-BENCH_DIR = Path(__file__).resolve().parent
-REPO_DIR = BENCH_DIR.parent
 DEFAULT_OUT = REPO_DIR / "docs" / "benchmarks.md"
-DEFAULT_JSON = BENCH_DIR / "results.json"
-#: Scale of the tiny workload each case runs once, untimed, before the measurements.
-WARMUP_SCALE = 0.001
-#: 1-minute load average above which the run is reported as made on a busy machine.
-BUSY_LOAD = 0.5
+DEFAULT_JSON = RESULTS_JSON
 
-TOOLS = ("pytrec_eval", "ir_measures", "ranx", "polars_ireval")
-INPUTS = ("text", "parquet")
-SUBJECT = "polars_ireval"
-REFERENCE = "pytrec_eval"
-#: (tool, input) pairs in table order; peers read Parquet only where they offer a reader.
-CASES = (
-    ("pytrec_eval", "text"),
-    ("ir_measures", "text"),
-    ("ranx", "text"),
-    ("ranx", "parquet"),
-    ("polars_ireval", "text"),
-    ("polars_ireval", "parquet"),
-)
-DISTRIBUTIONS = {
-    "pytrec_eval": "pytrec-eval-terrier",
-    "ir_measures": "ir-measures",
-    "ranx": "ranx",
-    "polars_ireval": "polars-ireval",
-}
 LIBRARIES = ("polars", "duckdb", "pyarrow", "numpy", "pandas", "numba", *DISTRIBUTIONS.values())
-#: Attributes a tool must have to count as available (polars_ireval is being built).
-REQUIRED = {SUBJECT: ("read_run", "read_qrels", "evaluate")}
-
-#: The five measures, keyed by their trec_eval names (used in every result).
-TREC_NAMES = ("ndcg_cut_10", "map", "P_10", "recall_1000", "recip_rank")
-IR_MEASURES_NAMES = dict(zip(("nDCG@10", "AP", "P@10", "R@1000", "RR"), TREC_NAMES, strict=True))
-#: The same measures as trec_eval ``-m`` options (what ir_measures passes): evaluating with
-#: the dotted names is about 2x faster than with the underscore names in pytrec_eval 0.5.11.
-PYTREC_EVAL_MEASURES = {"ndcg_cut.10", "map", "P.10", "recall.1000", "recip_rank"}
-RANX_NAMES = dict(
-    zip(("ndcg@10", "map", "precision@10", "recall@1000", "mrr"), TREC_NAMES, strict=True)
-)
-
-Means = dict[str, dict[str, float]]
-"""Mean of each measure (trec_eval name) per run id."""
-
-
-# --------------------------------------------------------------------------- tools
-
-
-def mean_by_measure(per_query: Iterable[Mapping[str, float]]) -> dict[str, float]:
-    """Average pytrec_eval's per-query values over the queries.
-
-    Parameters
-    ----------
-    per_query
-        One mapping ``measure -> value`` per query.
-
-    Returns
-    -------
-    dict
-        The mean of each measure of ``TREC_NAMES``.
-    """
-    rows = list(per_query)
-    return {name: sum(row[name] for row in rows) / len(rows) for name in TREC_NAMES}
-
-
-def read_run_dict(path: Path) -> dict[str, dict[str, float]]:
-    """Read a TREC run into pytrec_eval's ``{query_id: {doc_id: score}}``.
-
-    Same result as ``pytrec_eval.parse_run`` but about 20% faster (no ``strip``, no
-    duplicate assertion), so pytrec_eval is timed with the fastest plain-Python reader.
-    """
-    run: defaultdict[str, dict[str, float]] = defaultdict(dict)
-    with open(path) as lines:
-        for line in lines:
-            query_id, _, doc_id, _, score, _ = line.split()
-            run[query_id][doc_id] = float(score)
-    return run
-
-
-def read_qrels_dict(path: Path) -> dict[str, dict[str, int]]:
-    """Read TREC qrels into pytrec_eval's ``{query_id: {doc_id: relevance}}``."""
-    qrels: defaultdict[str, dict[str, int]] = defaultdict(dict)
-    with open(path) as lines:
-        for line in lines:
-            query_id, _, doc_id, relevance = line.split()
-            qrels[query_id][doc_id] = int(relevance)
-    return qrels
-
-
-def eval_pytrec_eval(spec: Workload, fmt: str) -> Means:
-    """Evaluate with pytrec_eval: one RelevanceEvaluator, ``evaluate`` once per run."""
-    import pytrec_eval
-
-    evaluator = pytrec_eval.RelevanceEvaluator(
-        read_qrels_dict(spec.text_qrels), PYTREC_EVAL_MEASURES
-    )
-    return {
-        run_id: mean_by_measure(evaluator.evaluate(read_run_dict(path)).values())
-        for run_id, path in zip(spec.run_ids, spec.text_runs, strict=True)
-    }
-
-
-def eval_ir_measures(spec: Workload, fmt: str) -> Means:
-    """Evaluate with ir_measures: its TREC readers and one evaluator's calc_aggregate per run."""
-    import ir_measures
-
-    measures = [ir_measures.parse_measure(name) for name in IR_MEASURES_NAMES]
-    evaluator = ir_measures.evaluator(measures, ir_measures.read_trec_qrels(str(spec.text_qrels)))
-    means = {}
-    for run_id, path in zip(spec.run_ids, spec.text_runs, strict=True):
-        aggregate = evaluator.calc_aggregate(ir_measures.read_trec_run(str(path)))
-        means[run_id] = {IR_MEASURES_NAMES[str(m)]: value for m, value in aggregate.items()}
-    return means
-
-
-def ranx_frame(path: Path) -> Any:
-    """Read a Parquet file with pandas, ids as ``object`` as ranx's ``from_df`` requires.
-
-    ``Run.from_parquet`` is ``from_df(pandas.read_parquet(path))``, whose dtype assertion
-    fails under pandas >= 3 (ids are read as the ``str`` dtype); this is the same call
-    with the ids cast to ``object``.
-    """
-    import pandas as pd
-
-    frame = pd.read_parquet(path)
-    return frame.astype({"query_id": object, "doc_id": object})
-
-
-def ranx_runs(spec: Workload, fmt: str) -> Iterator[tuple[str, Any]]:
-    """Yield ``(run_id, ranx.Run)`` for every run, one at a time."""
-    from ranx import Run
-
-    if fmt == "text":
-        for run_id, path in zip(spec.run_ids, spec.text_runs, strict=True):
-            yield run_id, Run.from_file(str(path), kind="trec")
-        return
-    frame = ranx_frame(spec.parquet_run)
-    columns = {"q_id_col": "query_id", "doc_id_col": "doc_id", "score_col": "score"}
-    if "run_id" not in frame.columns:
-        yield spec.run_ids[0], Run.from_df(frame, **columns)
-        return
-    for run_id, part in frame.groupby("run_id", sort=False):
-        yield str(run_id), Run.from_df(part, **columns)
-
-
-def eval_ranx(spec: Workload, fmt: str) -> Means:
-    """Evaluate with ranx: Qrels/Run from TREC files or Parquet, ``ranx.evaluate`` per run."""
-    from ranx import Qrels, evaluate
-
-    if fmt == "text":
-        qrels = Qrels.from_file(str(spec.text_qrels), kind="trec")
-    else:
-        qrels = Qrels.from_df(
-            ranx_frame(spec.parquet_qrels),
-            q_id_col="query_id",
-            doc_id_col="doc_id",
-            score_col="relevance",
-        )
-    means = {}
-    for run_id, run in ranx_runs(spec, fmt):
-        scores = evaluate(qrels, run, list(RANX_NAMES))
-        means[run_id] = {RANX_NAMES[name]: float(value) for name, value in scores.items()}
-    return means
-
-
-def eval_polars_ireval(spec: Workload, fmt: str) -> Means:
-    """Evaluate with polars_ireval: ``read_run``/``read_qrels`` and one ``evaluate`` call."""
-    import polars as pl
-
-    import polars_ireval as ir
-
-    if fmt == "text":
-        paths = [str(path) for path in spec.text_runs]
-        run_source: str | list[str] = paths if len(paths) > 1 else paths[0]
-        qrels_path = spec.text_qrels
-    else:
-        run_source, qrels_path = str(spec.parquet_run), spec.parquet_qrels
-    result = ir.evaluate(
-        ir.read_run(run_source), ir.read_qrels(str(qrels_path)), list(IR_MEASURES_NAMES)
-    )
-    if isinstance(result, pl.LazyFrame):
-        result = result.collect()
-    if "run_id" not in result.columns:
-        result = result.with_columns(run_id=pl.lit(spec.run_ids[0]))
-    means: Means = {}
-    for row in result.iter_rows(named=True):
-        means.setdefault(row["run_id"], {})[IR_MEASURES_NAMES[row["measure"]]] = row["value"]
-    return means
-
-
-EVALUATORS: dict[str, Callable[[Workload, str], Means]] = {
-    "pytrec_eval": eval_pytrec_eval,
-    "ir_measures": eval_ir_measures,
-    "ranx": eval_ranx,
-    "polars_ireval": eval_polars_ireval,
-}
 
 
 # --------------------------------------------------------------------------- worker
-
-
-def peak_rss_mb() -> float:
-    """Peak resident set size of this process in MB.
-
-    On Linux, ``VmHWM`` of ``/proc/self/status``: ``ru_maxrss`` survives ``exec`` and so
-    would start at the parent's resident size at fork time. Elsewhere, ``ru_maxrss``.
-    """
-    status = Path("/proc/self/status")
-    if status.exists():
-        for line in status.read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 2**10
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
-
-
-def import_tool(tool: str) -> str:
-    """Import a tool and return its version.
-
-    Raises
-    ------
-    ImportError
-        The module cannot be imported or lacks an attribute the harness needs.
-    """
-    module = importlib.import_module(tool)
-    missing = [name for name in REQUIRED.get(tool, ()) if not hasattr(module, name)]
-    if missing:
-        raise ImportError(f"{tool} has no {', '.join(missing)} (package incomplete)")
-    try:
-        return importlib.metadata.version(DISTRIBUTIONS[tool])
-    except importlib.metadata.PackageNotFoundError:
-        return f"{getattr(module, '__version__', 'unknown')} (working tree, not installed)"
 
 
 def measure_once(tool: str, spec: Workload, fmt: str) -> dict[str, Any]:
@@ -314,43 +118,6 @@ def worker(args: argparse.Namespace) -> None:
 # --------------------------------------------------------------------------- parent
 
 
-@dataclass
-class Row:
-    """Measurements of one (tool, workload, input format)."""
-
-    tool: str
-    workload: str
-    input: str
-    status: str = "ok"
-    error: str = ""
-    version: str = ""
-    times: list[float] = field(default_factory=list)
-    import_times: list[float] = field(default_factory=list)
-    peak_mb: float | None = None
-    means: Means = field(default_factory=dict)
-
-    @property
-    def ok(self) -> bool:
-        """Whether every repetition succeeded."""
-        return self.status == "ok" and bool(self.times)
-
-    @property
-    def median(self) -> float | None:
-        """Median wall time in seconds."""
-        return statistics.median(self.times) if self.ok else None
-
-    @property
-    def fastest(self) -> float | None:
-        """Minimum wall time in seconds."""
-        return min(self.times) if self.ok else None
-
-
-def worker_env() -> dict[str, str]:
-    """Environment of a worker: the repository first on ``PYTHONPATH`` (working tree)."""
-    paths = [str(REPO_DIR), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
-
-
 def run_worker(
     tool: str, name: str, scale: float, fmt: str, args: argparse.Namespace
 ) -> dict[str, Any]:
@@ -382,13 +149,6 @@ def run_worker(
         return json.loads(result_file.read_text())
 
 
-def short_paths(message: str, data_dir: Path) -> str:
-    """Write the data directory as ``<data>`` in a message."""
-    for form in sorted({str(data_dir.resolve()), str(data_dir)}, key=len, reverse=True):
-        message = message.replace(form, "<data>")
-    return message
-
-
 def measure_round(row: Row, spec: Workload, args: argparse.Namespace) -> None:
     """Measure one more repetition of ``row``'s (tool, workload, input); a failure ends it."""
     record = run_worker(row.tool, spec.name, args.scale, row.input, args)
@@ -400,14 +160,6 @@ def measure_round(row: Row, spec: Workload, args: argparse.Namespace) -> None:
     row.import_times.append(record["import_s"])
     row.peak_mb = max(row.peak_mb or 0.0, record["peak_mb"])
     row.means = record["means"]
-
-
-def warm_cache(paths: Iterable[Path]) -> None:
-    """Read every file once so that all tools start from a warm OS file cache."""
-    for path in paths:
-        with open(path, "rb") as handle:
-            while handle.read(1 << 24):
-                pass
 
 
 def selected_cases(args: argparse.Namespace) -> list[tuple[str, str]]:
@@ -427,9 +179,9 @@ def warm_up(args: argparse.Namespace) -> dict[str, str]:
     dict
         The error message of each unavailable tool.
     """
-    import generate
+    from bench import workloads  # numpy and Polars: not loaded by the workers
 
-    generate.ensure("msmarco", args.data_dir, WARMUP_SCALE, args.seed)
+    workloads.ensure("msmarco", args.data_dir, WARMUP_SCALE, args.seed)
     unavailable: dict[str, str] = {}
     for tool, fmt in selected_cases(args):
         if tool in unavailable:
@@ -449,13 +201,13 @@ def benchmark(args: argparse.Namespace) -> tuple[list[Row], dict[str, dict[str, 
     tuple
         The rows, and the manifest of each workload.
     """
-    import generate
+    from bench import workloads  # numpy and Polars: not loaded by the workers
 
     unavailable = warm_up(args)
     rows: list[Row] = []
     manifests = {}
     for name in args.workloads:
-        spec = generate.ensure(name, args.data_dir, args.scale, args.seed)
+        spec = workloads.ensure(name, args.data_dir, args.scale, args.seed)
         manifests[name] = json.loads(spec.manifest.read_text())
         warm_cache(spec.files)
         cases = []
@@ -481,56 +233,6 @@ def benchmark(args: argparse.Namespace) -> tuple[list[Row], dict[str, dict[str, 
 
 
 # --------------------------------------------------------------------------- analysis
-
-
-def subject_row(rows: list[Row], row: Row) -> Row | None:
-    """The successful polars_ireval row with the same workload and input as ``row``."""
-    for other in rows:
-        if (other.tool, other.workload, other.input) == (SUBJECT, row.workload, row.input):
-            return other if other.ok else None
-    return None
-
-
-def fastest_peer(rows: list[Row], name: str) -> Row | None:
-    """The fastest successful peer row (any input) on a workload."""
-    peers = [r for r in rows if r.workload == name and r.tool != SUBJECT and r.ok]
-    return min(peers, key=lambda r: r.median or 0.0, default=None)
-
-
-def ratios(rows: list[Row], row: Row) -> tuple[float | None, float | None]:
-    """Speed ratios of a row.
-
-    Returns
-    -------
-    tuple
-        ``peer_time / polars_ireval_time`` (peer rows, same workload and input) and
-        ``fastest_peer_time / polars_ireval_time`` (polars_ireval rows).
-    """
-    if not row.ok or row.median is None:
-        return None, None
-    if row.tool != SUBJECT:
-        subject = subject_row(rows, row)
-        return (row.median / subject.median if subject and subject.median else None), None
-    peer = fastest_peer(rows, row.workload)
-    return None, (peer.median / row.median if peer and peer.median else None)
-
-
-def max_difference(reference: Means, means: Means) -> tuple[float, str]:
-    """Largest absolute difference between two sets of means.
-
-    Returns
-    -------
-    tuple
-        The difference (``inf`` if a run or measure is missing) and where it occurs.
-    """
-    worst, where = 0.0, ""
-    for run_id, values in reference.items():
-        for name, value in values.items():
-            other = means.get(run_id, {}).get(name)
-            diff = float("inf") if other is None else abs(other - value)
-            if diff > worst or not where:
-                worst, where = diff, f"{name} ({run_id})"
-    return worst, where
 
 
 def cross_check(rows: list[Row]) -> list[dict[str, Any]]:
@@ -594,19 +296,6 @@ HEADER = (
 )
 
 
-def number(value: float | None, fmt: str) -> str:
-    """Format a number, or an em dash for a missing one."""
-    return "—" if value is None else format(value, fmt)
-
-
-def status_text(row: Row, width: int = 70) -> str:
-    """One-line status of a row, the error shortened to ``width`` characters."""
-    if row.ok:
-        return "ok"
-    text = f"{row.status}: {row.error}" if row.error else row.status
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def table_rows(rows: list[Row]) -> list[tuple[str, ...]]:
     """The cells of the results table, one tuple per row."""
     cells: list[tuple[str, ...]] = []
@@ -630,21 +319,6 @@ def table_rows(rows: list[Row]) -> list[tuple[str, ...]]:
     return cells
 
 
-def text_table(header: tuple[str, ...], cells: list[tuple[str, ...]]) -> str:
-    """Render an aligned plain-text table."""
-    widths = [max(len(str(c)) for c in column) for column in zip(header, *cells, strict=True)]
-    rows = [header, tuple("-" * w for w in widths), *cells]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows]
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def markdown_table(header: tuple[str, ...], cells: list[tuple[str, ...]]) -> str:
-    """Render a Markdown table."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in cells]
-    return "\n".join(lines)
-
-
 CHECK_HEADER = ("workload", "tool", "input", "reference", "max abs diff", "at")
 
 
@@ -663,21 +337,6 @@ def check_cells(checks: list[dict[str, Any]]) -> list[tuple[str, ...]]:
     ]
 
 
-def memory_gb() -> float:
-    """Physical memory in GB."""
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-
-
-def cpu_model() -> str:
-    """CPU model name from ``/proc/cpuinfo``, or ``platform.processor()``."""
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        for line in cpuinfo.read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown"
-
-
 def library_versions(rows: list[Row]) -> dict[str, str]:
     """Installed version of every library involved (polars_ireval as its workers saw it)."""
     versions = {}
@@ -690,42 +349,6 @@ def library_versions(rows: list[Row]) -> dict[str, str]:
     if subject is not None:
         versions[DISTRIBUTIONS[SUBJECT]] = subject.version or status_text(subject)
     return versions
-
-
-def machine(load: float) -> dict[str, Any]:
-    """Description of the machine and interpreter, with the load average before the run."""
-    return {
-        "cpu": cpu_model(),
-        "cores": os.cpu_count(),
-        "ram_gb": round(memory_gb(), 1),
-        "os": platform.platform(),
-        "python": platform.python_version(),
-        "load_before": round(load, 2),
-    }
-
-
-def check_load() -> float:
-    """Return the 1-minute load average, warning if other processes keep the CPU busy."""
-    load = os.getloadavg()[0]
-    if load > BUSY_LOAD:
-        print(
-            f"warning: load average {load:.2f} before the run; other processes will skew "
-            "the timings",
-            file=sys.stderr,
-        )
-    return load
-
-
-def command_line() -> str:
-    """The command that ran this script, as typed from the repository root if possible."""
-    script = Path(sys.argv[0]).resolve()
-    try:
-        shown = str(script.relative_to(Path.cwd().resolve()))
-    except ValueError:
-        shown = sys.argv[0]
-    cwd = Path.cwd().resolve()
-    where = "" if cwd == REPO_DIR else f"cd {shlex.quote(os.path.relpath(cwd, REPO_DIR))} && "
-    return where + shlex.join(["python", shown, *sys.argv[1:]])
 
 
 def workload_lines(manifests: dict[str, dict[str, Any]]) -> list[str]:
@@ -915,15 +538,10 @@ def companion_sections() -> list[str]:
     table's ratios measured within that run): the engines (Polars, DuckDB, DuckDB SQL on
     50M rows under a memory limit, Spark local mode; ``engines.py``) and one run of 50M
     lines against pytrec_eval (``outofcore.py``). Nothing for a script not yet run."""
-    if str(BENCH_DIR) not in sys.path:  # imported from elsewhere (the tests): its siblings
-        sys.path.insert(0, str(BENCH_DIR))
-    import engines
-    import outofcore
-
     parts: list[str] = []
-    if engines.DEFAULT_JSON.exists():
-        found = json.loads(engines.DEFAULT_JSON.read_text())
-        rows = [engines.Measured(**r) for r in found["rows"]]
+    if ENGINES_JSON.exists():
+        found = json.loads(ENGINES_JSON.read_text())
+        rows = [engine_results.Measured(**r) for r in found["rows"]]
         done = {r.part for r in rows}
         parts += [
             "## Engines",
@@ -936,13 +554,15 @@ def companion_sections() -> list[str]:
         if "a" in done:
             parts += [
                 "Polars and DuckDB engines (`ir.evaluate(..., engine=...)`):",
-                markdown_table(engines.ENGINE_HEADER, engines.engine_cells(rows, "a")),
+                markdown_table(
+                    engine_results.ENGINE_HEADER, engine_results.engine_cells(rows, "a")
+                ),
             ]
         if "b" in done:
             limit = found["memory_limit"]
             parts += [
                 f"DuckDB SQL over 50M rows read in place, under `memory_limit = '{limit}'`:",
-                markdown_table(engines.BIG_HEADER, engines.big_cells(rows, limit)),
+                markdown_table(engine_results.BIG_HEADER, engine_results.big_cells(rows, limit)),
             ]
         if "c" in done:
             parts += [
@@ -950,12 +570,14 @@ def companion_sections() -> list[str]:
                 "`engine='spark-polars'`, the Polars engine in Spark's Python workers, on "
                 "`spark.read.parquet` frames), with the Polars and DuckDB engines on the same "
                 "files in the same run:",
-                markdown_table(engines.SPARK_HEADER, engines.spark_cells(rows)),
-                f"Issue 23 asks Spark to be within {engines.SPARK_TARGET:g}x of DuckDB:",
-                markdown_table(engines.SPARK_TARGET_HEADER, engines.spark_target_cells(rows)),
+                markdown_table(engine_results.SPARK_HEADER, engine_results.spark_cells(rows)),
+                f"Issue 23 asks Spark to be within {engine_results.SPARK_TARGET:g}x of DuckDB:",
+                markdown_table(
+                    engine_results.SPARK_TARGET_HEADER, engine_results.spark_target_cells(rows)
+                ),
             ]
-    if outofcore.DEFAULT_JSON.exists():
-        found = json.loads(outofcore.DEFAULT_JSON.read_text())
+    if OUTOFCORE_JSON.exists():
+        found = json.loads(OUTOFCORE_JSON.read_text())
         m = found["manifest"]
         parts += [
             "## One run of 50M lines",
@@ -965,7 +587,7 @@ def companion_sections() -> list[str]:
             "evaluated a chunk of queries at a time (`ir.evaluate_out_of_core`, `ireval "
             "--chunks auto`) against pytrec_eval reading the text file; peak memory from "
             "`/usr/bin/time -v`.",
-            markdown_table(outofcore.HEADER, outofcore.cells(found["rows"])),
+            markdown_table(outofcore_results.HEADER, outofcore_results.cells(found["rows"])),
         ]
     return parts
 
@@ -1001,9 +623,7 @@ def report(
 
 def draw_charts(args: argparse.Namespace) -> None:
     """Draw the page's charts from ``args.json`` into ``images/`` beside ``args.out``."""
-    import charts
-
-    for path in charts.main(args.json, args.out.parent / "images"):
+    for path in draw_results(args.json, args.out.parent / "images"):
         print(f"wrote {path}")
 
 

@@ -1,4 +1,4 @@
-"""``benchmarks/charts.py``: the charts of ``docs/benchmarks.md`` and
+"""``benchmarks/charts.py`` (``bench.charts``): the charts of ``docs/benchmarks.md`` and
 ``docs/benchmarks-engines.md`` show the committed results.
 
 Oracle: ``benchmarks/results.json`` and ``engines.json`` read here with ``json`` alone,
@@ -9,9 +9,11 @@ measured on the figure. Nothing is measured (the benchmarks are too costly for a
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import statistics
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,14 +29,18 @@ ENGINES_PAGE = ROOT / "docs" / "benchmarks-engines.md"
 
 
 @pytest.fixture(scope="module")
-def charts() -> Any:
+def benchmarks() -> Iterator[None]:
+    """``benchmarks/`` on ``sys.path``, as for its scripts: they and their library
+    (``bench``) import each other by bare name."""
+    sys.path.insert(0, str(BENCH))
+    yield
+    sys.path.remove(str(BENCH))
+
+
+@pytest.fixture(scope="module")
+def charts(benchmarks: None) -> Any:
     pytest.importorskip("matplotlib")
-    sys.path.insert(0, str(BENCH))  # charts.py imports run.py, which imports layout.py
-    try:
-        import charts as module
-    finally:
-        sys.path.remove(str(BENCH))
-    return module
+    return importlib.import_module("bench.charts")
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +168,7 @@ def row_times(data: dict[str, Any]) -> list[float]:
 def test_committed_charts_and_page_are_fresh(charts: Any, tmp_path: Path) -> None:
     from matplotlib.testing.compare import compare_images
 
-    written = charts.main(RESULTS, tmp_path)
+    written = charts.draw_results(RESULTS, tmp_path)
     page = PAGE.read_text()
     for path in written:
         committed = ROOT / "docs" / "images" / path.name
@@ -172,9 +178,10 @@ def test_committed_charts_and_page_are_fresh(charts: Any, tmp_path: Path) -> Non
         )
     # the page is what run.py writes from results.json (``run.py --report-only``)
     import run
+    from bench.results import Row
 
     results = json.loads(RESULTS.read_text())
-    rows = [run.Row(**r) for r in results["rows"]]
+    rows = [Row(**r) for r in results["rows"]]
     context = {k: v for k, v in results.items() if k not in ("rows", "cross_check")}
     assert page == run.markdown(rows, run.cross_check(rows), context), (
         "docs/benchmarks.md is stale: run `cd benchmarks && python run.py --report-only`"
@@ -224,7 +231,7 @@ def test_engines_chart_draws_parts_a_and_c(charts: Any) -> None:
 def test_committed_engines_chart_and_page_are_fresh(charts: Any, tmp_path: Path) -> None:
     from matplotlib.testing.compare import compare_images
 
-    (path,) = charts.main_engines(ENGINES, tmp_path)
+    (path,) = charts.draw_engines(ENGINES, tmp_path)
     page = ENGINES_PAGE.read_text()
     assert f"](images/{path.name})" in page
     committed = ROOT / "docs" / "images" / path.name
@@ -232,9 +239,10 @@ def test_committed_engines_chart_and_page_are_fresh(charts: Any, tmp_path: Path)
         f"docs/images/{path.name} is stale: run `cd benchmarks && python charts.py`"
     )
     import engines
+    from bench.engine_results import Measured
 
     results = json.loads(ENGINES.read_text())
-    rows = [engines.Measured(**r) for r in results["rows"]]
+    rows = [Measured(**r) for r in results["rows"]]
     context = {k: v for k, v in results.items() if k != "rows"}
     assert page == engines.markdown(rows, context), (
         "docs/benchmarks-engines.md is stale: run `cd benchmarks && python engines.py "

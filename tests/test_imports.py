@@ -6,6 +6,12 @@ name`` depends on the module ``polars_ireval.x.name`` when there is one, else on
 ``polars_ireval.x``; the implicit import of a package's ``__init__`` by its submodules is
 not counted (as import linters do). Run it alone with ``pytest tests/test_imports.py``; on
 failure it prints the offending chain.
+
+``benchmarks/`` is read the same way: its scripts, run from that folder, import each other
+by bare name (``from bench.layout import workload``). There, no circle either, no module
+imports an entry point (a script, with ``if __name__ == "__main__":``; what scripts share
+lives in the library ``benchmarks/bench/``), and no private name (``_x``) is taken from
+another module.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "polars_ireval"
+BENCHMARKS = ROOT / "benchmarks"
 
 #: The layers, lowest first: a module may import modules of its own layer or below.
 #: ``polars_ireval`` itself (the public surface) is above everything.
@@ -44,19 +51,21 @@ LAYERS: list[tuple[str, ...]] = [
 ]  # fmt: skip
 
 
-def modules() -> dict[str, Path]:
-    """Every module of the package by dotted name relative to it (``""`` is the package)."""
+def modules(root: Path = PACKAGE) -> dict[str, Path]:
+    """Every module under ``root`` by dotted name relative to it (``""`` is the package)."""
     out = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = path.relative_to(PACKAGE).with_suffix("").parts
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root).with_suffix("").parts
         if parts[-1] == "__init__":
             parts = parts[:-1]
         out[".".join(parts)] = path
     return out
 
 
-def imports(path: Path, known: set[str]) -> set[str]:
-    """The package modules ``path`` imports."""
+def imports(path: Path, known: set[str], package: str = "polars_ireval") -> set[str]:
+    """The modules of ``package`` that ``path`` imports, named relative to it; with
+    ``package=""``, the top-level modules of ``known`` (as the benchmarks' scripts import)."""
+    prefix = f"{package}." if package else ""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -65,14 +74,16 @@ def imports(path: Path, known: set[str]) -> set[str]:
             names = [node.module]
             base = node.module
             names = [
-                f"{base}.{a.name}" if f"{base}.{a.name}"[len("polars_ireval.") :] in known else base
+                f"{base}.{a.name}" if f"{base}.{a.name}"[len(prefix) :] in known else base
                 for a in node.names
             ]
         else:
             continue
         for name in names:
-            if name == "polars_ireval" or name.startswith("polars_ireval."):
-                found.add(name[len("polars_ireval.") :] if "." in name else "")
+            if not package:
+                found.add(name)
+            elif name == package or name.startswith(prefix):
+                found.add(name[len(prefix) :] if "." in name else "")
     return found & known
 
 
@@ -133,3 +144,104 @@ def test_the_checker_sees_deferred_imports(tmp_path: Path) -> None:
         "from polars_ireval import schema as S\n"
     )
     assert imports(source, {"evaluate", "schema", ""}) == {"evaluate", "schema"}
+
+
+def circle(graph: dict[str, set[str]]) -> list[str]:
+    """An import circle of ``graph`` as its chain of modules (the first one again at the
+    end), or ``[]`` if there is none."""
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for dep in sorted(graph[node]):
+            if state.get(dep) == 1:
+                return [*path[path.index(dep) :], dep]
+            if dep not in state and (found := visit(dep)):
+                return found
+        path.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+def is_entry_point(path: Path) -> bool:
+    """Whether ``path`` is a script: ``if __name__ == "__main__":`` at its top level."""
+    return any(
+        isinstance(node, ast.If) and ast.unparse(node.test) == "__name__ == '__main__'"
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+    )
+
+
+def private_imports(path: Path, known: set[str]) -> list[tuple[int, str]]:
+    """Each private name (``_x``, not a module) that ``path`` takes from a top-level module
+    of ``known``: ``from m import _x``, or ``m._x`` after ``import m``; as (line, what)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bound: set[str] = set()  # local names of the modules of ``known``
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            bound |= {a.asname or a.name for a in node.names if a.name in known}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in known:
+            for a in node.names:
+                if f"{node.module}.{a.name}" in known:
+                    bound.add(a.asname or a.name)
+                elif a.name.startswith("_"):
+                    found.append((a.lineno, f"from {node.module} import {a.name}"))
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in bound
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ):
+            found.append((node.lineno, ast.unparse(node)))
+    return sorted(found)
+
+
+def benchmark_problems(root: Path) -> list[str]:
+    """What is wrong with the imports of the scripts under ``root`` (``benchmarks/``): an
+    import circle, an import of an entry point, a private name taken from another module
+    (``root/file.py:line: what``)."""
+    found = modules(root)
+    graph = {name: imports(path, set(found), package="") - {name} for name, path in found.items()}
+    chain = circle(graph)
+    problems = ["import circle: " + " -> ".join(chain)] if chain else []
+    scripts = {name for name, path in found.items() if is_entry_point(path)}
+    problems += [
+        f"{a} imports the entry point {b}"
+        for a, deps in sorted(graph.items())
+        for b in sorted(deps & scripts)
+    ]
+    for _, path in sorted(found.items()):
+        where = f"{root.name}/{path.relative_to(root)}"
+        problems += [f"{where}:{line}: {what}" for line, what in private_imports(path, set(found))]
+    return problems
+
+
+def test_benchmarks_have_no_circle_and_no_private_imports() -> None:
+    scripts = {name for name, path in modules(BENCHMARKS).items() if is_entry_point(path)}
+    assert {"run", "engines", "charts", "outofcore", "generate"} <= scripts  # read them all
+    problems = benchmark_problems(BENCHMARKS)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_benchmark_checks_see_a_circle_and_a_private_import(tmp_path: Path) -> None:
+    """A deferred import closing a circle, an entry point imported, a private name taken
+    either way: each is reported with its line."""
+    (tmp_path / "lib.py").write_text("def f():\n    import run\n")
+    (tmp_path / "run.py").write_text(
+        "import lib\nfrom lib import _g, f\n\nlib._h()\n\nif __name__ == '__main__':\n    f()\n"
+    )
+    assert benchmark_problems(tmp_path) == [
+        "import circle: lib -> run -> lib",
+        "lib imports the entry point run",
+        f"{tmp_path.name}/run.py:2: from lib import _g",
+        f"{tmp_path.name}/run.py:4: lib._h",
+    ]

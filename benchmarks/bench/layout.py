@@ -1,4 +1,4 @@
-"""File layout of the benchmark workloads, shared by ``generate.py`` and ``run.py``.
+"""Where things are: the repository, the committed results and the generated workloads.
 
 This module imports nothing but the standard library, so that the measuring worker
 processes of ``run.py`` load only the tool they measure.
@@ -6,16 +6,23 @@ processes of ``run.py`` load only the tool they measure.
 
 from __future__ import annotations
 
-import statistics
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+#: ``benchmarks/``: the scripts run from there, and their results are committed there.
+BENCH_DIR = Path(__file__).resolve().parents[1]
+REPO_DIR = BENCH_DIR.parent
+#: The raw results of ``run.py``, ``engines.py`` and ``outofcore.py`` (their pages are
+#: rendered from them).
+RESULTS_JSON = BENCH_DIR / "results.json"
+ENGINES_JSON = BENCH_DIR / "engines.json"
+OUTOFCORE_JSON = BENCH_DIR / "outofcore.json"
 
 WORKLOADS = ("msmarco", "campaign", "deep")
-DEFAULT_DATA_DIR = Path(__file__).resolve().parent / "data"
+DEFAULT_DATA_DIR = BENCH_DIR / "data"
 DEFAULT_SEED = 42
+#: Scale of the tiny workload each case runs once, untimed, before the measurements.
+WARMUP_SCALE = 0.001
 MSMARCO_TAG = "msmarco-bm25"
 DEEP_TAG = "deep-bm25"
 CAMPAIGN_RUNS = 100
@@ -105,12 +112,10 @@ def workload(name: str, data_dir: Path, scale: float, seed: int = DEFAULT_SEED) 
     return Workload(name, directory, run_ids)
 
 
-def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """The median wall time of ``repeat`` calls of ``fn`` in this process, and the last
-    call's result (for the in-process benchmarks: compare, depth_curve, pooling)."""
-    times, out = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), out
+def short_path(path: Path) -> str:
+    """``path`` relative to the repository when inside it (the working tree, put first on
+    ``PYTHONPATH``), else as is (an installed package)."""
+    try:
+        return str(path.resolve().relative_to(REPO_DIR))
+    except ValueError:
+        return str(path)
