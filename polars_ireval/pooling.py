@@ -919,8 +919,7 @@ def write_pool(pool: pl.DataFrame, path: str | Path, *, tag: str = "pool") -> No
     ext = Path(path).suffix.lower()
     columnar = ext in (".parquet", ".csv", ".tsv", ".jsonl", ".ndjson")
     frame = _pool_frame(pool, path, text=not columnar)
-    if any(ch.isspace() for ch in tag) or not tag:
-        raise ParameterError(f"tag={tag!r}: must be one word (no whitespace)")
+    check_pool_tag(tag)
     if Path(path).is_dir():
         raise ParameterError(f"{path}: is a directory; give the path of the file to write")
     folder = Path(path).parent
@@ -940,7 +939,9 @@ def write_pool(pool: pl.DataFrame, path: str | Path, *, tag: str = "pool") -> No
 
 
 def pool_text(pool: pl.DataFrame, *, tag: str = "pool") -> str:
-    """The TREC-layout text :func:`write_pool` writes (refusing what it refuses)."""
+    """The TREC-layout text :func:`write_pool` writes (refusing what it refuses, a ``tag``
+    that is not one word too: :func:`read_pool` could not read the lines back)."""
+    check_pool_tag(tag)
     frame = _pool_frame(pool, "<pool>", text=True).sort(ORDER)
     lines = frame.select(
         pl.format(
@@ -953,6 +954,16 @@ def pool_text(pool: pl.DataFrame, *, tag: str = "pool") -> str:
         )
     ).to_series()
     return "".join(f"{line}\n" for line in lines)
+
+
+def check_pool_tag(tag: str) -> None:
+    """Refuse a tag that :func:`read_pool` could not read back as a line's sixth field
+    (:func:`write_pool` and :func:`pool_text`, hence ``ireval pool``'s text output too)."""
+    if not tag or any(ch.isspace() for ch in tag):
+        raise ParameterError(
+            f"tag={tag!r}: must be one word (no whitespace), as read_pool reads the tag as a "
+            f"line's sixth and last field; e.g. tag={'_'.join(tag.split()) or 'pool'!r}"
+        )
 
 
 def _pool_frame(pool: Any, source: str, *, text: bool = False) -> pl.DataFrame:
@@ -1046,8 +1057,20 @@ def read_pool(path: str | Path) -> pl.DataFrame:
     twice is a :class:`DuplicateError`; a line that is not six fields with a whole order and
     a finite weight a :class:`FormatError` naming it; a file without a document an
     :class:`EmptyInputError`. See :func:`write_pool` for an example.
+
+    Raises
+    ------
+    FileNotFoundError
+        ``path`` does not exist.
+    IsADirectoryError
+        ``path`` is a directory (a pool is one file).
     """
     path = str(path)
+    if Path(path).is_dir():
+        raise IsADirectoryError(
+            f"{path}: is a directory; pass the path of one pool file, as write_pool or "
+            "ireval pool -o wrote it"
+        )
     if not Path(path).is_file():  # as the readers say it
         raise FileNotFoundError(f"{path}: no such file")
     ext = Path(path).suffix.lower()

@@ -88,7 +88,7 @@ class Report:
         data: dict[str, list[str]] = {}
         if self.mode == "letters":
             data["#"] = [labels.get(r) or "" for r in self.runs]
-        data["run"] = list(self.runs)
+        data["run"] = [_visible(r) for r in self.runs]
         for m in self.measures:
             data[m] = [rows[r].get(m, "") for r in self.runs]
         return pl.DataFrame(data, schema=dict.fromkeys(data, pl.String))
@@ -126,7 +126,7 @@ class Report:
 
     def _legend(self, fmt: Format, *, ansi: bool = False) -> list[str]:
         lines = []
-        for line in self.legend:
+        for line in map(_visible, self.legend):  # it names runs and measures
             if line.startswith("Bold") and fmt == "text" and not ansi:
                 continue
             if fmt == "latex":
@@ -147,7 +147,7 @@ class Report:
         str
         """
         cells = self._cells("text", ansi=ansi)
-        cols = [[name, *cells[name].to_list()] for name in cells.columns]
+        cols = [[_visible(name), *cells[name].to_list()] for name in cells.columns]
         width = [max(_visible_len(v) for v in col) for col in cols]
         out = []
         for i in range(cells.height + 1):  # left-aligned: the numbers (0.xxxx) line up
@@ -166,7 +166,7 @@ class Report:
         str
         """
         cells = self._cells("markdown")
-        head = "| " + " | ".join(_md_escape(c) for c in cells.columns) + " |"
+        head = "| " + " | ".join(_md_escape(_visible(c)) for c in cells.columns) + " |"
         align = "|" + "|".join("---:" if c in self.measures else "---" for c in cells.columns) + "|"
         body = [
             "| "
@@ -199,6 +199,9 @@ class Report:
         cells = self._cells(fmt)
         gt = GT(cells, rowname_col="run").fmt(lambda x: x, columns=list(self.measures))
         gt = gt.cols_align("right", columns=list(self.measures))
+        labels: dict[str, Any] = {m: _visible(m) for m in self.measures if _visible(m) != m}
+        if labels:
+            gt = gt.cols_label(cases=labels)
         for line in self._legend(fmt):
             gt = gt.tab_source_note(line)
         return gt
@@ -252,6 +255,22 @@ def _num(x: float | None, decimals: int) -> str:
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
     return f"{x:.{decimals}f}"
+
+
+#: What would break a table's row or its alignment: the C0 and C1 control characters (a
+#: newline, a carriage return, a tab...) and Unicode's line and paragraph separators.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _visible(s: str) -> str:
+    r"""``s`` on one line, its control characters written as Python escapes (a newline as
+    a backslash and an ``n``, a tab as ``\t``): run ids, measures and the legend, in every
+    format, so that an id stays readable and the table keeps one row per run.
+
+    >>> print(_visible("run\n2\tb"), _visible("bm25"))
+    run\n2\tb bm25
+    """
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], s)
 
 
 def _visible_len(s: str) -> int:

@@ -266,8 +266,16 @@ def _collect(
     return df
 
 
+#: The largest score magnitude :func:`compare` takes: beyond it, the squares its variances
+#: sum overflow 64-bit floats (NaN deltas, or a t statistic of 0 and p = 1, silently), up to
+#: ten million topics. Test statistics and p-values do not change when scores are divided by
+#: a constant.
+LARGEST_SCORE = 1e150
+
+
 def _check_values(df: pl.DataFrame, a: str, b: str) -> None:
-    """Duplicates and NaN/inf are errors; nulls are missing scores (the missing policy)."""
+    """Duplicates, NaN/inf and scores beyond ``LARGEST_SCORE`` are errors; nulls are
+    missing scores (the missing policy)."""
     fixes = {
         "run": ("run id", ""),
         "query": ("query id", ""),
@@ -302,6 +310,18 @@ def _check_values(df: pl.DataFrame, a: str, b: str) -> None:
                 f"{row['run']!r}, query {row['query']!r}, measure {row['measure']!r}: "
                 f"{row[col]}; fix or drop them (a query a run lacks is a missing row, "
                 "see missing=)"
+            )
+    for col, name in (("__a", a), ("__b", b)):
+        bad = df.filter(pl.col(col).abs() > LARGEST_SCORE)
+        if bad.height:
+            row = bad.sort(pl.col(col).abs(), descending=True).row(0, named=True)
+            scale = 10.0 ** min(308, math.ceil(math.log10(abs(row[col]))))
+            raise ScoreError(
+                f"column {name!r} holds {bad.height} value(s) beyond +-{LARGEST_SCORE:g}, e.g. "
+                f"run {row['run']!r}, query {row['query']!r}, measure {row['measure']!r}: "
+                f"{row[col]!r}; the differences and variances of such scores overflow 64-bit "
+                f"floats: divide the scores by a constant, e.g. pl.col({name!r}) / {scale:g} "
+                "(test statistics and p-values stay the same, means and deltas scale with it)"
             )
 
 
@@ -1192,9 +1212,10 @@ def compare(
     MissingQueryError
         With ``missing="error"``, queries scored for some runs and not others.
     ScoreError, DuplicateError, SchemaError
-        NaN or infinite scores, a (run, query, measure) twice (or, without a measure
-        column, a (run, query) twice: pass ``measure_col=``), a null id or measure, a
-        missing column.
+        NaN or infinite scores, scores beyond ``LARGEST_SCORE`` (1e150) in magnitude,
+        whose variances would overflow (divide them by a constant: the p-values do not
+        change), a (run, query, measure) twice (or, without a measure column, a (run,
+        query) twice: pass ``measure_col=``), a null id or measure, a missing column.
 
     Examples
     --------
@@ -1349,6 +1370,11 @@ def _options(**kw: Any) -> tuple[_Options, bool]:
         )
     if one_sample and not math.isfinite(float(baseline)):
         raise ParameterError(f"baseline={baseline!r}: a fixed score must be finite")
+    if one_sample and abs(float(baseline)) > LARGEST_SCORE:
+        raise ParameterError(
+            f"baseline={baseline!r}: a fixed score must be within +-{LARGEST_SCORE:g}, as the "
+            "scores are; divide both by a constant"
+        )
     if one_sample and b != a:
         raise ParameterError(
             f"b={b!r} reads run_b's scores, and against a fixed score (baseline={baseline!r}) "

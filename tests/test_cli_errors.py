@@ -108,12 +108,14 @@ def test_bad_files(
 
 
 def test_no_common_query(tmp_path: Path, capsys) -> None:
-    """trec_eval mode stops (trec_eval does too); modern mode says so on stderr."""
+    """trec_eval mode stops as trec_eval does (its line, exit status 7); modern mode says so
+    on stderr."""
     run_path, qrels_path = _files(tmp_path, "q9 Q0 d1 1 2.0 t\n", GOOD_QRELS)
-    line = _error(["trec_eval", qrels_path, run_path], capsys)
-    assert "no query has both results in" in line
-    line = _error(["trec_eval", "-c", qrels_path, run_path], capsys)  # -c: trec_eval too
-    assert "no query has both results in" in line
+    line = "trec_eval: No queries with both results and relevance info"
+    for flags in ([], ["-c"]):  # -c: trec_eval 9.x too
+        assert main(["trec_eval", *flags, qrels_path, run_path]) == 7
+        out, err = capsys.readouterr()
+        assert (out, err) == ("", line + "\n")
     assert main([qrels_path, run_path, "-m", "P@5"]) == 0
     err = capsys.readouterr().err
     assert "0 queries evaluated" in err and "without judgments, not evaluated: q9" in err
@@ -295,3 +297,61 @@ def test_float32_overflow_among_several_runs(tmp_path: Path, capsys) -> None:
     assert line.startswith(
         "ireval: error: 2 run files: score 1e+40 of document 'd1' (query 'q1', run 'bad')"
     ), line
+
+
+# --------------------------------------------------------------------------- the first word
+
+#: What ``ireval --help`` lists: every mode and the evaluation form (written out here, not
+#: read from cli.COMMANDS, so that a mode dropped from the list fails).
+MODE_NAMES = ["trec_eval", "compare", "pool", "simulate", "properties", "pir", "plot"]
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_lists_the_commands(flag: str, capsys) -> None:
+    """`ireval --help` named no subcommand: it lists each with a one-line summary."""
+    try:
+        code = main([flag])
+    except SystemExit as e:  # argparse's help exits
+        code = e.code
+    out = capsys.readouterr().out
+    assert code == 0
+    listed = re.findall(r"^  (\S+(?: \S+)*?)  +(\S.*)$", out.split("commands")[1], re.M)
+    names = [name for name, _ in listed]
+    assert names[: len(MODE_NAMES) + 1] == ["QRELS RUN [RUN ...]", *MODE_NAMES]
+    assert all(len(summary) > 10 for _, summary in listed[: len(MODE_NAMES) + 1])
+    for name in MODE_NAMES:  # each mode's own help runs
+        try:
+            code = main([name, "-h"])
+        except SystemExit as e:
+            code = e.code
+        assert code == 0, name
+        assert capsys.readouterr().out.startswith(f"usage: ireval {name} ")
+
+
+@pytest.mark.parametrize(
+    ("word", "meant"),
+    [("comapre", "compare"), ("trec-eval", "trec_eval"), ("porperties", "properties"),
+     ("plots", "plot"), ("Simulate", "simulate")],
+)  # fmt: skip
+def test_a_misspelt_command_says_which_was_meant(
+    word: str, meant: str, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """`ireval comapre ...` said "comapre: no such file"."""
+    monkeypatch.chdir(tmp_path)
+    line = _error([word, "qrels.txt", "run.txt"], capsys)
+    assert line == f"ireval: error: unknown command {word!r}; did you mean {meant!r}?"
+
+
+def test_a_file_named_like_a_command_is_still_qrels(tmp_path: Path, monkeypatch, capsys) -> None:
+    """A file called `comapre` is read as qrels; a path that is no command word, or a word
+    close to none, is a missing file as before."""
+    monkeypatch.chdir(tmp_path)
+    run_path, _ = _files(tmp_path, GOOD_RUN, GOOD_QRELS)
+    Path("comapre").write_text(GOOD_QRELS)
+    assert main(["comapre", run_path, "-m", "P@5", "--format", "tsv"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("run\t")
+    for word in ("compare.txt", "qrels", "./pool"):
+        assert (
+            _error([word, run_path], capsys)
+            == f"ireval: error: {word}: no such file; check the path"
+        )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import warnings
 
 import numpy as np
@@ -733,6 +734,41 @@ def test_identical_runs_give_p_one() -> None:
         )
         assert row["p_value"] == 1.0 and not row["significant"] and row["statistic"] is None
         assert (row["ci_low"], row["ci_high"]) == (0.0, 0.0) and row["ties"] == 8
+
+
+@pytest.mark.parametrize("big", [1e308, -1e308, 1e200, 1.5e151])
+def test_scores_whose_variances_overflow_are_refused(big: float) -> None:
+    """+-1e308 gave NaN deltas and p-values, 1e200 a t statistic of 0 and p = 1, with
+    nothing but numpy warnings: a ScoreError naming the score and the fix."""
+    per_q = generated(2, 6, seed=4)
+    at = (pl.col("run_id") == "r1") & (pl.col("query_id") == "q03")
+    huge = per_q.with_columns(pl.when(at).then(big).otherwise(pl.col("value")).alias("value"))
+    scale = 10.0 ** min(308, math.ceil(math.log10(abs(big))))
+    message = (
+        f"column 'value' holds 1 value(s) beyond +-1e+150, e.g. run 'r1', query 'q03', "
+        f"measure 'M': {big!r}; the differences and variances of such scores overflow "
+        f"64-bit floats: divide the scores by a constant, e.g. pl.col('value') / {scale:g} "
+        "(test statistics and p-values stay the same, means and deltas scale with it)"
+    )
+    for test in ("t", "wilcoxon", "randomization", "bootstrap"):
+        with pytest.raises(ir.ScoreError, match=f"^{re.escape(message)}$"):
+            ir.compare(huge, baseline="r0", test=test)
+    with pytest.raises(ir.ScoreError, match="beyond"):
+        ir.report(huge, ir.compare(per_q, baseline="r0"))
+    # the fix the message gives: finite results, and test statistics and p-values that do
+    # not depend on the scale (times 1e140, within the bound)
+    fixed = huge.with_columns(pl.col("value") / scale)
+    for test in ("t", "wilcoxon", "randomization", "bootstrap"):
+        got = ir.compare(fixed, baseline="r0", test=test, seed=1).row(0, named=True)
+        far = ir.compare(
+            fixed.with_columns(pl.col("value") * 1e140), baseline="r0", test=test, seed=1
+        ).row(0, named=True)
+        assert math.isfinite(got["p_value"]) and math.isfinite(got["delta"])
+        assert far["p_value"] == pytest.approx(got["p_value"], rel=1e-9)
+        assert far["delta"] == pytest.approx(got["delta"] * 1e140, rel=1e-9)
+    with pytest.raises(ir.ParameterError, match=r"^baseline=1e\+200: a fixed score must be"):
+        ir.compare(per_q, baseline=1e200)
+    ir.compare(per_q, baseline=1e150)  # the bound itself is taken
 
 
 # --------------------------------------------------------------------------- seed 002

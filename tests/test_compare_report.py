@@ -346,6 +346,49 @@ def test_markdown_escapes_names_and_html_escapes_them() -> None:
     assert "than my_run_v2*." in html
 
 
+def test_control_characters_in_names_keep_one_row_per_run() -> None:
+    """A run id (or measure) holding a newline split the table's row in every format, a tab
+    broke the text table's alignment: they are written as escapes (a backslash and an ``n``),
+    ``|`` as Markdown escapes it; the report's frame keeps the ids as they are."""
+    names = ["new\nline", "ta\tb", "pi|pe", "cr\rx", "ls\u2028x", "base\n"]
+    shown = ["new\\nline", "ta\\tb", "pi|pe", "cr\\rx", "ls\\u2028x", "base\\n"]
+    rows = [(n, f"q{j}", "m\ty", 0.1 * i + (j % 3) * 0.05)
+            for i, n in enumerate(names) for j in range(6)]  # fmt: skip
+    per_q = pl.DataFrame(rows, schema=["run_id", "query_id", "measure", "value"], orient="row")
+    rep = ir.report(per_q, ir.compare(per_q, baseline="base\n", test="t"))
+    assert set(rep.frame["run_id"]) == set(names)
+    order = [shown[names.index(r)] for r in rep.runs]
+
+    text = rep.to_text().split("\n\n")[0].splitlines()
+    assert text[0].split() == ["run", "m\\ty"]
+    assert [line.split()[0] for line in text[1:]] == order
+    assert len({line.index("0.") for line in text[1:]}) == 1  # the means line up
+    assert "than base\\n." in rep.to_text()
+
+    md = rep.to_markdown()
+    table = md.split("\n\n")[0].splitlines()
+    assert len(table) == 2 + len(names)
+    assert all(len(re.findall(r"(?<!\\)\|", line)) == 3 for line in table)
+    assert table[0] == "| run | m\\\\ty |"
+    assert "than base\\\\n." in md
+    markdown_it = pytest.importorskip("markdown_it", reason="renders the Markdown to check it")
+    html = markdown_it.MarkdownIt("commonmark").enable(["table"]).render(md)
+    assert re.findall(r"<td>(.*?)</td>", html) == order  # the means align right
+    assert re.findall(r"<th[^>]*>(.*?)</th>", html) == ["run", "m\\ty"]
+
+    pytest.importorskip("great_tables", reason="renders LaTeX and HTML")
+    latex = rep.to_latex()
+    body = latex.split("\\midrule")[1].split("\\bottomrule")[0].strip().splitlines()[1:]
+    assert [line.split(" & ")[0] for line in body] == [
+        v.replace("\\", "\\textbackslash{}") for v in order
+    ]
+    assert "m\\textbackslash{}ty" in latex and "\t" not in latex
+    page = rep.to_html()
+    stubs = re.findall(r'<th scope="row"[^>]*gt_stub">(.*?)</th>', page, re.S)
+    assert stubs == [html_escape(v, quote=False) for v in order]
+    assert "\n".join(stubs).count("\n") == len(names) - 1
+
+
 def test_two_runs_of_all_pairs_can_take_the_letters() -> None:
     """Two runs compared by pairs="all" give the same frame as a comparison with the lower
     run as baseline: report() shows the baseline layout unless mode="letters" is asked for

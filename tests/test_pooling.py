@@ -949,6 +949,26 @@ def test_read_pool_of_a_missing_file_names_it(tmp_path: Path, name: str) -> None
         ir.read_pool(tmp_path / name)
 
 
+def test_read_pool_of_a_directory_says_so(tmp_path: Path) -> None:
+    """A directory was 'no such file', although it exists."""
+    with pytest.raises(
+        IsADirectoryError,
+        match=rf"^{re.escape(str(tmp_path))}: is a directory; pass the path of one pool file, "
+        r"as write_pool or ireval pool -o wrote it$",
+    ):
+        ir.read_pool(tmp_path)
+
+
+@pytest.mark.parametrize("tag", ["a b", "a\nb", " ", ""])
+def test_pool_text_refuses_a_tag_read_pool_cannot_read_back(tag: str) -> None:
+    """pool_text (ireval pool's standard output) wrote seven-field lines for tag='a b'."""
+    pool = ir.pool(campaign(71), method="C", budget=9)
+    hint = "_".join(tag.split()) or "pool"
+    message = rf"^tag={re.escape(repr(tag))}: must be one word .*; e\.g\. tag='{hint}'$"
+    with pytest.raises(ParameterError, match=message):
+        pool_text(pool, tag=tag)
+
+
 def test_read_pool_refuses_weights_that_are_not_finite(tmp_path: pytest.TempPathFactory) -> None:
     path = f"{tmp_path}/nan.txt"
     Path(path).write_text("1 Q0 a 1 0.2 x\n1 Q0 b 2 nan x\n")

@@ -105,6 +105,33 @@ def test_pool_errors_are_one_line(
     assert message in err
 
 
+@pytest.mark.parametrize("tag", ["a b", "a\tb", ""])
+@pytest.mark.parametrize("output", [None, "to_judge.txt", "to_judge.parquet"])
+def test_pool_refuses_a_tag_read_pool_cannot_read_back(
+    tag: str, output: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tag with whitespace made seven-field lines on stdout that ir.read_pool refuses
+    (write_pool refused it with -o FILE): one message for stdout and files, nothing written."""
+    args = [RUNS, "--method", "depth", "--depth", "2", "--tag", tag, "--quiet"]
+    if output is not None:
+        args += ["-o", str(tmp_path / output)]
+    assert pool_main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and list(tmp_path.iterdir()) == []
+    assert err == (
+        f"ireval: error: tag={tag!r}: must be one word (no whitespace), as read_pool reads the "
+        f"tag as a line's sixth and last field; e.g. tag={'_'.join(tag.split()) or 'pool'!r}\n"
+    )
+
+
+def test_pool_tag_one_word_round_trips(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert pool_main([RUNS, "--method", "depth", "--depth", "2", "--tag", "a_b", "--quiet"]) == 0
+    path = tmp_path / "to_judge.txt"
+    path.write_text(capsys.readouterr().out)
+    runs = ir.read_run(RUNS, run_id="file")
+    assert ir.read_pool(path).equals(ir.pool(runs, method="depth", depth=2))
+
+
 def test_simulate_prints_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
     code = simulate_main(
         [QRELS, RUNS, "--methods", "max,A,C", "--budgets", "100,300", "--batch", "10"]

@@ -880,6 +880,76 @@ def test_check_macro_reports_bad_rows() -> None:
     assert con.sql("SELECT * FROM ireval_check('good_run', 'good_qrels')").fetchall() == []
 
 
+RUN_COLUMNS = {"query_id": ["q"], "doc_id": ["d"], "score": [1.0]}
+QRELS_COLUMNS = {"query_id": ["q"], "doc_id": ["d"], "relevance": [1]}
+
+
+LACKING = [
+    ("qrels", {"relevance": "grade"}),
+    ("qrels", {"doc_id": "docno", "relevance": "rel"}),
+    ("run", {"score": "sim"}),
+    ("run", {"query_id": "qid"}),
+]
+
+
+@pytest.mark.parametrize(
+    ("macro", "kind", "renamed"),
+    [
+        (macro, kind, renamed)
+        for macro in ("ireval_judge", "ireval_check", "ireval_rankings")
+        for kind, renamed in LACKING
+        if macro != "ireval_rankings" or kind == "run"  # it reads no qrels
+    ],
+)
+def test_a_table_lacking_a_column_is_named_as_python_names_it(
+    macro: str, kind: str, renamed: dict[str, str]
+) -> None:
+    """A qrels table without relevance gave DuckDB's binder error ("Column "relevance"
+    referenced that exists in the SELECT clause..."): the macros name the table, the
+    columns it lacks and those it has, and the fix, as the Python check does."""
+    run = pl.DataFrame(RUN_COLUMNS)
+    qrels = pl.DataFrame(QRELS_COLUMNS)
+    if kind == "run":
+        run = run.rename(renamed)
+    else:
+        qrels = qrels.rename(renamed)
+    con = irsql.load(duckdb.connect())
+    con.register("t_run", run)
+    con.register("t_qrels", qrels)
+    tables = "'t_run'" if macro == "ireval_rankings" else "'t_run', 't_qrels'"
+    with pytest.raises(duckdb.InvalidInputException) as e:
+        con.sql(f"SELECT * FROM {macro}({tables})").fetchall()
+    cols = list(RUN_COLUMNS if kind == "run" else QRELS_COLUMNS)
+    lacking = [c for c in cols if c in renamed]
+    types = {"query_id": "VARCHAR", "doc_id": "VARCHAR", "score": "DOUBLE", "relevance": "BIGINT"}
+    has = ", ".join(f"{renamed.get(c, c)} {types[c]}" for c in cols)
+    assert str(e.value) == (
+        f"Invalid Input Error: {macro}: the {kind} table 't_{kind}' lacks column(s) {lacking}; "
+        f"it has {has}. Rename them to {cols}, e.g. in a view: SELECT ..., <column> AS "
+        f"{lacking[0]}"
+    )
+    # the same columns and fix as the Python check names (which also reads common aliases
+    # such as qid and docno)
+    plain = {renamed[c]: f"x_{c}" for c in lacking}
+    frame = (run if kind == "run" else qrels).rename(plain)
+    with pytest.raises(ir.SchemaError) as py:
+        ir.judge(frame, qrels) if kind == "run" else ir.judge(run, frame)
+    assert f"lacks column(s) {lacking}; " in str(py.value)
+    assert f"Rename them to {cols}" in str(py.value)
+
+
+def test_a_table_with_its_columns_pays_no_check() -> None:
+    """The column check is folded when the call is bound: no filter in the plan."""
+    con = irsql.load(duckdb.connect())
+    con.register("t_run", pl.DataFrame(RUN_COLUMNS))
+    con.register("t_qrels", pl.DataFrame(QRELS_COLUMNS))
+    plan = "".join(
+        row[1]
+        for row in con.sql("EXPLAIN SELECT * FROM ireval_check('t_run', 't_qrels')").fetchall()
+    )
+    assert "lacks column" not in plan and "typeof" not in plan
+
+
 def test_quoted_table_names() -> None:
     run = pl.read_csv(
         ir.example_path("runs/bm25.run"),

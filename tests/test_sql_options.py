@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -576,8 +576,8 @@ RUN_TEXT = "# a run\n101 Q0 d1 1 2.5 tag\n101 Q0 d2 2 1.5 tag\n\n102 Q0 d1 1 0.5
 
 def _read(tmp_path: Path, qrels: str, run: str) -> duckdb.DuckDBPyConnection:
     (tmp_path / "runs").mkdir(exist_ok=True)
-    (tmp_path / "qrels.txt").write_text(qrels)
-    (tmp_path / "runs" / "a.run").write_text(run)
+    (tmp_path / "qrels.txt").write_text(qrels, encoding="utf-8")
+    (tmp_path / "runs" / "a.run").write_text(run, encoding="utf-8")
     c = duckdb.connect()
     for statement in _recipe():
         c.execute(
@@ -588,10 +588,27 @@ def _read(tmp_path: Path, qrels: str, run: str) -> duckdb.DuckDBPyConnection:
     return c
 
 
-def test_docs_recipe_reads_like_the_python_readers(tmp_path: Path) -> None:
+def _data_first(text: str) -> str:
+    """``text`` without its leading comment lines, so that its first line is data."""
+    return re.sub(r"\A(#[^\n]*\n)+", "", text)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda text: text,
+        lambda text: "\ufeff" + text,  # a UTF-8 byte-order mark ahead of a comment line
+        lambda text: "\ufeff" + _data_first(text),  # ... and ahead of the first query id
+    ],
+    ids=["plain", "bom-comment", "bom-data"],
+)
+def test_docs_recipe_reads_like_the_python_readers(
+    tmp_path: Path, edit: Callable[[str], str]
+) -> None:
     """Comment and blank lines skipped, grades 2.0 read as 2, fields split on runs of
-    blanks: the tables polars_ireval.read_qrels and read_run give."""
-    c = _read(tmp_path, QRELS_TEXT, RUN_TEXT)
+    blanks, a leading byte-order mark dropped: the tables polars_ireval.read_qrels and
+    read_run give."""
+    c = _read(tmp_path, edit(QRELS_TEXT), edit(RUN_TEXT))
     qrels = pl.from_arrow(c.sql("SELECT * FROM qrels ORDER BY ALL").to_arrow_table())
     want = ir.read_qrels(str(tmp_path / "qrels.txt")).sort(pl.all())
     assert isinstance(qrels, pl.DataFrame)

@@ -20,19 +20,22 @@ prints: :mod:`~polars_ireval.cli.modern` (the first form), :mod:`~polars_ireval.
 (:mod:`polars_ireval.trec_eval`), :mod:`~polars_ireval.cli.compare`,
 :mod:`~polars_ireval.cli.pool` (``pool`` and ``simulate``), :mod:`~polars_ireval.cli.properties`,
 :mod:`~polars_ireval.cli.pir` and :mod:`~polars_ireval.cli.plot`. This module dispatches on the
-first word and holds what the modes share: :func:`guarded`, :class:`UsageError`, :class:`Parser`,
-the reading of run files (:func:`expand_runs`, :func:`read_runs`), :class:`Progress` and
-:func:`format_table`.
+first word (:data:`COMMANDS`: ``ireval -h`` lists them, and a first word close to one that is
+no file is an error saying which was meant) and holds what the modes share: :func:`guarded`,
+:class:`UsageError`, :class:`Parser`, the reading of run files (:func:`expand_runs`,
+:func:`read_runs`), :class:`Progress` and :func:`format_table`.
 
 Errors are one line on stderr (``ireval: error: ...``) with exit code 2.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
 
 from polars_ireval.cli.common import (
+    COMMANDS,
     DEFAULT_MEASURES,
     Parser,
     Progress,
@@ -42,46 +45,35 @@ from polars_ireval.cli.common import (
     guarded,
     read_runs,
     run_name,
+    unknown_command,
 )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``ireval`` command; returns the exit code."""
+    """Entry point of the ``ireval`` command; returns the exit code.
+
+    The first word names a mode of :data:`COMMANDS`; otherwise the arguments are the
+    evaluation form's (``QRELS RUN...``). A first word that is no file and is close to a
+    command (``comapre``) is an error naming the command meant, not a missing qrels file.
+    """
     args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] == "compare":
-        from polars_ireval.cli.compare import main as compare_main
-
-        return compare_main(args[1:])
-    if args and args[0] == "pool":
-        from polars_ireval.cli.pool import pool_main
-
-        return pool_main(args[1:])
-    if args and args[0] == "simulate":
-        from polars_ireval.cli.pool import simulate_main
-
-        return simulate_main(args[1:])
-    if args and args[0] == "properties":
-        from polars_ireval.cli.properties import properties_main
-
-        return properties_main(args[1:])
-    if args and args[0] == "plot":
-        from polars_ireval.cli.plot import plot_main
-
-        return plot_main(args[1:])
-    if args and args[0] == "pir":
-        from polars_ireval.cli.pir import pir_main
-
-        return pir_main(args[1:])
-    if args and args[0] == "trec_eval":
-        from polars_ireval.cli.trec_eval import trec_eval_main
-
-        return guarded(trec_eval_main, args[1:])
+    if args and args[0] in COMMANDS:
+        module, function, _ = COMMANDS[args[0]]
+        command = getattr(importlib.import_module(module), function)
+        return guarded(command, args[1:])  # the modes' own errors are one line already
+    if args and (meant := unknown_command(args[0])) is not None:
+        print(
+            f"ireval: error: unknown command {args[0]!r}; did you mean {meant!r}?",
+            file=sys.stderr,
+        )
+        return 2
     from polars_ireval.cli.modern import modern_main
 
     return guarded(modern_main, args)
 
 
 __all__ = [
+    "COMMANDS",
     "DEFAULT_MEASURES",
     "Parser",
     "Progress",

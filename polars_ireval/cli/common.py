@@ -5,8 +5,10 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import glob
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -27,6 +29,68 @@ from polars_ireval.io import (
 )
 
 DEFAULT_MEASURES = "nDCG@10 AP P@10 R@1000 RR"
+
+#: The modes ``ireval``'s first word chooses: name -> (module, function taking the rest of
+#: the arguments, one-line summary). The dispatch (:func:`polars_ireval.cli.main`), the list
+#: in ``ireval --help`` and the near-miss check of an unknown first word read this table.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "trec_eval": (
+        "polars_ireval.cli.trec_eval",
+        "trec_eval_main",
+        "trec_eval's flags and output, byte for byte (9.0.8; 9.0.4, 10.0)",
+    ),
+    "compare": (
+        "polars_ireval.cli.compare",
+        "main",
+        "significance tests between runs, and the tables a paper prints",
+    ),
+    "pool": ("polars_ireval.cli.pool", "pool_main", "the documents to judge next"),
+    "simulate": (
+        "polars_ireval.cli.pool",
+        "simulate_main",
+        "what a judgment budget buys: pooling methods replayed on qrels",
+    ),
+    "properties": (
+        "polars_ireval.cli.properties",
+        "properties_main",
+        "seed 004's seven numeric properties of measures",
+    ),
+    "pir": (
+        "polars_ireval.cli.pir",
+        "pir_main",
+        "preference identification ratio of measures against user preferences",
+    ),
+    "plot": ("polars_ireval.cli.plot", "plot_main", "a figure into a PNG, SVG or PDF file"),
+}
+
+
+def commands_help() -> str:
+    """The list of modes ``ireval --help`` prints, the evaluation form first.
+
+    >>> print(commands_help().splitlines()[1])
+      QRELS RUN [RUN ...]  evaluate runs against qrels: one row per run (the options below)
+    """
+    rows = [
+        ("QRELS RUN [RUN ...]", "evaluate runs against qrels: one row per run (the options below)")
+    ]
+    rows += [(name, summary) for name, (_, _, summary) in COMMANDS.items()]
+    width = max(len(name) for name, _ in rows)
+    lines = [f"  {name:<{width}}  {summary}" for name, summary in rows]
+    return "\n".join(["commands (the first word; 'ireval COMMAND -h' for each):", *lines])
+
+
+def unknown_command(word: str) -> str | None:
+    """The command ``word`` looks like a misspelling of, when it is no file (a file of
+    that name is qrels, read as such) and reads as a command word (letters, ``_``, ``-``:
+    not a path).
+
+    >>> unknown_command("comapre"), unknown_command("compare.txt"), unknown_command("qrels")
+    ('compare', None, None)
+    """
+    if not re.fullmatch(r"[A-Za-z][A-Za-z_-]*", word) or os.path.exists(word):
+        return None
+    close = difflib.get_close_matches(word.lower().replace("-", "_"), COMMANDS, n=1)
+    return close[0] if close else None
 
 
 class UsageError(IrevalError):

@@ -14,6 +14,7 @@ is the same. ``--chunks N|auto`` evaluates each run file a chunk of queries at a
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import warnings
@@ -30,6 +31,7 @@ from polars_ireval.cli.common import (
     Progress,
     UsageError,
     _claim,
+    commands_help,
     expand_runs,
     format_table,
     read_runs,
@@ -63,11 +65,12 @@ _EXTENSIONS = {
 def _parser() -> Parser:
     p = Parser(
         prog="ireval",
-        description=(
-            "Evaluate TREC runs against qrels: one row per run. "
-            "'ireval trec_eval ...' is a drop-in for trec_eval 9.0.8 (see 'ireval trec_eval -h')."
+        description=(  # kept as written (the list of commands): one line each
+            "Evaluate TREC runs against qrels: one row per run (per query with -q).\n\n"
+            + commands_help()
         ),
         epilog=f"Example: {EXAMPLE_COMMAND}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("qrels", nargs="?", help="qrels file (qid iter docno rel; .gz, Parquet)")
     p.add_argument(

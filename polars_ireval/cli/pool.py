@@ -43,7 +43,7 @@ from polars_ireval.cli.common import (
 )
 from polars_ireval.io import read_qrels
 from polars_ireval.judging import UNKNOWN, simulate_judging
-from polars_ireval.pooling import METHODS, pool, pool_text, write_pool
+from polars_ireval.pooling import METHODS, check_pool_tag, pool, pool_text, write_pool
 
 POOL_FORMATS = ("trec", "tsv", "csv", "jsonl", "parquet")
 SIMULATE_FORMATS = ("table", "tsv", "csv", "jsonl", "parquet")
@@ -108,7 +108,9 @@ def _pool_parser() -> Parser:
     p.add_argument(
         "--batch", type=int, default=None, help="Method B: documents between updates (100)"
     )
-    p.add_argument("--tag", default=None, help="last column of the text output (the method)")
+    p.add_argument(
+        "--tag", default=None, help="last column of the text output: one word (the method)"
+    )
     p.add_argument("-o", "--output", default=None, help="write FILE (format from its extension)")
     p.add_argument(
         "--format", choices=POOL_FORMATS, default=None, help="output format (default: trec)"
@@ -201,6 +203,9 @@ def _numbers(value: str, flag: str) -> list[int]:
 
 def _pool(argv: list[str]) -> int:
     args = _pool_parser().parse_args(argv)
+    tag = args.method if args.tag is None else args.tag
+    if args.tag is not None:  # before pooling; write_pool and pool_text refuse the same
+        check_pool_tag(args.tag)
     progress = Progress(args.progress)
     paths = expand_runs(args.runs)
     judged = None
@@ -222,7 +227,6 @@ def _pool(argv: list[str]) -> int:
         progress=lambda msg: progress.update("pooling", msg),
     )
     progress.done()
-    tag = args.tag or args.method
     if args.output is not None and args.format is None:
         write_pool(chosen, args.output, tag=tag)  # the format from the extension
     elif (args.format or "trec") == "trec":

@@ -55,6 +55,14 @@ _TABLES = ("eval_table", "run_table", "qrels_table")
 #: Columns of a run table that the judge reads when present (NULL when absent).
 OPTIONAL_RUN_COLUMNS = {"run_id": "STRING", "input_rank": "DOUBLE", "input_order": "BIGINT"}
 
+#: The columns a run and a qrels table must have (the Python check's, ``require``): a DuckDB
+#: macro reading a table that lacks one fails naming it and the fix
+#: (:func:`_lacking_columns`), not with a binder error.
+REQUIRED_COLUMNS = {
+    "run_table": ("run", ("query_id", "doc_id", "score")),
+    "qrels_table": ("qrels", ("query_id", "doc_id", "relevance")),
+}
+
 #: The document id as a byte-wise sort key, per engine (trec_eval compares ids with strcmp).
 DOC_KEY = {
     "duckdb": 'r.doc_id COLLATE "C"',
@@ -308,7 +316,27 @@ def weight_map(weights: Sequence[float] | None) -> str:
 _INPUTS = {name: f"ireval_{name}" for name in _TABLES}
 
 
-def _duckdb_input(table: str, problem: str | None) -> str:
+def _lacking_columns(macro: str, table: str) -> str:
+    """A ``WHERE`` condition over a run or qrels table read through a prototype row holding
+    its required columns as untyped NULLs (:data:`REQUIRED_COLUMNS`): it raises, naming the
+    columns the table lacks and those it has, as :func:`polars_ireval.validation.require`
+    does. ``typeof`` is folded when the call is bound: a table with its columns pays
+    nothing. A column of type NULL counts as absent (it holds no value)."""
+    kind, cols = REQUIRED_COLUMNS[table]
+    absent = {c: f"typeof({c}) IN ('NULL', '\"NULL\"')" for c in cols}
+    names = ", ".join(f"CASE WHEN {test} THEN '{c}' END" for c, test in absent.items())
+    wanted = ", ".join(f"''{c}''" for c in cols)
+    message = (
+        f"'{macro}: the {kind} table ''' || {table}::VARCHAR || ''' lacks column(s) [''' || "
+        f"concat_ws(''', ''', {names}) || ''']; it has ' || "
+        "regexp_replace(ireval_columns, '^STRUCT\\((.*)\\)$', '\\1') || "
+        f"'. Rename them to [{wanted}], e.g. in a view: SELECT ..., <column> AS ' || "
+        f"coalesce({names})"
+    )
+    return f"CASE WHEN {' OR '.join(absent.values())} THEN error({message}) ELSE TRUE END"
+
+
+def _duckdb_input(table: str, problem: str | None, macro: str = "") -> str:
     """The input CTE of ``table``. The evaluation table is read in place (``NOT
     MATERIALIZED``: scans with the filters of the body pushed into them); the run and qrels
     as DuckDB chooses, which copies the run once for the judge's several reads of it, as it
@@ -318,14 +346,26 @@ def _duckdb_input(table: str, problem: str | None) -> str:
     ``query_table``'s argument when it binds the call, so ``error(problem)`` raises then
     (NULL, the name, when the options are sound), before anything runs and whatever the
     query around the call: no cost per row, and no filter of the caller can skip it.
+
+    A run or qrels table is read through a prototype of its columns (a ``UNION ALL BY
+    NAME`` with no row): the run's optional columns are NULL when absent, and a required
+    column absent fails with :func:`_lacking_columns`'s message (when a row is read: an
+    empty table lacking one gives no row) instead of a binder error.
     """
     name = f"{table}::VARCHAR"
     if problem is not None:
         name = f"COALESCE(error({problem}), {name})"
     source = f"SELECT * FROM query_table({name})"
-    if table == "run_table":
-        proto = ", ".join(f"CAST(NULL AS {t}) AS {c}" for c, t in OPTIONAL_RUN_COLUMNS.items())
-        source = f"SELECT * FROM (SELECT {proto} WHERE 1 = 0) AS proto UNION ALL BY NAME {source}"
+    if table in REQUIRED_COLUMNS:
+        columns = [f"NULL AS {c}" for c in REQUIRED_COLUMNS[table][1]]
+        if table == "run_table":
+            columns += [f"CAST(NULL AS {t}) AS {c}" for c, t in OPTIONAL_RUN_COLUMNS.items()]
+        source = (
+            f"SELECT * EXCLUDE (ireval_columns) FROM (SELECT * FROM (SELECT "
+            f"{', '.join(columns)} WHERE 1 = 0) AS proto UNION ALL BY NAME SELECT *, "
+            f"typeof(ireval_src) AS ireval_columns FROM query_table({name}) AS ireval_src) "
+            f"AS ireval_read WHERE {_lacking_columns(macro, table)}"
+        )
     inlined = " NOT MATERIALIZED" if table == "eval_table" else ""
     return f"{_INPUTS[table]} AS{inlined} ({source})"
 
@@ -382,7 +422,7 @@ def duckdb_macro(t: Template, lib: Mapping[str, Template]) -> str:
     problem = O.duckdb_problem(t.name, t.scalars, t.rules)
     # the first table's name carries the check (the body reads every table)
     inputs = ",\n".join(
-        _duckdb_input(name, problem if i == 0 else None) for i, name in enumerate(t.tables)
+        _duckdb_input(name, problem if i == 0 else None, t.name) for i, name in enumerate(t.tables)
     )
     # the body's own CTEs join the inputs' WITH: the body stays the top-level query, whose
     # CTEs DuckDB materializes as it did before (not those of a subquery)

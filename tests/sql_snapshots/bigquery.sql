@@ -1487,7 +1487,7 @@ FROM (
     run_id,
     query_id,
     CASE
-      WHEN num_rel > 0 AND drops + tail > 0
+      WHEN num_rel > 0 AND NOT itotal IS NULL
       THEN (
         total + CASE WHEN tail = 1 THEN rtotal / NULLIF(itotal, 0) ELSE SAFE_CAST(0 AS FLOAT64) END
       ) / NULLIF(SAFE_CAST(drops + tail AS FLOAT64), 0)

@@ -1484,7 +1484,7 @@ FROM (
     run_id,
     query_id,
     CASE
-      WHEN num_rel > 0 AND drops + tail > 0
+      WHEN num_rel > 0 AND NOT itotal IS NULL
       THEN (
         total + CASE WHEN tail = 1 THEN rtotal / NULLIF(itotal, 0) ELSE CAST(0 AS DOUBLE) END
       ) / NULLIF(CAST(drops + tail AS DOUBLE), 0)

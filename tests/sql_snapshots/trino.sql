@@ -1530,7 +1530,7 @@ FROM (
     run_id,
     query_id,
     CASE
-      WHEN num_rel > 0 AND drops + tail > 0
+      WHEN num_rel > 0 AND NOT itotal IS NULL
       THEN (
         total + CASE
           WHEN tail = 1
