@@ -30,6 +30,12 @@ class FormatError(IrevalError):
         super().__init__(f"{where}: {message}")
 
 
+class LineLengthError(FormatError):
+    """A line of a text file is longer than the readers take
+    (:func:`polars_ireval.io.max_line_bytes`: 1 MiB unless ``IREVAL_MAX_LINE_BYTES`` says
+    otherwise); raised before the line is read."""
+
+
 class EmptyInputError(IrevalError):
     """A run or qrels holds no data lines."""
 
@@ -81,3 +87,26 @@ class TieOrdersError(ParameterError):
     """``ties="average"`` for a measure averaged by enumerating the orders of tied
     documents, on a ranking with more distinct orders than the limit
     (:data:`polars_ireval.engines.average.MAX_ARRANGEMENTS`)."""
+
+
+class ResourceError(IrevalError):
+    """An operation whose size the user controls (a depth, a number of resamples, a range
+    of cut-offs, a line's length...) would need more memory than the budget
+    (:func:`polars_ireval._resources.memory_budget`: ``IREVAL_MEMORY_LIMIT``, else half the
+    memory available); raised before anything is allocated.
+
+    Attributes
+    ----------
+    what : str
+        The input that asked for the size, e.g. ``"INST@1000000 on 25 rankings"``.
+    estimate : int
+        The bytes the operation would need, about.
+    budget : int
+        The budget it exceeds, in bytes.
+    """
+
+    def __init__(self, message: str, *, what: str = "", estimate: int = 0, budget: int = 0):
+        self.what = what
+        self.estimate = estimate
+        self.budget = budget
+        super().__init__(message)

@@ -17,6 +17,7 @@ from polars_ireval._collect import collect
 from polars_ireval.engines import ENGINES, Request
 from polars_ireval.engines import engine as engine_named
 from polars_ireval.engines.average import evaluate_spark
+from polars_ireval.engines.base import check_positions
 from polars_ireval.engines.polars import per_query_columns
 from polars_ireval.errors import ParameterError
 from polars_ireval.io import Scores, check_scores, float32_scores
@@ -196,6 +197,12 @@ def evaluate(
     TieOrdersError
         With ``ties="average"``, when a ranking has more distinct orders of its tied
         documents than the enumeration's limit, for a measure without a closed form.
+    ResourceError
+        When the C/W/L measures (INST, TBG, U, BPM, NERR...) would build more position
+        vectors (their depth, per ranking) than the memory budget
+        (``IREVAL_MEMORY_LIMIT``, else half the memory available; see
+        ``docs/resources.md``) holds; raised before they are built (Polars, DuckDB). The
+        rankings of a lazy run are not counted: the depth alone is weighed.
 
     Examples
     --------
@@ -346,6 +353,11 @@ def evaluate_table(
     for name, flag in (("per_query", per_query), ("residuals", residuals), ("validate", validate)):
         check_flag(name, flag)
     parsed = parse_measures(measures)
+    keyed = isinstance(table, pl.DataFrame) and "query_id" in table.columns  # not numbered
+    check_positions(  # the C/W/L measures' vectors, over the table's rankings
+        parsed, table if keyed else table.lazy(), table.lazy(), engine="polars",
+        missing="skip", residuals=residuals,
+    )  # fmt: skip
     lazy = table.lazy()
     if validate:
         lazy = check_table(lazy)

@@ -27,11 +27,13 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval._resources import parse_size
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
     FormatError,
     IrevalError,
+    LineLengthError,
     ParameterError,
     RelevanceError,
     SchemaError,
@@ -61,12 +63,15 @@ from polars_ireval.validation import (
 __all__ = [
     "INPUT",
     "INPUT_RANK",
+    "MAX_LINE_BYTES",
+    "MAX_LINE_VAR",
     "SCORES",
     "Layout",
     "PathLike",
     "RunIdPolicy",
     "RunSource",
     "Scores",
+    "check_line_length",
     "check_rankings_apart",
     "check_scores",
     "expand_paths",
@@ -76,6 +81,7 @@ __all__ = [
     "frame_from_object",
     "is_text_run",
     "is_validated",
+    "max_line_bytes",
     "narrowed",
     "new_ranking",
     "parse_simple_runs",
@@ -166,6 +172,9 @@ def read_run(
         query) has lines in two of several text files.
     EmptyInputError
         The input holds no data line.
+    LineLengthError
+        A :class:`FormatError` for a line longer than 1 MiB (``IREVAL_MAX_LINE_BYTES``
+        raises the limit), found before the line is read.
 
     Examples
     --------
@@ -471,6 +480,9 @@ def read_qrels(source: RunSource) -> pl.DataFrame:
         A document is judged twice for one query.
     EmptyInputError
         The input holds no judgment.
+    LineLengthError
+        A :class:`FormatError` for a line longer than 1 MiB (``IREVAL_MAX_LINE_BYTES``
+        raises the limit), found before the line is read.
 
     Examples
     --------
@@ -530,7 +542,9 @@ def paths_label(paths: Sequence[str], what: str = "files") -> str:
 
 def _scan_lines(path: str, text: bytes | None = None) -> pl.LazyFrame:
     """Every physical line of a text file (plain or gzip) with its 1-based number; of
-    ``text`` instead of the file's bytes when given."""
+    ``text`` instead of the file's bytes when given. A line longer than
+    :func:`max_line_bytes` is a :class:`FormatError` (:func:`check_line_length`)."""
+    check_line_length(path, text)
     return pl.scan_csv(
         path if text is None else text,
         has_header=False,
@@ -538,6 +552,175 @@ def _scan_lines(path: str, text: bytes | None = None) -> pl.LazyFrame:
         quote_char=None,
         schema={S.LINE_TEXT: pl.String},
     ).with_row_index(LINE, offset=1)
+
+
+#: The longest line the text readers take, in bytes (1 MiB), unless the environment
+#: variable :data:`MAX_LINE_VAR` says otherwise: a TREC run or qrels line is a few dozen
+#: bytes, and a file without line breaks would otherwise be read as one huge line (Polars
+#: cannot allocate a string of a gigabyte: it panics).
+MAX_LINE_BYTES = 2**20
+MAX_LINE_VAR = "IREVAL_MAX_LINE_BYTES"
+#: Bytes read at a time when a gzip file's lines are measured (decompressed).
+_GZIP_BLOCK = 2**24
+_BREAKS = (b"\n", b"\r")  # a carriage return alone ends a line too (old Mac files)
+#: A long line is measured up to this many times the limit (its length "at least" past it).
+_MEASURED = 16
+
+
+def max_line_bytes() -> int:
+    """The longest line the readers take: ``IREVAL_MAX_LINE_BYTES`` (bytes, or ``4M``...)
+    when set, else :data:`MAX_LINE_BYTES`."""
+    text = os.environ.get(MAX_LINE_VAR)
+    return parse_size(text, MAX_LINE_VAR) if text and text.strip() else MAX_LINE_BYTES
+
+
+def check_line_length(path: str, data: bytes | mmap.mmap | None = None) -> None:
+    """Raise :class:`FormatError` naming the file and line when a line of the text file
+    ``path`` is longer than :func:`max_line_bytes`; ``data``: its text, when already read
+    (decompressed for gzip). Else the file is mapped (plain) or decompressed a block at a
+    time (gzip), never held whole.
+
+    No Python loop per line: the text is searched in blocks of half the limit for a line
+    break (``find`` stops at the first, a few dozen bytes in); a block without one may lie
+    in a long line, which is then measured. About 2,000 searches for a 500 MB file.
+
+    >>> check_line_length("x.run", b"1 Q0 d1 1 2.5 t\\n" + b"x" * 3_000_000)
+    Traceback (most recent call last):
+    ...
+    polars_ireval.errors.LineLengthError: x.run:2: the line is 3,000,000 bytes long, more ...
+    """
+    limit = max_line_bytes()
+    if data is not None:
+        found = _long_line(data, limit, whole=True)
+        if found is not None:
+            line, length = 1 + _breaks(data, found[0]), found[1] - found[0]
+            exact = found[1] == len(data) or data[found[1] : found[1] + 1] in _BREAKS
+            raise _too_long(path, line, length, limit, exact=exact)
+        _passed(_file_key(path, limit))  # the general reader need not decompress it again
+        return
+    key = _file_key(path, limit)
+    if key is not None and key in _PASSED:
+        return
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        magic = f.read(2)
+        if magic != b"\x1f\x8b":
+            if size <= limit:
+                return
+            try:  # mapped: only the pages searched are read
+                with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+                    check_line_length(path, mapped)
+                return
+            except OSError:  # no address space left to map it: a block at a time
+                f.seek(0)
+                _check_stream(path, iter(lambda: f.read(_GZIP_BLOCK), b""), limit)
+                _passed(key)
+                return
+    try:
+        with gzip.open(path, "rb") as gz:
+            _check_stream(path, iter(lambda: gz.read(_GZIP_BLOCK), b""), limit)
+    except (OSError, EOFError, zlib.error):  # not valid gzip: the reader says what is wrong
+        return
+    _passed(key)
+
+
+#: The files (path, size, modification time, limit) whose lines were found short enough:
+#: a gzip file the fast reader decompressed and checked, then read by the general reader,
+#: is not decompressed again for the check.
+_PASSED: set[tuple[str, int, int, int]] = set()
+
+
+def _passed(key: tuple[str, int, int, int] | None) -> None:
+    if key is not None:
+        if len(_PASSED) > 4096:  # a long-lived process reading many files
+            _PASSED.clear()
+        _PASSED.add(key)
+
+
+def _file_key(path: str, limit: int) -> tuple[str, int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:  # text that names no file
+        return None
+    return os.path.abspath(path), st.st_size, st.st_mtime_ns, limit
+
+
+def _check_stream(path: str, blocks: Iterable[bytes], limit: int) -> None:
+    """:func:`check_line_length` over text given a block at a time: each block is searched
+    with the bytes of the line it continues (at most ``limit``) before it."""
+    carry, line = b"", 1
+    for block in blocks:
+        buf = carry + block
+        found = _long_line(buf, limit, whole=False)
+        if found is not None:  # its length so far: the line may go on
+            line += _breaks(buf, found[0])
+            raise _too_long(path, line, found[1] - found[0], limit, exact=False)
+        last = max(buf.rfind(b"\n"), buf.rfind(b"\r"))
+        if last == len(buf) - 1 and buf.endswith(b"\r"):  # maybe a CR LF cut in two
+            line += _breaks(buf, last)
+            carry = b"\r"
+        elif last >= 0:
+            line += _breaks(buf, last + 1)
+            carry = buf[last + 1 :]
+        else:
+            carry = buf
+
+
+def _long_line(data: bytes | mmap.mmap, limit: int, *, whole: bool) -> tuple[int, int] | None:
+    """The start and end of the first line of ``data`` longer than ``limit`` bytes (the
+    end: where its line break is, or as far as ``data`` goes), or None. ``whole``: ``data``
+    is all the text (else its last line may go on past it, and is left to the next
+    block)."""
+    n, step, pos = len(data), max(limit // 2, 1), 0
+    while pos + step <= n:
+        end = pos + step
+        if any(data.find(b, pos, end) >= 0 for b in _BREAKS):
+            pos = end
+            continue
+        # a block without a break: measure the line holding it
+        start = 1 + max(data.rfind(b, max(pos - limit - 1, 0), pos) for b in _BREAKS)
+        if start == 0 and pos > limit:  # no break within the limit before the block
+            start = 1 + max(data.rfind(b, 0, pos) for b in _BREAKS)
+            return start, _line_end(data, end, start + _MEASURED * limit)
+        stop = min(start + limit + 1, n)
+        ends = [e for e in (data.find(b, end, stop) for b in _BREAKS) if e >= 0]
+        if ends:
+            pos = min(ends) + 1
+        elif start + limit < n:
+            return start, _line_end(data, end, start + _MEASURED * limit)
+        else:  # the line reaches the end of the data, within the limit
+            return None
+    return None
+
+
+def _line_end(data: bytes | mmap.mmap, pos: int, stop: int) -> int:
+    """Where the line holding ``pos`` ends, searched up to ``stop`` (else ``stop``)."""
+    ends = [e for e in (data.find(b, pos, stop) for b in _BREAKS) if e >= 0]
+    return min(ends) if ends else min(stop, len(data))
+
+
+def _breaks(data: bytes | mmap.mmap, stop: int, block: int = 1 << 24) -> int:
+    """The line breaks in ``data[:stop]``: LF, CR LF and CR alone each count once."""
+    count, previous = 0, b""
+    for i in range(0, stop, block):
+        part = data[i : min(i + block, stop)]
+        count += part.count(b"\n") + part.count(b"\r") - part.count(b"\r\n")
+        if previous.endswith(b"\r") and part.startswith(b"\n"):
+            count -= 1
+        previous = part[-1:]
+    return count
+
+
+def _too_long(path: str, line: int, length: int, limit: int, *, exact: bool) -> FormatError:
+    return LineLengthError(
+        path,
+        line,
+        f"the line is {'' if exact else 'at least '}{length:,} bytes long, more than the "
+        f"{limit:,} a line may have: a TREC "
+        "run or qrels line is a few dozen bytes; check that this is the text file meant "
+        "(not one without line breaks, nor binary data), or raise the limit: "
+        f"{MAX_LINE_VAR}={max(2 * length, 2 * limit)}",
+    )
 
 
 def _lf_text(path: str) -> bytes:
@@ -625,7 +808,7 @@ def read_fields(path: str, names: Sequence[str], layout: str) -> pl.DataFrame:
     try:
         fields = _extract(path, pattern, names)
     except FormatError as e:
-        if e.line is None:  # the file as a whole (not text, bad gzip)
+        if e.line is None or isinstance(e, LineLengthError):  # not about its fields
             raise
         detail = str(e)[len(f"{path}:{e.line}: ") :]
         raise FormatError(
@@ -656,7 +839,7 @@ def _read_run_path(
     try:
         fields = _extract(path, _RUN_RX, [S.QUERY_ID, S.DOC_ID, "__rank", "__score", "__tag"])
     except FormatError as e:
-        if e.line is None:  # the file as a whole (not text, bad gzip)
+        if e.line is None or isinstance(e, LineLengthError):  # not about its fields
             raise
         raise FormatError(
             path,
@@ -829,12 +1012,16 @@ def _simple_source(path: str, fields: int = 6) -> tuple[str | bytes, _Ends, byte
     with open(path, "rb") as f:
         if os.fstat(f.fileno()).st_size == 0:
             return None
+        if f.read(2) != b"\x1f\x8b":  # plain text: its lines measured before it is mapped
+            check_line_length(path)
         # mapped, not read: each search runs over the OS cache's pages, with no copy
         with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
             if mapped[:4] == b"\x28\xb5\x2f\xfd":  # zstd
                 return None
             text = _gunzip(path, mapped) if mapped[:2] == b"\x1f\x8b" else None
             data = mapped if text is None else text
+            if text is not None:
+                check_line_length(path, text)
             sep = simple_separator(data)
             if sep is None:
                 return None
@@ -909,7 +1096,7 @@ def _read_qrels_path(path: str, several: bool, *, fast: bool = True) -> pl.DataF
     try:
         fields = _extract(path, _QRELS_RX, [S.QUERY_ID, S.DOC_ID, "__rel"])
     except FormatError as e:
-        if e.line is None:  # the file as a whole (not text, bad gzip)
+        if e.line is None or isinstance(e, LineLengthError):  # not about its fields
             raise
         raise FormatError(
             path,

@@ -32,6 +32,7 @@ import polars as pl
 from polars_ireval import schema as S
 from polars_ireval._numeric import RELATIVE_TOLERANCE, snap
 from polars_ireval._progress import ProgressOption, bar, check_progress
+from polars_ireval._resources import require, require_listable
 from polars_ireval.errors import ParameterError
 from polars_ireval.judge import as_qrels, as_run, check_flag, check_relevance_level
 from polars_ireval.pooling import (
@@ -242,6 +243,10 @@ def simulate_judging(
         depth that is not a positive integer, unknown contributors.
     MissingQueryError
         The qrels judge queries that no run retrieved.
+    ResourceError
+        When the judgments of every method at every budget would exceed the memory
+        budget (``IREVAL_MEMORY_LIMIT``, else half the memory available; see
+        ``docs/resources.md``).
 
     Examples
     --------
@@ -317,6 +322,7 @@ def simulate_judging(
     if depth is not None:
         eligible &= camp.cands[_BEST].to_numpy() <= depth
     skip = unknown == "skip"
+    _check_judgments(camp.cands, eligible, budget_list, len(specs), per_query)
     evaluation = _Evaluation.build(ranked, qrels_df, p, relevance_level)
 
     judgments: list[pl.DataFrame] = []
@@ -421,6 +427,40 @@ def _methods(methods: Any) -> list[Any]:
     return specs
 
 
+#: Bytes per judgment of a simulation (a method's judgments to one budget, and the
+#: evaluation of the campaign on them): the bundled example's three runs, budgets 1..2999,
+#: 4.4M judgments of one method took 1.9 GB of peak RSS, 17.9M of four methods 14.4 GB.
+_JUDGMENT_BYTES = 800
+_FEWER_BUDGETS = (
+    "ask for fewer budgets (a sparser grid, e.g. budgets=[100, 200, 500, 1000, 2000, "
+    "5000]) or fewer methods"
+)
+
+
+def _check_judgments(
+    cands: pl.DataFrame, eligible: np.ndarray, budgets: list[int], methods: int, per_query: bool
+) -> None:
+    """Raise :class:`~polars_ireval.errors.ResourceError` before a simulation whose
+    judgments (each method's, to each budget: the sum over the budgets of the documents
+    it can judge, at most the eligible candidates, per query with ``per_query``) exceed
+    the memory budget at :data:`_JUDGMENT_BYTES` each."""
+    b = np.asarray(budgets, dtype=np.float64)
+    if per_query:
+        sizes = cands.filter(pl.Series(eligible)).group_by(S.QUERY_ID).len()["len"]
+        c = np.sort(sizes.to_numpy().astype(np.float64))
+    else:
+        c = np.asarray([float(eligible.sum())])
+    below = np.searchsorted(c, b, side="right")  # the queries that run out before b
+    taken = np.concatenate([[0.0], np.cumsum(c)])[below] + b * (len(c) - below)
+    judgments = int(methods * taken.sum())
+    require(
+        f"simulate_judging of {methods} method(s) at {len(budgets):,} budgets",
+        judgments * _JUDGMENT_BYTES,
+        how=f"{judgments:,} judgments over the budgets x {_JUDGMENT_BYTES} bytes",
+        fix=_FEWER_BUDGETS,
+    )
+
+
 def _budgets(budgets: Any) -> list[int]:
     if isinstance(budgets, (str, bytes)):
         raise ParameterError(
@@ -429,6 +469,7 @@ def _budgets(budgets: Any) -> list[int]:
         )
     if isinstance(budgets, (int, np.integer)) and not isinstance(budgets, bool):
         budgets = [budgets]
+    require_listable("budgets=", budgets, fix=_FEWER_BUDGETS)  # a range, before listing it
     try:
         values = list(budgets)
     except TypeError:
@@ -917,6 +958,11 @@ def pool_depths(runs: Any, *, contributors: Sequence[str] | None = None) -> Any:
     return out if lazy else out.collect()
 
 
+#: Bytes per row of :func:`depth_qrels` at several depths (the rows share their strings'
+#: buffers): 72.8M rows at 29,999 depths of the bundled example took 610 MB of peak RSS.
+_DEPTH_QRELS_ROW_BYTES = 16
+
+
 def depth_qrels(
     runs: Any,
     qrels: Any,
@@ -947,6 +993,13 @@ def depth_qrels(
     polars.DataFrame or polars.LazyFrame
         ``[depth,] query_id, doc_id, relevance``, in the qrels' order (per depth).
 
+    Raises
+    ------
+    ResourceError
+        At several depths, when up to depths x judgments rows would exceed the memory
+        budget (``IREVAL_MEMORY_LIMIT``, else half the memory available; see
+        ``docs/resources.md``).
+
     Examples
     --------
     >>> import polars as pl, polars_ireval as ir
@@ -970,6 +1023,7 @@ def depth_qrels(
     if several:
         if isinstance(depth, (str, bytes)) or not hasattr(depth, "__iter__"):
             raise ParameterError(f"depth={depth!r}: give a pool depth or a list of depths")
+        require_listable("depth=", depth, fix="ask for fewer depths (e.g. depth=[10, 20, 50])")
         depths = [check_count("depth", d, what="each pool depth") for d in depth]
         if not depths:
             raise ParameterError("depth=[]: give at least one pool depth")
@@ -988,6 +1042,14 @@ def depth_qrels(
     kept = q.lazy().join(entry, on=[S.QUERY_ID, S.DOC_ID], how="inner", maintain_order="left")
     columns = [S.QUERY_ID, S.DOC_ID, S.RELEVANCE]
     if several:
+        if isinstance(q, pl.DataFrame):  # at most every judgment at every depth
+            rows = len(values) * q.height
+            require(
+                f"depth_qrels at {len(values):,} depths of {q.height:,} judgments",
+                rows * _DEPTH_QRELS_ROW_BYTES,
+                how=f"up to {rows:,} rows x {_DEPTH_QRELS_ROW_BYTES} bytes",
+                fix="ask for fewer depths (e.g. depth=[10, 20, 50, 100])",
+            )
         grid = pl.LazyFrame({"depth": values}, schema={"depth": pl.Int64})
         out = (
             grid.join(kept, how="cross", maintain_order="left_right")

@@ -48,6 +48,7 @@ from polars_ireval.evaluate import evaluate
 from polars_ireval.io import (
     RunIdPolicy,
     Scores,
+    check_line_length,
     check_rankings_apart,
     check_run_id_policy,
     check_scores,
@@ -149,6 +150,11 @@ def evaluate_out_of_core(
         For a bad option; for text and table files mixed; for ``missing="zero"`` on
         several runs one of which ranks no query of some chunk (evaluate in memory, or
         with one chunk).
+    ResourceError
+        When a chunk's C/W/L measures would exceed the memory budget
+        (``IREVAL_MEMORY_LIMIT``, else half the memory available; see
+        ``docs/resources.md``), as :func:`polars_ireval.evaluate` weighs the whole run
+        (smaller chunks hold less); a line longer than 1 MiB is a ``LineLengthError``.
 
     Warns
     -----
@@ -420,6 +426,7 @@ def _text_chunks(
             head = f.read(_SAMPLE)
         if not head or head[:2] == b"\x1f\x8b" or head[:4] == b"\x28\xb5\x2f\xfd":
             return None
+        check_line_length(path)  # before a range is cut or read
         lines = max(1, head.count(b"\n"))
         if chunks is not None:
             parts = max(1, round(chunks * size / total)) if len(paths) > 1 else chunks

@@ -29,7 +29,7 @@ import math
 import os
 import re
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -37,6 +37,8 @@ import numpy as np
 import polars as pl
 
 from polars_ireval import schema as S
+from polars_ireval._resources import require
+from polars_ireval.engines.base import measures_estimate
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -360,9 +362,27 @@ def _measure(item: Any) -> str:
     )
 
 
+def check_cutoffs(cutoffs: int, measures: int = 1, lists: int = 0) -> None:
+    """Raise :class:`~polars_ireval.errors.ResourceError` when evaluating ``measures``
+    measures at ``cutoffs`` cut-offs over ``lists`` result lists (0: not yet known) needs
+    more memory than the budget: every measure at every cut-off is one measure of one
+    evaluation (:func:`polars_ireval.engines.base.measures_estimate`). Called before the
+    cut-offs are listed (a range's length), and again when the sessions are read."""
+    count = cutoffs * measures
+    on = f" on {lists:,} lists" if lists else ""
+    require(
+        f"{measures} measure(s) at {cutoffs:,} cut-offs{on}",
+        measures_estimate(count, lists, batch=count),
+        how=f"{count:,} measures in one evaluation",
+        fix="ask for fewer cut-offs (e.g. cutoffs=[1, 3, 5, 10, 20])",
+    )
+
+
 def _cutoffs(cutoffs: Any) -> list[int]:
     if isinstance(cutoffs, int) and not isinstance(cutoffs, bool):
         cutoffs = [cutoffs]
+    if isinstance(cutoffs, Sized) and isinstance(cutoffs, Iterable):  # before listing it
+        check_cutoffs(len(cutoffs))
     values = list(cutoffs) if isinstance(cutoffs, Iterable) else None
     if not values or any(not isinstance(k, int) or isinstance(k, bool) or k < 1 for k in values):
         raise ParameterError(f"cutoffs={cutoffs!r}: give positive integers, e.g. range(1, 11)")
@@ -467,6 +487,10 @@ def pir(
     SchemaError, DuplicateError, ParameterError
         A missing column, a session with two preferences, a bad measure, cut-off or
         threshold.
+    ResourceError
+        When the measures at every cut-off, evaluated at once, would exceed the memory
+        budget (``IREVAL_MEMORY_LIMIT``, else half the memory available; see
+        ``docs/resources.md``); a range of cut-offs is weighed before it is listed.
 
     Examples
     --------
@@ -507,6 +531,7 @@ def pir(
     prefs = _preferences(preferences, group_by)
     run, judged, pairs = _sessions(_lists(lists), qrels)
     _check_preferences(prefs, pairs)
+    check_cutoffs(len(ks), len(labels), lists=pairs.height)
 
     names = pl.DataFrame(
         {
@@ -671,6 +696,11 @@ def _rng(seed: Any) -> np.random.Generator:
     raise ParameterError(f"seed={seed!r}: give a non-negative int or a numpy.random.Generator")
 
 
+#: Bytes per row of the lists and qrels :func:`simulate_sessions` draws: 300,000 sessions
+#: of the default shape (12M rows) took 1.1 GB of peak RSS.
+_SESSION_ROW_BYTES = 100
+
+
 def simulate_sessions(
     n: int,
     *,
@@ -742,6 +772,13 @@ def simulate_sessions(
         ``s0001``...), ``qrels`` (``query_id, doc_id, relevance``), ``preferences``
         (``session, preferred [, group]``) and ``measure``.
 
+    Raises
+    ------
+    ResourceError
+        When the sessions' lists and qrels would exceed the memory budget
+        (``IREVAL_MEMORY_LIMIT``, else half the memory available; see
+        ``docs/resources.md``).
+
     Examples
     --------
     >>> import polars_ireval as ir
@@ -763,6 +800,14 @@ def simulate_sessions(
         raise ParameterError(
             f"depth={depth!r}, pool={pool!r}: give 1 <= depth <= pool (whole numbers)"
         )
+    rows = n * (pool + 2 * depth)  # the qrels' and the two lists' rows
+    require(
+        f"simulate_sessions(n={n:,}, depth={depth}, pool={pool})",
+        rows * _SESSION_ROW_BYTES,
+        how=f"{rows:,} rows of lists and qrels x {_SESSION_ROW_BYTES} bytes",
+        fix="draw fewer sessions (PIR's error at n sessions is about 0.5 / sqrt(n): 0.005 "
+        "at n=10,000) or shorter lists",
+    )
     try:
         probs = np.asarray(grades, dtype=float)
     except (TypeError, ValueError):

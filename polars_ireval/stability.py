@@ -43,6 +43,8 @@ import polars as pl
 from polars_ireval import schema as S
 from polars_ireval._collect import collect
 from polars_ireval._numeric import RELATIVE_TOLERANCE, snap
+from polars_ireval._resources import require, require_listable
+from polars_ireval.engines.base import measures_estimate, ranking_count
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -72,6 +74,7 @@ from polars_ireval.measures.depth import (
     DepthPlan,
     ratio_by_row,
 )
+from polars_ireval.measures.usermodel import model_positions
 from polars_ireval.parse import parse_measures
 from polars_ireval.pooling import contributor_list
 from polars_ireval.registry import REGISTRY, Measure
@@ -101,6 +104,17 @@ FAST: tuple[str, ...] = tuple(name for name, d in REGISTRY.items() if d.depth is
 
 _ORDER = "\x00order"  # the measure's position in the request, to sort the output
 _DEPTHS_PER_QUERY = 100  # depths per evaluate() call of the per-depth fallback
+#: Bytes per row of the grid of rankings x depths of the one-pass measures: 64 + 32 a
+#: measure (AP at 10^6 depths on the bundled example's 75 rankings: 6.0 GB of peak RSS;
+#: AP and nDCG at 10^5 on 25 rankings: 290 MB).
+_GRID_BYTES, _GRID_MEASURE_BYTES = 64, 32
+#: Bytes per position of a C/W/L measure evaluated at every depth (the per-depth
+#: evaluations run together): INST at depths 1..999 on 25 rankings, 361 MB.
+_CURVE_POSITION_BYTES = 30
+_SPARSER = (
+    "ask for fewer depths (a sparser grid, e.g. depths=[1, 2, 5, 10, 20, 50, 100, 200, "
+    "500, 1000]) or fewer runs or queries at a time"
+)
 
 
 # --------------------------------------------------------------------------- input
@@ -113,6 +127,7 @@ def _depths(depths: Any) -> list[int]:
             f"depths={depths!r}: give the evaluation depths as a sorted list of positive "
             "integers, e.g. depths=range(1, 101)"
         )
+    require_listable("depths=", depths, fix=_SPARSER)  # a range, before it is listed
     values = list(depths)
     if not values:
         raise ParameterError("depths is empty: give at least one depth, e.g. depths=[10, 100]")
@@ -596,6 +611,10 @@ def depth_curve(
     ParameterError
         A depth that is not a positive integer, depths unsorted or repeated, a measure with
         a cutoff already or without a cutoff parameter, a bad ``pool_depth``.
+    ResourceError
+        When the grid of rankings x depths and the per-depth evaluations would exceed
+        the memory budget (``IREVAL_MEMORY_LIMIT``, else half the memory available; see
+        ``docs/resources.md``); a range of depths is weighed before it is listed.
 
     Notes
     -----
@@ -683,6 +702,7 @@ def depth_curve(
             slow.append(curve)
         else:
             fast.append((curve, kind))
+    _check_size(run, fast, slow, values)
     options: dict[str, Any] = {
         "per_query": per_query, "residuals": residuals, "relevance_level": relevance_level,
         "condensed": condensed, "ties": ties,
@@ -696,6 +716,37 @@ def depth_curve(
     if pool is not None:
         out = out.with_columns((pl.col(DEPTH) == pool).alias(POOLED))
     return out if lazy else collect(out, run, q)
+
+
+def _check_size(
+    run: pl.DataFrame | pl.LazyFrame,
+    fast: list[tuple[_Curve, str]],
+    slow: list[_Curve],
+    depths: list[int],
+) -> None:
+    """Raise :class:`~polars_ireval.errors.ResourceError` before a curve whose grid
+    (rankings x depths, :data:`_GRID_BYTES`), per-depth evaluations
+    (:func:`polars_ireval.engines.base.measures_estimate`) and C/W/L vectors (the sum of
+    the depths a ranking, :data:`_CURVE_POSITION_BYTES`) exceed the memory budget. A lazy
+    run counts as one ranking (its rankings are not counted without collecting it)."""
+    counted = ranking_count(run)
+    n = 1 if counted is None else counted
+    row = _GRID_BYTES + _GRID_MEASURE_BYTES * len(fast)
+    estimate = n * len(depths) * row if fast else 0
+    how = [f"{n:,} rankings x {len(depths):,} depths x {row} bytes"] if fast else []
+    if slow:
+        how.append(f"{len(depths) * len(slow):,} measures evaluated one depth at a time")
+        estimate += measures_estimate(len(depths) * len(slow), n, batch=_DEPTHS_PER_QUERY)
+        deep = sum(1 for c in slow if model_positions(c.at(depths[0])))
+        estimate += deep * sum(depths) * n * _CURVE_POSITION_BYTES
+    labels = ", ".join([*(c.label for c, _ in fast), *(c.label for c in slow)])
+    rankings = "each ranking (lazy runs)" if counted is None else f"{n:,} rankings"
+    require(
+        f"depth_curve of {labels} at {len(depths):,} depths on {rankings}",
+        estimate,
+        how=", and ".join(how),
+        fix=_SPARSER,
+    )
 
 
 def ap_pooled(

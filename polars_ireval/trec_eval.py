@@ -74,7 +74,7 @@ from polars_ireval._collect import collect, small_inputs
 from polars_ireval.engines.polars import per_query_frame
 from polars_ireval.errors import FormatError, IrevalError, ParameterError
 from polars_ireval.evaluate import evaluate_table
-from polars_ireval.io import Scores, read_qrels, read_run
+from polars_ireval.io import Scores, max_line_bytes, read_qrels, read_run
 from polars_ireval.judge import judge
 from polars_ireval.measures._expr import exact_div
 from polars_ireval.measures.iprec import needed_relevant
@@ -752,7 +752,9 @@ def first_tag(path: str) -> str:
         compressed = raw.read(2) == b"\x1f\x8b"
     try:
         with (gzip.open if compressed else open)(path, "rb") as f:
-            for line in f:
+            # a line at most max_line_bytes() at a time (a file without line breaks is not
+            # read whole here: the reader says what is wrong with it)
+            for line in iter(lambda: f.readline(max_line_bytes()), b""):
                 # a carriage return alone ends a line too (old Mac files)
                 for part in line.replace(b"\r", b"\n").split(b"\n"):
                     fields = part.decode("utf-8", "replace").split()

@@ -124,8 +124,11 @@ CASES = [
          error=(ir.FormatError, r":6: malformed line 'q2 Q0 d9 3'")),
     Case("score that is not a number", run=RUN_TEXT.replace("1.0 tag", "1.0x tag", 1),
          surfaces=TEXT_SURFACES, error=(ir.FormatError, r":3: score '1\.0x'")),
-    Case("a 10 MB malformed line", run=RUN_TEXT + "x" * 10_000_000 + "\n",
-         surfaces=TEXT_SURFACES, error=(ir.FormatError, r"\(10,000,000 characters\)")),
+    Case("a 1 MB malformed line", run=RUN_TEXT + "x" * 1_000_000 + "\n",
+         surfaces=TEXT_SURFACES, error=(ir.FormatError, r"\(1,000,000 characters\)")),
+    Case("a 10 MB line", run=RUN_TEXT + "x" * 10_000_000 + "\n", surfaces=TEXT_SURFACES,
+         error=(ir.FormatError, r":6: the line is 10,000,000 bytes long, more than the "
+                r"1,048,576 a line may have.*IREVAL_MAX_LINE_BYTES=")),
     Case("old Mac line ends (CR)", run=RUN_TEXT.replace("\n", "\r"),
          qrels=QRELS_TEXT.replace("\n", "\r"), surfaces=TEXT_SURFACES),
     Case("Windows line ends (CRLF)", run=RUN_TEXT.replace("\n", "\r\n"), surfaces=TEXT_SURFACES),

@@ -28,7 +28,7 @@ BENCHMARKS = ROOT / "benchmarks"
 #: The layers, lowest first: a module may import modules of its own layer or below.
 #: ``polars_ireval`` itself (the public surface) is above everything.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "schema", "example", "_version", "_progress", "_collect", "_numeric"),
+    ("errors", "schema", "example", "_version", "_progress", "_collect", "_numeric", "_resources"),
     ("registry",),
     ("measures", "measures.*"),
     ("parse",),

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from polars_ireval.cli.common import Parser, UsageError, format_table, guarded
-from polars_ireval.pir import pir
+from polars_ireval.pir import check_cutoffs, pir
 
 FORMATS = ("table", "tsv", "csv", "jsonl")
 _EXTENSIONS = {".tsv": "tsv", ".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
@@ -70,17 +70,19 @@ def cutoffs(text: str) -> list[int]:
     >>> cutoffs("1-3,5,10")
     [1, 2, 3, 5, 10]
     """
-    out: list[int] = []
+    parts: list[range] = []
     for part in text.replace(" ", "").split(","):
         if not part:
             continue
         low, dash, high = part.partition("-")
         try:
-            out.extend(range(int(low), int(high) + 1) if dash else [int(low)])
+            parts.append(range(int(low), int(high) + 1) if dash else range(int(low), int(low) + 1))
         except ValueError:
             raise UsageError(
                 f"--cutoffs {text!r}: {part!r} is not a number or a range; e.g. 1-10 or 1,5,10"
             ) from None
+    check_cutoffs(sum(len(r) for r in parts))  # before they are listed
+    out = [k for r in parts for k in r]
     if not out:
         raise UsageError(f"--cutoffs {text!r}: give cut-offs, e.g. 1-10")
     return out

@@ -24,6 +24,7 @@ from polars_ireval.engines.base import (
     Request,
     check_coverage,
     check_missing,
+    check_positions,
     qrels_frame,
     rank_by_of,
     refuse_average_residuals,
@@ -177,6 +178,9 @@ def _per_query_frame(
 
     parsed = r.parsed
     all_specs = specs(parsed, r.relevance_level, residuals=r.residuals)
+    check_positions(
+        parsed, run_df, qrels_df, engine="duckdb", missing=missing, residuals=r.residuals
+    )  # the C/W/L macros' positions, before DuckDB generates them
     multi = S.RUN_ID in run_df.columns
     flags = condensed(parsed, r.judged_only)
     fixed = missing == "zero" and any(m.defn.absent is not None for m in parsed)

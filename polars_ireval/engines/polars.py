@@ -22,6 +22,7 @@ from polars_ireval.engines.base import (
     Request,
     check_coverage,
     check_missing,
+    check_positions,
     refuse_average_residuals,
 )
 from polars_ireval.errors import ParameterError
@@ -132,6 +133,9 @@ def named_per_query_frame(
     # any order of the ties, then averaged
     ranked_by = cast(Ties, "trec_eval" if average else ties)
     run, qrels = as_inputs(run, qrels, ties=ranked_by, validate=validate)
+    check_positions(
+        measures, run, qrels, engine="polars", missing=missing, residuals=residuals
+    )  # the C/W/L measures' vectors, before they are built
     table, present, numbering, judged, retrieved = judge_and_rankings(
         run,
         qrels,

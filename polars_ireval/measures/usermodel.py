@@ -257,6 +257,9 @@ class Scored:
 #: The user model of each measure declared by one: measure name -> its ``Scored`` builder
 #: (the same parameters as the measure). ``ED(measure=...)`` reads it.
 MODELS: dict[str, Callable[..., Scored]] = {}
+#: The measures whose value is their user model's (:func:`user_model_measure`): their
+#: expressions build the model's vectors, one value per position 1..n of each ranking.
+SCORED_BY_MODEL: set[str] = set()
 
 
 def user_model_measure(
@@ -271,6 +274,7 @@ def user_model_measure(
 
     def deco(fn: Callable[..., Scored]) -> Callable[..., pl.Expr]:
         MODELS[name] = fn
+        SCORED_BY_MODEL.add(name)
 
         @functools.wraps(fn)
         def base(**params: Any) -> pl.Expr:
@@ -285,6 +289,28 @@ def user_model_measure(
         return measure(name, residual=residual, sql_residual="residual", **declaration)(base)
 
     return deco
+
+
+def model_positions(m: Measure) -> int:
+    """The positions per ranking the expression of ``m`` builds: the depth n of its user
+    model for a measure scored by one (``INST@1000``: 1000 values per ranking, whatever
+    the ranking's length), that of its measure for ``ED``, 0 for the others (RBP's
+    infinite model included). What :mod:`polars_ireval.engines.base` estimates the
+    memory of an evaluation from.
+
+    >>> import polars_ireval as ir
+    >>> [model_positions(ir.parse_measure(s)) for s in ("INST@50", "U", "ED(measure='P@7')",
+    ...                                                 "RBP", "nDCG@10")]
+    [50, 1000, 7, 0, 0]
+    """
+    if m.name == "ED":
+        inner = m.params.get("measure")
+        return _model_depth(inner) if isinstance(inner, Measure) and inner.name in MODELS else 0
+    return _model_depth(m) if m.name in SCORED_BY_MODEL else 0
+
+
+def _model_depth(m: Measure) -> int:
+    return MODELS[m.name](**m.params).model.depth or 0
 
 
 def weighted_precision_residual(weight: Vector, depth: int, gain: pl.Expr) -> pl.Expr:
