@@ -36,7 +36,7 @@ import polars as pl
 from bench.measuring import timed
 
 import polars_ireval as ir
-from polars_ireval.pooling import (
+from polars_ireval.analysis.pooling import (
     METHODS,
     batch_sequence,
     build_campaign,

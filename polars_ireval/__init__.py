@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from polars_ireval import namespace as _namespace  # noqa: F401  (registers df.ireval)
 from polars_ireval._version import __version__ as __version__
-from polars_ireval.agreement import RBO, Agreement, agreement, rbo
+from polars_ireval.analysis.agreement import RBO, Agreement, agreement, rbo
+from polars_ireval.analysis.pir import Sessions, pir, read_preferences, simulate_sessions
+from polars_ireval.analysis.properties import Properties, properties
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -31,60 +33,63 @@ from polars_ireval.errors import (
     UnknownMeasureError,
 )
 from polars_ireval.evaluate import CoverageWarning, evaluate, evaluate_table
-from polars_ireval.example import example_path
-from polars_ireval.io import read_qrels, read_run, run_tag, validate_qrels, validate_run
+from polars_ireval.io.example import example_path
+from polars_ireval.io.readers import read_qrels, read_run, run_tag, validate_qrels, validate_run
 from polars_ireval.judge import condense, coverage, judge
 from polars_ireval.measures import *  # noqa: F403
 from polars_ireval.measures import __all__ as _measure_names
 from polars_ireval.outofcore import evaluate_out_of_core
 from polars_ireval.parse import known_names, parse_measure, parse_measures
-from polars_ireval.pir import Sessions, pir, read_preferences, simulate_sessions
-from polars_ireval.properties import Properties, properties
 from polars_ireval.registry import REGISTRY, Measure, MeasureDef, definitions
 
 if TYPE_CHECKING:
-    from polars_ireval.curves import confusion, pr_curve, roc_curve
-    from polars_ireval.judging import (
+    from polars_ireval.analysis.curves import confusion, pr_curve, roc_curve
+    from polars_ireval.analysis.judging import (
         JudgingSimulation,
         depth_qrels,
         judged_depth,
         pool_depths,
         simulate_judging,
     )
-    from polars_ireval.pooling import pool, read_pool, write_pool
-    from polars_ireval.reporting import Report, report
-    from polars_ireval.significance import adjust_p_values, compare, compare_bounds, topic_set_size
-    from polars_ireval.stability import Volatility, ap_pooled, depth_curve, volatility
-    from polars_ireval.ties import tie_sensitivity
+    from polars_ireval.analysis.pooling import pool, read_pool, write_pool
+    from polars_ireval.analysis.reporting import Report, report
+    from polars_ireval.analysis.significance import (
+        adjust_p_values,
+        compare,
+        compare_bounds,
+        topic_set_size,
+    )
+    from polars_ireval.analysis.stability import Volatility, ap_pooled, depth_curve, volatility
+    from polars_ireval.analysis.ties import tie_sensitivity
 
 #: The analysis functions, imported on first use so that ``import polars_ireval`` stays
 #: as quick as the evaluator itself (``python -X importtime -c 'import polars_ireval'``).
 #: ``agreement``, ``pir`` and ``properties`` are imported above instead: each module shares
-#: its name with a function it defines, and ``import polars_ireval.pir`` would shadow the
+#: its name with a function it defines, and ``import polars_ireval.analysis.pir`` would shadow the
 #: function if it were lazy.
 _LAZY = {
-    "confusion": "polars_ireval.curves",
-    "pr_curve": "polars_ireval.curves",
-    "roc_curve": "polars_ireval.curves",
-    "JudgingSimulation": "polars_ireval.judging",
-    "depth_qrels": "polars_ireval.judging",
-    "judged_depth": "polars_ireval.judging",
-    "pool_depths": "polars_ireval.judging",
-    "simulate_judging": "polars_ireval.judging",
-    "pool": "polars_ireval.pooling",
-    "read_pool": "polars_ireval.pooling",
-    "write_pool": "polars_ireval.pooling",
-    "Report": "polars_ireval.reporting",
-    "report": "polars_ireval.reporting",
-    "adjust_p_values": "polars_ireval.significance",
-    "compare": "polars_ireval.significance",
-    "compare_bounds": "polars_ireval.significance",
-    "topic_set_size": "polars_ireval.significance",
-    "Volatility": "polars_ireval.stability",
-    "ap_pooled": "polars_ireval.stability",
-    "depth_curve": "polars_ireval.stability",
-    "volatility": "polars_ireval.stability",
-    "tie_sensitivity": "polars_ireval.ties",
+    "confusion": "polars_ireval.analysis.curves",
+    "pr_curve": "polars_ireval.analysis.curves",
+    "roc_curve": "polars_ireval.analysis.curves",
+    "JudgingSimulation": "polars_ireval.analysis.judging",
+    "depth_qrels": "polars_ireval.analysis.judging",
+    "judged_depth": "polars_ireval.analysis.judging",
+    "pool_depths": "polars_ireval.analysis.judging",
+    "simulate_judging": "polars_ireval.analysis.judging",
+    "pool": "polars_ireval.analysis.pooling",
+    "read_pool": "polars_ireval.analysis.pooling",
+    "write_pool": "polars_ireval.analysis.pooling",
+    "Report": "polars_ireval.analysis.reporting",
+    "report": "polars_ireval.analysis.reporting",
+    "adjust_p_values": "polars_ireval.analysis.significance",
+    "compare": "polars_ireval.analysis.significance",
+    "compare_bounds": "polars_ireval.analysis.significance",
+    "topic_set_size": "polars_ireval.analysis.significance",
+    "Volatility": "polars_ireval.analysis.stability",
+    "ap_pooled": "polars_ireval.analysis.stability",
+    "depth_curve": "polars_ireval.analysis.stability",
+    "volatility": "polars_ireval.analysis.stability",
+    "tie_sensitivity": "polars_ireval.analysis.ties",
 }
 
 __all__ = [

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from polars_ireval import measures as _measures  # noqa: F401  (registers every measure)
-from polars_ireval.properties import PROPERTIES, explain_row
+from polars_ireval.analysis.properties import PROPERTIES, explain_row
 from polars_ireval.registry import MeasureDef, definitions
 
 #: The properties audit's data, in a source checkout (see the module notes).

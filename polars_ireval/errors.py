@@ -32,7 +32,7 @@ class FormatError(IrevalError):
 
 class LineLengthError(FormatError):
     """A line of a text file is longer than the readers take
-    (:func:`polars_ireval.io.max_line_bytes`: 1 MiB unless ``IREVAL_MAX_LINE_BYTES`` says
+    (:func:`polars_ireval.io.readers.max_line_bytes`: 1 MiB unless ``IREVAL_MAX_LINE_BYTES`` says
     otherwise); raised before the line is read."""
 
 
@@ -73,7 +73,7 @@ class MissingQueryError(IrevalError):
 
 
 class PreferenceError(IrevalError):
-    """Preference sessions that do not fit together (:func:`polars_ireval.pir`): a session
+    """Preference sessions that do not fit together (:func:`polars_ireval.analysis.pir`): a session
     with other than two lists, a preference naming a list the session lacks, a session
     without a preference or without judgments."""
 
@@ -92,7 +92,7 @@ class TieOrdersError(ParameterError):
 class ResourceError(IrevalError):
     """An operation whose size the user controls (a depth, a number of resamples, a range
     of cut-offs, a line's length...) would need more memory than the budget
-    (:func:`polars_ireval._resources.memory_budget`: ``IREVAL_MEMORY_LIMIT``, else half the
+    (:func:`polars_ireval._base.resources.memory_budget`: ``IREVAL_MEMORY_LIMIT``, else half the
     memory available); raised before anything is allocated.
 
     Attributes

@@ -13,14 +13,14 @@ from typing import Any, Literal, overload
 
 import polars as pl
 
-from polars_ireval._collect import collect
+from polars_ireval._base.collect import collect
 from polars_ireval.engines import ENGINES, Request
 from polars_ireval.engines import engine as engine_named
 from polars_ireval.engines.average import evaluate_spark
 from polars_ireval.engines.base import check_positions
 from polars_ireval.engines.polars import per_query_columns
 from polars_ireval.errors import ParameterError
-from polars_ireval.io import Scores, check_scores, float32_scores
+from polars_ireval.io.readers import Scores, check_scores, float32_scores
 from polars_ireval.judge import (
     AVERAGE,
     EvalTies,

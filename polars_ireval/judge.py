@@ -28,11 +28,11 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 import polars as pl
 
-from polars_ireval import _collect as C
-from polars_ireval import io
-from polars_ireval import schema as S
-from polars_ireval import validation as V
+from polars_ireval._base import collect as C
+from polars_ireval._base import schema as S
 from polars_ireval.errors import DuplicateError, MissingQueryError, ParameterError, SchemaError
+from polars_ireval.io import readers as io
+from polars_ireval.io import validation as V
 
 Ties = Literal["trec_eval", "doc_id_asc", "input_order", "rank"]
 #: The tie policies of :func:`polars_ireval.evaluate`: the judge's, and ``"average"`` (the

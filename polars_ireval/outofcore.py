@@ -41,11 +41,11 @@ from typing import Any
 
 import polars as pl
 
-from polars_ireval import schema as S
+from polars_ireval._base import schema as S
 from polars_ireval.engines.polars import per_query_frame
 from polars_ireval.errors import IrevalError, ParameterError
 from polars_ireval.evaluate import evaluate
-from polars_ireval.io import (
+from polars_ireval.io.readers import (
     RunIdPolicy,
     Scores,
     check_line_length,
@@ -62,6 +62,7 @@ from polars_ireval.io import (
     read_run,
     validate_run,
 )
+from polars_ireval.io.validation import FILE, LINE, canonical_columns, rankings, rename_aliases
 from polars_ireval.judge import (
     EvalTies,
     Missing,
@@ -81,7 +82,6 @@ from polars_ireval.results import (
     warn_coverage,
     with_judged_weights,
 )
-from polars_ireval.validation import FILE, LINE, canonical_columns, rankings, rename_aliases
 
 #: Rows a chunk holds when neither ``chunks`` nor ``chunk_rows`` is given: about 0.5 GB
 #: of peak memory for a chunk of five measures (``docs/benchmarks.md``).
@@ -324,7 +324,7 @@ def _scan_table(path: str, policy: RunIdPolicy, several: bool) -> pl.LazyFrame:
     """A Parquet or Arrow run file as :func:`polars_ireval.read_run` reads it, lazily (its
     own columns named like the locators left out; one of ``several``: its columns
     converted as it alone would be read, see
-    :func:`~polars_ireval.validation.canonical_columns`)."""
+    :func:`~polars_ireval.io.validation.canonical_columns`)."""
     scan = pl.scan_ipc(path) if not path.lower().endswith((".parquet", ".pq")) else None
     scan = pl.scan_parquet(path) if scan is None else scan
     scan = rename_aliases(scan.drop(LINE, FILE, strict=False))

@@ -41,9 +41,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
-from polars_ireval import schema as S
-from polars_ireval._numeric import RELATIVE_TOLERANCE
-from polars_ireval.agreement import agreement
+from polars_ireval._base import schema as S
+from polars_ireval._base.numeric import RELATIVE_TOLERANCE
+from polars_ireval.analysis.agreement import agreement
+from polars_ireval.analysis.reporting import check_comparison_rows
+from polars_ireval.analysis.significance import _MISSING, CORRECTIONS, TESTS
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -53,9 +55,7 @@ from polars_ireval.errors import (
     ScoreError,
 )
 from polars_ireval.parse import lower_is_better as _lower_is_better
-from polars_ireval.reporting import check_comparison_rows
 from polars_ireval.results import projected
-from polars_ireval.significance import _MISSING, CORRECTIONS, TESTS
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -1142,13 +1142,13 @@ def scatter(
     labels: bool | None = None,
 ) -> Figure:
     """One scoring of the runs against another, a point per run, with Kendall's tau-b
-    between the two orderings (:func:`polars_ireval.agreement`) in the title.
+    between the two orderings (:func:`polars_ireval.analysis.agreement`) in the title.
 
     Parameters
     ----------
     scores_a, scores_b
         ``ir.evaluate`` outputs (``run_id, measure, value``) or mappings run -> score, as
-        :func:`polars_ireval.agreement` takes; ``scores_b`` None reads both measures from
+        :func:`polars_ireval.analysis.agreement` takes; ``scores_b`` None reads both measures from
         ``scores_a`` (then ``measure=(x, y)`` is required unless it holds exactly two).
     measure
         The measure of each side: one name for both, or ``(measure_a, measure_b)``.
@@ -1209,7 +1209,7 @@ def pir_curves(frame: Any, *, ax: Any = None, max_lines: int = 32) -> Figure:
     Parameters
     ----------
     frame
-        :func:`polars_ireval.pir`'s frame (``[group,] measure, cutoff, rule, threshold,
+        :func:`polars_ireval.analysis.pir`'s frame (``[group,] measure, cutoff, rule, threshold,
         pir, sessions, ...``).
     ax
         The Axes to draw on (default: a new figure).

@@ -181,7 +181,7 @@ class MeasureDef:
     #: :class:`Measure`.
     nested: tuple[str, ...] = ()
     #: Whether the extremes of the value over the orders of tied documents (equal scores)
-    #: lie at the grade-ordered tie orders (see :mod:`polars_ireval.ties`): a bool, or a
+    #: lie at the grade-ordered tie orders (see :mod:`polars_ireval.analysis.ties`): a bool, or a
     #: function of the parameter values (False for a gain mapping that does not increase
     #: with the grade, say). ``tests/test_ties.py`` checks the declaration by enumeration.
     tie_bounds: bool | Callable[[Mapping[str, Any]], bool] = False

@@ -17,8 +17,8 @@ from typing import Any, Literal, TypeVar
 
 import polars as pl
 
-from polars_ireval import schema as S
-from polars_ireval._collect import collect
+from polars_ireval._base import schema as S
+from polars_ireval._base.collect import collect
 from polars_ireval.errors import NoRelevantError, ParameterError
 from polars_ireval.judge import group_keys
 from polars_ireval.registry import JUDGED_WEIGHT_PREFIX, Aggregate, Measure, aggregate

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from scipy import stats
 
 import polars_ireval as ir
-from polars_ireval.agreement import RBO_COLUMNS
+from polars_ireval.analysis.agreement import RBO_COLUMNS
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,

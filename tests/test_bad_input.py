@@ -410,7 +410,7 @@ def test_trec_eval_mode_reads_stdin_as_bytes(tmp_path: Path) -> None:
 def test_a_checked_frame_is_known_as_checked_until_changed() -> None:
     """The readers' frames are not checked again (the cache holds), even when a column was
     one repeated value (``pl.lit``), whose Arrow export Polars rebuilds each time."""
-    from polars_ireval.io import is_validated
+    from polars_ireval.io.readers import is_validated
 
     qrels = ir.read_qrels(QRELS.with_columns(pl.lit(1).alias("relevance")))
     run = ir.read_run(RUN.with_columns(pl.lit(1.0).alias("score")))

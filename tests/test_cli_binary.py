@@ -24,7 +24,7 @@ from contextlib import redirect_stderr, redirect_stdout
 import pytest
 
 from polars_ireval.cli import main
-from polars_ireval.example import example_path
+from polars_ireval.io.example import example_path
 from tests.conftest import CAST, ROOT, TREC_TEST, need_data
 
 BINARY = os.environ.get("IREVAL_TREC_EVAL") or shutil.which("trec_eval")

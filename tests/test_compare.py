@@ -15,7 +15,7 @@ import pytest
 from scipy import stats
 
 import polars_ireval as ir
-from polars_ireval.significance import RESULT_COLUMNS, topic_set_size
+from polars_ireval.analysis.significance import RESULT_COLUMNS, topic_set_size
 from tests.paths import DATA, need_data
 
 COVID = DATA / "trec-covid-r1"

@@ -19,7 +19,7 @@ import polars as pl
 import pytest
 
 import polars_ireval as ir
-from polars_ireval.curves import RECALL_11PT
+from polars_ireval.analysis.curves import RECALL_11PT
 from tests.conftest import CAST, TREC_TEST, need_data
 from tests.refs import read_trec_eval_output
 

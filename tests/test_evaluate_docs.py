@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from polars_ireval.example import example_path
+from polars_ireval.io.example import example_path
 from tests.docblocks import normalise, run_blocks
 from tests.paths import ROOT
 

@@ -38,7 +38,7 @@ import polars_ireval as ir
 from polars_ireval.errors import IrevalError
 from polars_ireval.results import with_judged_weights
 
-io = importlib.import_module("polars_ireval.io")
+io = importlib.import_module("polars_ireval.io.readers")
 
 
 def _random_run(seed: int, *, runs: int = 1, queries: int = 9, docs: int = 40) -> pl.DataFrame:
@@ -147,7 +147,7 @@ def test_rank_rows_equal_a_full_sort(seed: int, runs: int, ties: str, order: str
 def test_rank_runs_ranks_as_the_evaluation_table() -> None:
     """``pooling.rank_runs``: every contributing row's rank is the one the evaluation
     table gives it (trec_eval's tie order), on shuffled runs with many ties."""
-    from polars_ireval.pooling import rank_runs
+    from polars_ireval.analysis.pooling import rank_runs
 
     run, qrels = _random_run(2, runs=3), _random_qrels(2)
     run = run.sample(fraction=1.0, shuffle=True, seed=2)
@@ -858,9 +858,9 @@ def test_in_memory_and_streaming_collects_agree(
     monkeypatch: pytest.MonkeyPatch, per_query: bool
 ) -> None:
     """``evaluate`` collects its queries on a small eager run with Polars' in-memory engine
-    and on a large one with the streaming engine (``polars_ireval._collect.IN_MEMORY_ROWS``):
+    and on a large one with the streaming engine (``polars_ireval._base.collect.IN_MEMORY_ROWS``):
     the same floats from both, means included, on runs with ties and unjudged documents."""
-    from polars_ireval import _collect as engine
+    from polars_ireval._base import collect as engine
 
     names = ["nDCG@5", "AP", "R@10", "11pt_avg", "RBP(p=0.8)", "ERR@10", "infAP", "bpref"]
     for seed in range(3):

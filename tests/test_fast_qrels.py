@@ -9,8 +9,8 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_ireval as ir
-from polars_ireval import io
 from polars_ireval.errors import DuplicateError, FormatError
+from polars_ireval.io import readers as io
 
 
 def general(path: Path) -> object:

@@ -15,7 +15,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_ireval as ir
-from polars_ireval.judgment_groups import evaluate_jg, read_qrels_jg
+from polars_ireval.trec_eval.qrels_jg import evaluate_jg, read_qrels_jg
 from tests.paths import TREC_TEST, need_data
 from tests.refs import compare_with_trec_eval
 

@@ -1,5 +1,5 @@
 """Values equal in exact arithmetic are made equal before they are ranked or counted
-(``polars_ireval._numeric``): the grouping against fractions, and its users."""
+(``polars_ireval._base.numeric``): the grouping against fractions, and its users."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from scipy import stats
 
-from polars_ireval._numeric import snap, snap_signed
-from polars_ireval.judging import _kendall
+from polars_ireval._base.numeric import snap, snap_signed
+from polars_ireval.analysis.judging import _kendall
 from tests.strategies import DERANDOMIZED
 
 

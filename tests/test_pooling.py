@@ -1,4 +1,4 @@
-"""Pools and judging simulations (polars_ireval.pooling, polars_ireval.judging).
+"""Pools and judging simulations (polars_ireval.analysis.pooling, polars_ireval.analysis.judging).
 
 Seed 002 (Moffat, Webber, Zobel, SIGIR 2007) prints its own numbers in Table 1; the batch
 loop is checked against a literal, one-document-at-a-time implementation of the seed's
@@ -18,6 +18,7 @@ import pytest
 from scipy import stats
 
 import polars_ireval as ir
+from polars_ireval.analysis.pooling import METHODS, pool_text
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -27,7 +28,6 @@ from polars_ireval.errors import (
     SchemaError,
     ScoreError,
 )
-from polars_ireval.pooling import METHODS, pool_text
 from tests.support import nearly_unjudged
 
 # --------------------------------------------------------------------------- fixtures

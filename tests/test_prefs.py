@@ -18,7 +18,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_ireval as ir
-from polars_ireval.prefs import (
+from polars_ireval.trec_eval.prefs import (
     PREFS_COUNTS,
     PREFS_MEASURES,
     PreferenceError,

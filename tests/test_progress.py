@@ -18,7 +18,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_ireval as ir
-from polars_ireval._progress import bar
+from polars_ireval._base.progress import bar
 from polars_ireval.cli import Progress
 from polars_ireval.errors import ParameterError
 

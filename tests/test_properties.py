@@ -22,7 +22,7 @@ from polars_ireval.errors import ParameterError
 from tests.paths import ROOT
 
 # the package's ``properties`` is the function; the module is reached by its name
-props_module = importlib.import_module("polars_ireval.properties")
+props_module = importlib.import_module("polars_ireval.analysis.properties")
 
 Y, N = True, False
 #: Seed 004, Table 2, cell for cell: bounded, monotonic, convergent, top-weighted,

@@ -508,7 +508,7 @@ def test_dict_string_and_integer_keys_are_read() -> None:
 def test_read_fields_passes_a_whole_file_error_through(tmp_path: Path) -> None:
     """It cut the message of an error without a line ('...: ile holds NUL bytes') and added
     the expected fields to it."""
-    from polars_ireval.io import read_fields
+    from polars_ireval.io.readers import read_fields
 
     path = tmp_path / "bin.txt"
     path.write_bytes(bytes(range(256)) * 8)

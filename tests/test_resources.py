@@ -23,8 +23,9 @@ import polars as pl
 import pytest
 
 import polars_ireval as ir
-from polars_ireval import _resources, io
+from polars_ireval._base import resources as _resources
 from polars_ireval.errors import LineLengthError
+from polars_ireval.io import readers as io
 
 resource = pytest.importorskip("resource")  # POSIX only
 
@@ -265,7 +266,7 @@ def test_budget_is_half_the_least_limit(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_rlimit_sets_the_budget() -> None:
     code = (
-        "from polars_ireval import _resources as r; b, s = r.budget_and_source(); "
+        "from polars_ireval._base import resources as r; b, s = r.budget_and_source(); "
         "print(b, s, sep='|')"
     )
     done = limited(["-c", code], POLARS_LIMIT)

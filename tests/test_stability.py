@@ -26,7 +26,7 @@ import pytest
 from scipy import stats
 
 import polars_ireval as ir
-from polars_ireval import stability
+from polars_ireval.analysis import stability
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,

@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import polars_ireval as ir
+from polars_ireval.analysis.ties import tie_orders
 from polars_ireval.errors import ParameterError, ScoreError, UnknownMeasureError
 from polars_ireval.registry import REGISTRY
-from polars_ireval.ties import tie_orders
 from tests.conftest import ROOT, need_data
 from tests.docblocks import normalise, run_blocks
 from tests.strategies import distinct_scores, frame_collections, several_runs, tied_scores

@@ -17,7 +17,7 @@ The first word chooses the mode (nothing else switches modes)::
 
 Each mode is a module of this package that parses its arguments, calls the library and
 prints: :mod:`~polars_ireval.cli.modern` (the first form), :mod:`~polars_ireval.cli.trec_eval`
-(:mod:`polars_ireval.trec_eval`), :mod:`~polars_ireval.cli.compare`,
+(:mod:`polars_ireval.trec_eval.text`), :mod:`~polars_ireval.cli.compare`,
 :mod:`~polars_ireval.cli.pool` (``pool`` and ``simulate``), :mod:`~polars_ireval.cli.properties`,
 :mod:`~polars_ireval.cli.pir` and :mod:`~polars_ireval.cli.plot`. This module dispatches on the
 first word (:data:`COMMANDS`: ``ireval -h`` lists them, and a first word close to one that is

@@ -16,10 +16,10 @@ from typing import IO, NoReturn
 
 import polars as pl
 
-from polars_ireval import schema as S
-from polars_ireval._progress import ProgressOption, bar
+from polars_ireval._base import schema as S
+from polars_ireval._base.progress import ProgressOption, bar
 from polars_ireval.errors import IrevalError
-from polars_ireval.io import (
+from polars_ireval.io.readers import (
     file_run_id,
     is_text_run,
     narrowed,

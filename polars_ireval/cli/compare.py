@@ -32,7 +32,14 @@ from pathlib import Path
 
 import polars as pl
 
-from polars_ireval._numeric import RELATIVE_TOLERANCE
+from polars_ireval._base.numeric import RELATIVE_TOLERANCE
+from polars_ireval.analysis.reporting import Report, report
+from polars_ireval.analysis.significance import (
+    ALTERNATIVES,
+    CORRECTIONS,
+    TESTS,
+    compare,
+)
 from polars_ireval.cli.common import (
     DEFAULT_MEASURES,
     Parser,
@@ -44,15 +51,8 @@ from polars_ireval.cli.common import (
 )
 from polars_ireval.errors import MissingQueryError
 from polars_ireval.evaluate import evaluate
-from polars_ireval.io import read_qrels
-from polars_ireval.reporting import Report, report
+from polars_ireval.io.readers import read_qrels
 from polars_ireval.results import CoverageWarning
-from polars_ireval.significance import (
-    ALTERNATIVES,
-    CORRECTIONS,
-    TESTS,
-    compare,
-)
 
 REPORT_FORMATS = ("table", "markdown", "latex", "html")
 FRAME_FORMATS = ("tsv", "csv", "jsonl", "parquet")

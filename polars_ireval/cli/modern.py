@@ -24,7 +24,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_ireval import schema as S
+from polars_ireval._base import schema as S
 from polars_ireval.cli.common import (
     DEFAULT_MEASURES,
     Parser,
@@ -39,8 +39,8 @@ from polars_ireval.cli.common import (
 )
 from polars_ireval.errors import IrevalError
 from polars_ireval.evaluate import evaluate
-from polars_ireval.example import EXAMPLE_COMMAND, example_path
-from polars_ireval.io import read_qrels
+from polars_ireval.io.example import EXAMPLE_COMMAND, example_path
+from polars_ireval.io.readers import read_qrels
 from polars_ireval.judge import coverage
 from polars_ireval.outofcore import evaluate_out_of_core
 from polars_ireval.results import (
@@ -159,7 +159,7 @@ def modern_main(argv: Sequence[str]) -> int:
     """``ireval QRELS RUN...``: one row per run (per query with ``-q``)."""
     args = _parser().parse_args(argv)
     if args.write_example is not None:
-        from polars_ireval.example import write_example
+        from polars_ireval.io.example import write_example
 
         write_example(Path(args.write_example))
         print(f"ireval: wrote the example campaign into {args.write_example}", file=sys.stderr)

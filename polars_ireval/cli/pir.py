@@ -10,7 +10,7 @@ LISTS is a TREC run file whose query id is the session and whose tag (6th column
 the list (or a Parquet/Arrow file with ``run_id, query_id, doc_id, score [, session]``),
 QRELS the judgments, PREFERENCES what :func:`polars_ireval.read_preferences` reads
 (``session preferred [more columns]``): a file, or a quoted glob or a directory whose files
-are read together. It prints :func:`polars_ireval.pir`'s frame: an aligned table on a
+are read together. It prints :func:`polars_ireval.analysis.pir`'s frame: an aligned table on a
 terminal, TSV otherwise. Errors are one line on stderr (``ireval:
 error: ...``) with exit code 2.
 """
@@ -20,8 +20,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from polars_ireval.analysis.pir import check_cutoffs, pir
 from polars_ireval.cli.common import Parser, UsageError, format_table, guarded
-from polars_ireval.pir import check_cutoffs, pir
 
 FORMATS = ("table", "tsv", "csv", "jsonl")
 _EXTENSIONS = {".tsv": "tsv", ".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}

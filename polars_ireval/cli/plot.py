@@ -124,7 +124,7 @@ def figure(args: Any) -> Any:
         return draw(_pir_frame(args))
     qrels, runs = _campaign(args)
     if args.kind == "pr":
-        from polars_ireval.curves import pr_curve
+        from polars_ireval.analysis.curves import pr_curve
 
         interpolated = not args.uninterpolated
         frame = pr_curve(
@@ -133,7 +133,7 @@ def figure(args: Any) -> Any:
         )  # fmt: skip
         return draw(frame, interpolated=interpolated)
     if args.kind == "roc":
-        from polars_ireval.curves import roc_curve
+        from polars_ireval.analysis.curves import roc_curve
 
         if args.n_docs is None:
             raise UsageError("plot roc needs the collection size: --n-docs N")
@@ -143,7 +143,7 @@ def figure(args: Any) -> Any:
             roc_curve(runs, qrels, n_docs=args.n_docs, relevance_level=args.relevance_level)
         )
     if args.kind == "depth":
-        from polars_ireval.stability import depth_curve
+        from polars_ireval.analysis.stability import depth_curve
 
         curve = depth_curve(
             runs, qrels, _measures(args, 1), depths=cutoffs(args.depths),
@@ -170,7 +170,7 @@ def figure(args: Any) -> Any:
         if args.baseline is None:
             raise UsageError("plot delta needs the run to compare with: --baseline RUN")
         return draw(per_q, baseline=args.baseline, measure=name)
-    from polars_ireval.significance import compare
+    from polars_ireval.analysis.significance import compare
 
     cmp = compare(
         per_q, baseline=args.baseline, pairs=None if args.baseline else "all", test=args.test,
@@ -180,7 +180,7 @@ def figure(args: Any) -> Any:
 
 
 def _campaign(args: Any) -> tuple[pl.DataFrame, pl.DataFrame]:
-    from polars_ireval.io import read_qrels
+    from polars_ireval.io.readers import read_qrels
 
     if len(args.inputs) < 2:
         raise UsageError(f"plot {args.kind} takes QRELS and at least one RUN")
@@ -197,7 +197,7 @@ def _measures(args: Any, at_least: int, *, one: bool = False) -> list[str]:
 
 
 def _pir_frame(args: Any) -> pl.DataFrame:
-    from polars_ireval.pir import pir
+    from polars_ireval.analysis.pir import pir
 
     if len(args.inputs) != 3:
         raise UsageError("plot pir takes LISTS QRELS PREFERENCES")

@@ -32,6 +32,8 @@ from pathlib import Path
 
 import polars as pl
 
+from polars_ireval.analysis.judging import UNKNOWN, simulate_judging
+from polars_ireval.analysis.pooling import METHODS, check_pool_tag, pool, pool_text, write_pool
 from polars_ireval.cli.common import (
     Parser,
     Progress,
@@ -41,9 +43,7 @@ from polars_ireval.cli.common import (
     guarded,
     read_runs,
 )
-from polars_ireval.io import read_qrels
-from polars_ireval.judging import UNKNOWN, simulate_judging
-from polars_ireval.pooling import METHODS, check_pool_tag, pool, pool_text, write_pool
+from polars_ireval.io.readers import read_qrels
 
 POOL_FORMATS = ("trec", "tsv", "csv", "jsonl", "parquet")
 SIMULATE_FORMATS = ("table", "tsv", "csv", "jsonl", "parquet")

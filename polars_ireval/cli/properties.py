@@ -5,7 +5,7 @@
     ireval properties MEASURE [MEASURE ...] [--format text|markdown|json] [--explain]
            [--residual lower|upper] [--no-relevant forced|scored] [--properties P,P,...]
 
-Prints :func:`polars_ireval.properties` of the measures: an aligned table of yes/no (text,
+Prints :func:`polars_ireval.analysis.properties` of the measures: an aligned table of yes/no (text,
 the default), a Markdown table, or JSON (verdicts, counterexamples and options). With
 ``--explain`` the text and Markdown outputs add one sentence per failing property, with
 the counterexample that decided it. Errors are one line on stderr (``ireval: error:
@@ -14,8 +14,8 @@ the counterexample that decided it. Errors are one line on stderr (``ireval: err
 
 from __future__ import annotations
 
+from polars_ireval.analysis.properties import PROPERTIES, properties
 from polars_ireval.cli.common import Parser, UsageError, guarded
-from polars_ireval.properties import PROPERTIES, properties
 
 FORMATS = ("text", "markdown", "json")
 

@@ -4,7 +4,7 @@ It takes trec_eval's flags with their short and long forms (``-q``/``--query_eva
 ``-m``/``--measure``, ``-c``, ``-l``, ``-n``, ``-D``, ``-J``, ``-N``, ``-M``, ``-R``, ``-T``,
 ``-o``, ``-Z``, ``-h``, ``-v``) and prints on stdout what trec_eval 9.0.8 prints, or trec_eval
 10.0 with ``--trec_eval_version 10.0``. The run may be ``-`` (stdin). The output comes from
-:func:`polars_ireval.trec_eval.trec_eval_text`; this module parses and checks the flags,
+:func:`polars_ireval.trec_eval.text.trec_eval_text`; this module parses and checks the flags,
 reads stdin and prints.
 """
 
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from polars_ireval._version import __version__
 from polars_ireval.cli.common import Parser, UsageError
 from polars_ireval.errors import IrevalError
-from polars_ireval.trec_eval import (
+from polars_ireval.trec_eval.text import (
     REL_FORMATS,
     VERSIONS,
     TrecEvalStop,

@@ -41,7 +41,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_ireval import schema as S
+from polars_ireval._base import schema as S
 from polars_ireval.engines.base import (
     Request,
     check_missing,

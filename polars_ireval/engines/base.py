@@ -9,10 +9,11 @@ from typing import Any, Protocol
 
 import polars as pl
 
-from polars_ireval import schema as S
-from polars_ireval._collect import collect
-from polars_ireval._resources import memory_budget, require
+from polars_ireval._base import schema as S
+from polars_ireval._base.collect import collect
+from polars_ireval._base.resources import memory_budget, require
 from polars_ireval.errors import MissingQueryError, ParameterError
+from polars_ireval.io.validation import rankings
 from polars_ireval.judge import (
     AVERAGE,
     INPUT_RANK,
@@ -33,7 +34,6 @@ from polars_ireval.results import (
     warn_coverage,
 )
 from polars_ireval.sql.compile import rank_by
-from polars_ireval.validation import rankings
 
 #: Frames between a user's call of ``evaluate`` and an engine's ``warnings.warn``
 #: (``evaluate`` -> the engine -> the function warning), for the warning's ``stacklevel``.
@@ -264,7 +264,7 @@ def check_positions(
 PLAN_BYTES = 256 * 2**10
 PAIR_BYTES = 200
 #: Bytes per value (measure x ranking) of the per-query frames: 250 measured by
-#: :func:`polars_ireval.pir` on 2,000 sessions (4,000 rankings) x nDCG@1..1000 (1.4 GB).
+#: :func:`polars_ireval.analysis.pir` on 2,000 sessions (4,000 rankings) x nDCG@1..1000 (1.4 GB).
 VALUE_BYTES = 250
 
 

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 import polars as pl
 
-from polars_ireval import schema as S
+from polars_ireval._base import schema as S
 from polars_ireval.engines.average import averaged, read_depth
 from polars_ireval.engines.base import (
     USER_FRAME,

@@ -14,8 +14,8 @@ from typing import Any, TypeVar, cast
 
 import polars as pl
 
-from polars_ireval import schema as S
-from polars_ireval._collect import collect, small_inputs
+from polars_ireval._base import schema as S
+from polars_ireval._base.collect import collect, small_inputs
 from polars_ireval.engines.average import averaged, read_depth
 from polars_ireval.engines.base import (
     USER_FRAME,
@@ -55,7 +55,7 @@ def evaluate(request: Request) -> pl.LazyFrame | pl.DataFrame:
     """Evaluate ``request``: a LazyFrame when an input is lazy, else a DataFrame."""
     r = request
     # the queries on the inputs before the evaluation's own (their validation, coverage,
-    # rankings) in memory when both are small (see polars_ireval._collect)
+    # rankings) in memory when both are small (see polars_ireval._base.collect)
     with small_inputs(r.run, r.qrels):
         per_q, names = named_per_query_frame(
             r.run, r.qrels, r.parsed, relevance_level=r.relevance_level, missing=r.missing,

@@ -43,7 +43,7 @@ from typing import Any
 import polars as pl
 
 from polars_ireval import errors as E
-from polars_ireval import schema as S
+from polars_ireval._base import schema as S
 from polars_ireval.engines.base import INPUT_ORDER, Request, qrels_frame
 from polars_ireval.errors import EmptyInputError, IrevalError, MissingQueryError, SchemaError
 from polars_ireval.judge import INPUT_RANK

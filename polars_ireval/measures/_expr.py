@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import polars as pl
 
-from polars_ireval import schema as S
+from polars_ireval._base import schema as S
 
 RANK = pl.col(S.RANK)
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)

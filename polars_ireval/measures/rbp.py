@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_ireval import schema as S
+from polars_ireval._base import schema as S
 from polars_ireval.errors import ParameterError
 from polars_ireval.measures._expr import (
     RANK,

@@ -319,7 +319,7 @@ _INPUTS = {name: f"ireval_{name}" for name in _TABLES}
 def _lacking_columns(macro: str, table: str) -> str:
     """A ``WHERE`` condition over a run or qrels table read through a prototype row holding
     its required columns as untyped NULLs (:data:`REQUIRED_COLUMNS`): it raises, naming the
-    columns the table lacks and those it has, as :func:`polars_ireval.validation.require`
+    columns the table lacks and those it has, as :func:`polars_ireval.io.validation.require`
     does. ``typeof`` is folded when the call is bound: a table with its columns pays
     nothing. A column of type NULL counts as absent (it holds no value)."""
     kind, cols = REQUIRED_COLUMNS[table]

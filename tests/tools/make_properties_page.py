@@ -1,7 +1,7 @@
 """Write ``docs/properties.json``, and from it ``docs/properties.md`` and ``docs/measures.md``.
 
 ``docs/properties.json`` holds seed 004's seven properties of every registered measure,
-computed by :func:`polars_ireval.properties` when the data is made: the verdicts of seed
+computed by :func:`polars_ireval.analysis.properties` when the data is made: the verdicts of seed
 004's Table 2 metrics, the verdicts and counterexamples of every registered measure at
 depth 5, and the measures not audited with the reason. Both the properties page and the
 measure catalogue (``python -m polars_ireval._docs``) are rendered from that file, so the
@@ -230,7 +230,7 @@ def _properties(rows: list[dict[str, Any]]) -> Any:
     """The verdict rows of the data as an ``ir.Properties`` (for its Markdown table)."""
     import polars as pl
 
-    from polars_ireval.properties import PROPERTIES, Properties
+    from polars_ireval.analysis.properties import PROPERTIES, Properties
 
     schema = {"measure": pl.String, **dict.fromkeys(PROPERTIES, pl.Boolean)}
     frame = pl.DataFrame([{c: r[c] for c in schema} for r in rows], schema=schema)

@@ -26,8 +26,8 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_ireval import schema as S
-from polars_ireval._resources import parse_size
+from polars_ireval._base import schema as S
+from polars_ireval._base.resources import parse_size
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -38,7 +38,7 @@ from polars_ireval.errors import (
     RelevanceError,
     SchemaError,
 )
-from polars_ireval.validation import (
+from polars_ireval.io.validation import (
     FILE,
     INPUT,
     INPUT_RANK,
@@ -59,7 +59,7 @@ from polars_ireval.validation import (
     validate_run,
 )
 
-# The checks of frames live in polars_ireval.validation; these names stay importable from here.
+# The checks of frames live in polars_ireval.io.validation; these names stay importable from here.
 __all__ = [
     "INPUT",
     "INPUT_RANK",
@@ -790,7 +790,7 @@ def _extract(path: str, pattern: str, names: Sequence[str]) -> pl.DataFrame:
 def read_fields(path: str, names: Sequence[str], layout: str) -> pl.DataFrame:
     """The data lines of a text file (plain or gzip) with exactly ``len(names)`` fields
     separated by spaces or tabs, as String columns ``names`` plus the locator columns
-    (:data:`polars_ireval.validation.LINE`, :data:`~polars_ireval.validation.FILE`).
+    (:data:`polars_ireval.io.validation.LINE`, :data:`~polars_ireval.io.validation.FILE`).
 
     Blank lines and ``#`` lines are skipped; any other line with another number of fields
     is a :class:`FormatError` naming the file and line and the expected ``layout`` (for
@@ -1136,10 +1136,10 @@ def _read_table(
     path: str, fmt: str, kind: str, several: bool, *, located: bool = False
 ) -> pl.DataFrame:
     """A Parquet or Arrow (``fmt``) run or qrels file (``kind``), its columns renamed
-    (:func:`~polars_ireval.validation.rename_aliases`) and its own columns named like the
+    (:func:`~polars_ireval.io.validation.rename_aliases`) and its own columns named like the
     locators left out (they would be read as where its rows come from). One of
     ``several`` files: its columns converted as it alone would be read
-    (:func:`~polars_ireval.validation.canonical_columns`: the files then concatenate, and
+    (:func:`~polars_ireval.io.validation.canonical_columns`: the files then concatenate, and
     an error names the file), and with ``located``, the file's name in :data:`FILE`."""
     frame = pl.read_parquet(path) if fmt == "parquet" else pl.read_ipc(path)
     frame = rename_aliases(_without_locators(frame))
@@ -1152,7 +1152,7 @@ def _read_table(
 def _without_locators(frame: pl.DataFrame) -> pl.DataFrame:
     """``frame`` without its own columns named like the locators (:data:`LINE`,
     :data:`FILE`): never read, as a lazy frame's are not (they would say where its rows
-    come from), and never kept (:func:`~polars_ireval.validation.validate_run` drops them)."""
+    come from), and never kept (:func:`~polars_ireval.io.validation.validate_run` drops them)."""
     if LINE in frame.columns or FILE in frame.columns:
         return frame.drop(LINE, FILE, strict=False)
     return frame
@@ -1205,7 +1205,7 @@ def frame_from_object(
     A format whose frames need more ``columns`` than a dict holds (preferences, judgment
     groups) passes them: a dict is then refused with a message naming them. Anything else
     is a :class:`SchemaError`. The frame is not checked here (see
-    :mod:`polars_ireval.validation`).
+    :mod:`polars_ireval.io.validation`).
     """
     if isinstance(source, pl.LazyFrame):
         return _without_locators(source.collect())

@@ -40,10 +40,12 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_ireval import schema as S
-from polars_ireval._collect import collect
-from polars_ireval._numeric import RELATIVE_TOLERANCE, snap
-from polars_ireval._resources import require, require_listable
+from polars_ireval._base import schema as S
+from polars_ireval._base.collect import collect
+from polars_ireval._base.numeric import RELATIVE_TOLERANCE, snap
+from polars_ireval._base.resources import require, require_listable
+from polars_ireval.analysis.judging import checked_contributors, depth_qrels
+from polars_ireval.analysis.pooling import contributor_list
 from polars_ireval.engines.base import measures_estimate, ranking_count
 from polars_ireval.errors import (
     DuplicateError,
@@ -64,7 +66,6 @@ from polars_ireval.judge import (
     group_keys,
     judge_and_rankings,
 )
-from polars_ireval.judging import checked_contributors, depth_qrels
 from polars_ireval.measures._expr import RANK, relevant
 from polars_ireval.measures.ap import running_precisions
 from polars_ireval.measures.depth import (
@@ -76,7 +77,6 @@ from polars_ireval.measures.depth import (
 )
 from polars_ireval.measures.usermodel import model_positions
 from polars_ireval.parse import parse_measures
-from polars_ireval.pooling import contributor_list
 from polars_ireval.registry import REGISTRY, Measure
 from polars_ireval.results import MEASURE, RESIDUAL, VALUE
 
@@ -983,7 +983,7 @@ def volatility(curve: Any, reference_depth: int = 1000) -> Volatility:
     every pair of runs (concordant minus discordant over the square roots of the untied
     pairs, as ``scipy.stats.kendalltau`` computes it); the tests check it against scipy.
     Scores within rounding error of each other at one depth (1e-14 of the larger of two,
-    :data:`polars_ireval._numeric.RELATIVE_TOLERANCE`) are tied, as in exact arithmetic:
+    :data:`polars_ireval._base.numeric.RELATIVE_TOLERANCE`) are tied, as in exact arithmetic:
     a mean of the same per-query scores summed in another order differs in its last bits.
 
     Examples

@@ -19,9 +19,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_ireval import io
-from polars_ireval import schema as S
-from polars_ireval import validation as V
+from polars_ireval._base import schema as S
 from polars_ireval.errors import (
     EmptyInputError,
     MeasureSyntaxError,
@@ -30,11 +28,13 @@ from polars_ireval.errors import (
     UnknownMeasureError,
 )
 from polars_ireval.evaluate import evaluate
+from polars_ireval.io import readers as io
+from polars_ireval.io import validation as V
 from polars_ireval.judge import as_run, check_flag, group_keys
 from polars_ireval.parse import parse_measures
-from polars_ireval.prefs import JG, warn_coverage
 from polars_ireval.registry import Measure
 from polars_ireval.results import MEASURE, VALUE
+from polars_ireval.trec_eval.prefs import JG, warn_coverage
 
 #: trec_eval's default cutoffs of ``P_avgjg`` and multipliers of ``Rprec_mult_avgjg``.
 P_AVGJG_CUTOFFS: tuple[int, ...] = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -83,7 +83,7 @@ def read_qrels_jg(source: Any) -> pl.DataFrame:
     Examples
     --------
     >>> import polars as pl
-    >>> from polars_ireval.judgment_groups import read_qrels_jg
+    >>> from polars_ireval.trec_eval.qrels_jg import read_qrels_jg
     >>> read_qrels_jg(pl.DataFrame({"query_id": [1, 1], "jg": ["A", "B"],
     ...                             "doc_id": ["d1", "d1"], "relevance": [1, 0]}))
     shape: (2, 4)
@@ -157,7 +157,7 @@ def evaluate_jg(
     d1 first, so AP is 1 for A and 1/2 for B.
 
     >>> import polars as pl
-    >>> from polars_ireval.judgment_groups import evaluate_jg
+    >>> from polars_ireval.trec_eval.qrels_jg import evaluate_jg
     >>> qrels = pl.DataFrame({"query_id": ["q"] * 4, "jg": ["A", "A", "B", "B"],
     ...                       "doc_id": ["d1", "d2", "d1", "d2"], "relevance": [1, 0, 0, 1]})
     >>> run = pl.DataFrame({"query_id": ["q", "q"], "doc_id": ["d1", "d2"],

@@ -103,8 +103,8 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_ireval._numeric import RELATIVE_TOLERANCE
-from polars_ireval._resources import require
+from polars_ireval._base.numeric import RELATIVE_TOLERANCE
+from polars_ireval._base.resources import require
 from polars_ireval.errors import ParameterError
 from polars_ireval.evaluate import evaluate
 from polars_ireval.parse import MeasureLike, parse_measures
@@ -121,7 +121,7 @@ PROPERTIES = (
     "realizable",
 )
 #: Two scores closer than this times the larger of their magnitudes are equal (relative,
-#: :data:`polars_ireval._numeric.RELATIVE_TOLERANCE`).
+#: :data:`polars_ireval._base.numeric.RELATIVE_TOLERANCE`).
 TOLERANCE = RELATIVE_TOLERANCE
 #: The character of an unjudged document in a ranking string ("01?10").
 UNJUDGED = "?"

@@ -28,9 +28,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_ireval import io
-from polars_ireval import schema as S
-from polars_ireval import validation as V
+from polars_ireval._base import schema as S
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -40,6 +38,8 @@ from polars_ireval.errors import (
     RelevanceError,
     UnknownMeasureError,
 )
+from polars_ireval.io import readers as io
+from polars_ireval.io import validation as V
 from polars_ireval.judge import as_run, group_keys
 from polars_ireval.registry import Aggregate
 from polars_ireval.results import CoverageWarning, long_frame
@@ -126,7 +126,7 @@ def read_prefs(source: Any) -> pl.DataFrame:
     Examples
     --------
     >>> import polars as pl
-    >>> from polars_ireval.prefs import read_prefs
+    >>> from polars_ireval.trec_eval.prefs import read_prefs
     >>> read_prefs(pl.DataFrame({"query_id": ["q1", "q1"], "jg": ["0", "0"],
     ...                          "jsg": ["0", "0"], "doc_id": ["a", "b"],
     ...                          "rel_level": [1, 0]}))
@@ -183,7 +183,7 @@ def read_qrels_prefs(source: Any) -> pl.DataFrame:
     Examples
     --------
     >>> import polars_ireval as ir
-    >>> from polars_ireval.prefs import read_qrels_prefs
+    >>> from polars_ireval.trec_eval.prefs import read_qrels_prefs
     >>> read_qrels_prefs(ir.example_path("qrels.txt")).columns
     ['query_id', 'jg', 'jsg', 'doc_id', 'rel_level']
     """
@@ -223,7 +223,7 @@ def prefs_from_qrels(qrels: pl.DataFrame) -> pl.DataFrame:
     Examples
     --------
     >>> import polars as pl
-    >>> from polars_ireval.prefs import prefs_from_qrels
+    >>> from polars_ireval.trec_eval.prefs import prefs_from_qrels
     >>> prefs_from_qrels(pl.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"],
     ...                                "relevance": [2, 0]}))
     shape: (2, 5)
@@ -297,7 +297,7 @@ def evaluate_prefs(
     run ranks b above a and misses c: a>b fails, a>c and b>c are fulfilled (implied).
 
     >>> import polars as pl
-    >>> from polars_ireval.prefs import evaluate_prefs
+    >>> from polars_ireval.trec_eval.prefs import evaluate_prefs
     >>> prefs = pl.DataFrame({"query_id": ["q"] * 3, "jg": ["0"] * 3, "jsg": ["0"] * 3,
     ...                       "doc_id": ["a", "b", "c"], "rel_level": [2.0, 1.0, 0.0]})
     >>> run = pl.DataFrame({"query_id": ["q", "q"], "doc_id": ["b", "a"], "score": [3.0, 2.0]})
@@ -718,7 +718,7 @@ def select_measures(
 
     Examples
     --------
-    >>> from polars_ireval.prefs import PREFS_MEASURES, PREFS_NICKNAMES, select_measures
+    >>> from polars_ireval.trec_eval.prefs import PREFS_MEASURES, PREFS_NICKNAMES, select_measures
     >>> select_measures("prefs_pair prefs_num_prefs_ful", PREFS_MEASURES, PREFS_NICKNAMES)
     ['prefs_num_prefs_ful', 'prefs_pair']
     """

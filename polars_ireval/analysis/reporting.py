@@ -23,10 +23,8 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
-from polars_ireval._numeric import snap
-from polars_ireval.errors import DuplicateError, ParameterError, SchemaError
-from polars_ireval.parse import lower_is_better
-from polars_ireval.significance import (
+from polars_ireval._base.numeric import snap
+from polars_ireval.analysis.significance import (
     _MISSING,
     CORRECTIONS,
     RESULT_COLUMNS,
@@ -38,6 +36,8 @@ from polars_ireval.significance import (
     _matrices,
     _runs,
 )
+from polars_ireval.errors import DuplicateError, ParameterError, SchemaError
+from polars_ireval.parse import lower_is_better
 
 __all__ = ["Report", "check_comparison_rows", "report"]
 

@@ -14,8 +14,8 @@ dict) and returns it in canonical form, or raises an error that names the file a
   columns :data:`LINE` and :data:`FILE`, else the source's name);
 * the score policy: :func:`check_scores`, :func:`float32_scores`, :func:`float_score`.
 
-This module reads no file and imports no reader: the readers (:mod:`polars_ireval.io`,
-:mod:`polars_ireval.prefs`, :mod:`polars_ireval.judgment_groups`) import it.
+This module reads no file and imports no reader: the readers (:mod:`polars_ireval.io.readers`,
+:mod:`polars_ireval.trec_eval.prefs`, :mod:`polars_ireval.trec_eval.qrels_jg`) import it.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from typing import Any, Literal, NamedTuple, TypeVar
 import polars as pl
 import pyarrow as pa
 
-from polars_ireval import schema as S
-from polars_ireval._collect import collect
+from polars_ireval._base import schema as S
+from polars_ireval._base.collect import collect
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,

@@ -5,15 +5,15 @@ as TREC text into ``polars_ireval/data/example``. The files ship with the packag
 ``ireval --example`` evaluates them. They are regenerated, byte for byte (seeded), by::
 
     ireval --write-example DIR                 # writes them into DIR
-    python -m polars_ireval.example            # rewrites polars_ireval/data/example
-    python -m polars_ireval.example --out DIR  # or writes them elsewhere
+    python -m polars_ireval.io.example            # rewrites polars_ireval/data/example
+    python -m polars_ireval.io.example --out DIR  # or writes them elsewhere
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-EXAMPLE_DIR = Path(__file__).parent / "data" / "example"
+EXAMPLE_DIR = Path(__file__).resolve().parents[1] / "data" / "example"
 #: The one command that evaluates the bundled example (documented in the README).
 EXAMPLE_COMMAND = "ireval --example"
 RUNS = {
@@ -64,11 +64,11 @@ def write_example(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m polars_ireval.example [--out DIR] [--seed N]``."""
+    """``python -m polars_ireval.io.example [--out DIR] [--seed N]``."""
     import argparse
 
     p = argparse.ArgumentParser(
-        prog="python -m polars_ireval.example",
+        prog="python -m polars_ireval.io.example",
         description="Write the example campaign (qrels.txt, runs/*.run).",
     )
     p.add_argument("--out", type=Path, default=EXAMPLE_DIR, help="target folder")

@@ -32,9 +32,9 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
-from polars_ireval._numeric import RELATIVE_TOLERANCE, is_integer, is_number, snap, snap_signed
-from polars_ireval._progress import ProgressOption, bar, check_progress
-from polars_ireval._resources import require
+from polars_ireval._base.numeric import RELATIVE_TOLERANCE, is_integer, is_number, snap, snap_signed
+from polars_ireval._base.progress import ProgressOption, bar, check_progress
+from polars_ireval._base.resources import require
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -863,7 +863,7 @@ def topic_set_size(
 
     Examples
     --------
-    >>> from polars_ireval.significance import topic_set_size
+    >>> from polars_ireval.analysis.significance import topic_set_size
     >>> topic_set_size([0.2, 0.2], [0.1, 0.05]).tolist()
     [34.0, 128.0]
     """
@@ -973,7 +973,7 @@ def adjust_p_values(p: Any, method: str = "holm") -> np.ndarray:
 
     Examples
     --------
-    >>> from polars_ireval.significance import adjust_p_values
+    >>> from polars_ireval.analysis.significance import adjust_p_values
     >>> adjust_p_values([0.01, 0.04, 0.03], "holm").round(4).tolist()
     [0.03, 0.06, 0.06]
     >>> adjust_p_values([0.01, 0.04, 0.03], "bh").round(4).tolist()

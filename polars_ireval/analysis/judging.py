@@ -1,6 +1,6 @@
 """Planning judgments: what a budget buys, and what a pool depth leaves unjudged.
 
-:func:`simulate_judging` replays pooling methods (:data:`polars_ireval.pooling.METHODS`)
+:func:`simulate_judging` replays pooling methods (:data:`polars_ireval.analysis.pooling.METHODS`)
 on a campaign whose judgments already exist, as Moffat, Webber and Zobel (SIGIR 2007,
 ``../shared/seeds/002_*``) did on TREC 8: a method asks for documents in its order, the
 existing qrels say how each would have been judged, and at each budget the campaign is
@@ -15,7 +15,7 @@ qrels a campaign would have had if judged only to depth d, and the depth to whic
 is fully judged.
 
 Nothing here is random: the methods break ties deterministically (see
-:mod:`polars_ireval.pooling`), so a simulation gives the same figures on every run.
+:mod:`polars_ireval.analysis.pooling`), so a simulation gives the same figures on every run.
 """
 
 from __future__ import annotations
@@ -29,13 +29,11 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_ireval import schema as S
-from polars_ireval._numeric import RELATIVE_TOLERANCE, snap
-from polars_ireval._progress import ProgressOption, bar, check_progress
-from polars_ireval._resources import require, require_listable
-from polars_ireval.errors import ParameterError
-from polars_ireval.judge import as_qrels, as_run, check_flag, check_relevance_level
-from polars_ireval.pooling import (
+from polars_ireval._base import schema as S
+from polars_ireval._base.numeric import RELATIVE_TOLERANCE, snap
+from polars_ireval._base.progress import ProgressOption, bar, check_progress
+from polars_ireval._base.resources import require, require_listable
+from polars_ireval.analysis.pooling import (
     _BEST,
     _CAND,
     _COUNTED,
@@ -60,6 +58,8 @@ from polars_ireval.pooling import (
     static_sequence,
     trim,
 )
+from polars_ireval.errors import ParameterError
+from polars_ireval.judge import as_qrels, as_run, check_flag, check_relevance_level
 from polars_ireval.results import PROJECTED, RESIDUAL, VALUE, projected, projected_by_weight
 
 __all__ = [
@@ -195,7 +195,7 @@ def simulate_judging(
         method's judgments at a smaller budget are the first ones of its larger budgets,
         so every method is played out once, to the largest budget.
     methods
-        Pooling methods (:data:`polars_ireval.pooling.METHODS`): ``"depth"`` (the deepest
+        Pooling methods (:data:`polars_ireval.analysis.pooling.METHODS`): ``"depth"`` (the deepest
         depth-k pool that fits into the budget, whole levels only; with ``unknown="skip"``
         counting the documents the qrels judge), ``"max"`` (seed 002's pooling order),
         ``"A"``, ``"B"``, ``"B_mid"``, ``"C"``.

@@ -18,7 +18,7 @@ estimate and how it was calibrated.
 Examples
 --------
 >>> import os
->>> from polars_ireval._resources import memory_budget, parse_size, require
+>>> from polars_ireval._base.resources import memory_budget, parse_size, require
 >>> parse_size("1.5G"), parse_size("512M"), parse_size("4096")
 (1610612736, 536870912, 4096)
 >>> os.environ["IREVAL_MEMORY_LIMIT"] = "1G"

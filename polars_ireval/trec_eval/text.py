@@ -69,12 +69,12 @@ from typing import Any
 
 import polars as pl
 
-from polars_ireval import schema as S
-from polars_ireval._collect import collect, small_inputs
+from polars_ireval._base import schema as S
+from polars_ireval._base.collect import collect, small_inputs
 from polars_ireval.engines.polars import per_query_frame
 from polars_ireval.errors import FormatError, IrevalError, ParameterError
 from polars_ireval.evaluate import evaluate_table
-from polars_ireval.io import Scores, max_line_bytes, read_qrels, read_run
+from polars_ireval.io.readers import Scores, max_line_bytes, read_qrels, read_run
 from polars_ireval.judge import judge
 from polars_ireval.measures._expr import exact_div
 from polars_ireval.measures.iprec import needed_relevant
@@ -817,7 +817,7 @@ def _trec_eval_special(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if rel_format == "qrels_jg":
-            from polars_ireval.judgment_groups import evaluate_jg, read_qrels_jg
+            from polars_ireval.trec_eval.qrels_jg import evaluate_jg, read_qrels_jg
 
             judged = read_qrels_jg(qrels_path)
             values = evaluate_jg(
@@ -825,7 +825,7 @@ def _trec_eval_special(
             )
             totals = evaluate_jg(run, judged, names or None, relevance_level=relevance_level)
         else:
-            from polars_ireval.prefs import evaluate_prefs, read_prefs, read_qrels_prefs
+            from polars_ireval.trec_eval.prefs import evaluate_prefs, read_prefs, read_qrels_prefs
 
             reader: Callable[[str], pl.DataFrame] = (
                 read_prefs if rel_format == "prefs" else read_qrels_prefs

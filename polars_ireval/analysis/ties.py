@@ -23,11 +23,11 @@ from typing import Any
 
 import polars as pl
 
-from polars_ireval import schema as S
-from polars_ireval._collect import collect
+from polars_ireval._base import schema as S
+from polars_ireval._base.collect import collect
 from polars_ireval.errors import ParameterError
 from polars_ireval.evaluate import evaluate
-from polars_ireval.io import Scores, check_scores, float32_scores
+from polars_ireval.io.readers import Scores, check_scores, float32_scores
 from polars_ireval.judge import (
     INPUT_RANK,
     EvalTies,

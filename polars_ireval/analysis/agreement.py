@@ -30,7 +30,7 @@ from typing import Any, Literal, overload
 import numpy as np
 import polars as pl
 
-from polars_ireval._numeric import RELATIVE_TOLERANCE, is_number, snap
+from polars_ireval._base.numeric import RELATIVE_TOLERANCE, is_number, snap
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -494,14 +494,14 @@ def _run_frame(x: Any) -> pl.DataFrame | pl.LazyFrame | None:
     if isinstance(x, (pl.DataFrame, pl.LazyFrame)):
         return x
     if (type(x).__module__.split(".")[0], type(x).__name__) in _FOREIGN_FRAMES:
-        from polars_ireval.io import frame_from_object
+        from polars_ireval.io.readers import frame_from_object
 
         return frame_from_object(x, "run")
     return None
 
 
 def _ranked(run: pl.DataFrame | pl.LazyFrame, name: str) -> pl.DataFrame:
-    from polars_ireval.io import validate_run
+    from polars_ireval.io.readers import validate_run
 
     df = run.collect() if isinstance(run, pl.LazyFrame) else run
     if not isinstance(df, pl.DataFrame):

@@ -36,8 +36,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import polars as pl
 
-from polars_ireval import schema as S
-from polars_ireval._resources import require
+from polars_ireval._base import schema as S
+from polars_ireval._base.resources import require
 from polars_ireval.engines.base import measures_estimate
 from polars_ireval.errors import (
     DuplicateError,
@@ -49,7 +49,7 @@ from polars_ireval.errors import (
     SchemaError,
 )
 from polars_ireval.evaluate import evaluate
-from polars_ireval.io import (
+from polars_ireval.io.readers import (
     _is_data_line,
     _lf_text,
     _scan_lines,
@@ -60,10 +60,10 @@ from polars_ireval.io import (
     read_qrels,
     read_run,
 )
+from polars_ireval.io.validation import FILE, LINE
 from polars_ireval.judge import Ties
 from polars_ireval.parse import parse_measures
 from polars_ireval.results import CoverageWarning
-from polars_ireval.validation import FILE, LINE
 
 __all__ = ["PIR_COLUMNS", "Sessions", "pir", "read_preferences", "simulate_sessions"]
 

@@ -53,8 +53,8 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 import polars as pl
 
-from polars_ireval import schema as S
-from polars_ireval._progress import ProgressOption, bar, check_progress
+from polars_ireval._base import schema as S
+from polars_ireval._base.progress import ProgressOption, bar, check_progress
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,

@@ -1,0 +1,2 @@
+"""What every layer shares: column names, numeric tolerance, collecting, progress,
+resource guards."""
