@@ -200,7 +200,7 @@ def read_runs(
     same = names == [file_run_id(p) for p in paths] and len(set(names)) == len(names)
     if len(paths) > 1 and same and all(is_text_run(p) for p in paths):
         for name, path in zip(names, paths, strict=True):
-            _claim(name, path, origin)
+            claim_run_name(name, path, origin)
         if progress is not None:
             progress.update(f"reading {len(paths)} runs", paths[0], total=len(paths))
         return read_run(paths, run_id="file")
@@ -213,7 +213,7 @@ def read_runs(
             frame = validate_run(frame.with_columns(pl.lit(run_name(path)).alias(S.RUN_ID)), path)
         frame = narrowed(frame, [S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE])
         for rid in frame[S.RUN_ID].unique(maintain_order=True).to_list():
-            _claim(rid, path, origin)
+            claim_run_name(rid, path, origin)
         frames.append(frame)
     if len(frames) == 1:
         return frames[0]
@@ -222,7 +222,7 @@ def read_runs(
     return validate_run(pl.concat(frames, how="vertical"), paths_label(paths, "run files"))
 
 
-def _claim(name: str, path: str, origin: dict[str, str]) -> None:
+def claim_run_name(name: str, path: str, origin: dict[str, str]) -> None:
     """Record that run ``name`` comes from ``path``; a name met before is an error."""
     if name in origin:
         raise UsageError(

@@ -30,7 +30,7 @@ from polars_ireval.cli.common import (
     Parser,
     Progress,
     UsageError,
-    _claim,
+    claim_run_name,
     commands_help,
     expand_runs,
     format_table,
@@ -289,7 +289,7 @@ def _out_of_core(
         if S.RUN_ID not in result.columns:
             result = result.select(pl.lit(run_name(path)).alias(S.RUN_ID), pl.all())
         for rid in result[S.RUN_ID].unique(maintain_order=True).to_list():
-            _claim(rid, path, seen)
+            claim_run_name(rid, path, seen)
         results.append(result)
     progress.done()
     if not args.quiet:

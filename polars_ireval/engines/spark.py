@@ -107,7 +107,8 @@ def _is_spark_frame(obj: Any) -> bool:
     return hasattr(obj, "sparkSession") and hasattr(obj, "createOrReplaceTempView")
 
 
-def _session(spark: Any) -> Any:
+def spark_session(spark: Any) -> Any:
+    """``spark``, or the active SparkSession (an error naming the fix without one)."""
     if spark is not None:
         return spark
     from pyspark.sql import SparkSession
@@ -120,7 +121,7 @@ def _session(spark: Any) -> Any:
     return active
 
 
-def _frame(spark: Any, obj: Any) -> tuple[Any, bool]:
+def spark_frame(spark: Any, obj: Any) -> tuple[Any, bool]:
     """A Spark DataFrame for ``obj`` and whether it came from Spark (so is unchecked)."""
     if _is_spark_frame(obj):
         return obj, True
@@ -275,9 +276,9 @@ def evaluate(request: Request) -> Any:
     parsed = r.parsed
     ties, missing = r.ties, r.missing
     all_specs = specs(parsed, r.relevance_level, residuals=r.residuals)
-    spark = _session(r.con)
-    run_sdf, run_native = _frame(spark, r.run)
-    qrels_sdf, qrels_native = _frame(spark, r.qrels)
+    spark = spark_session(r.con)
+    run_sdf, run_native = spark_frame(spark, r.run)
+    qrels_sdf, qrels_native = spark_frame(spark, r.qrels)
     run_df = None if run_native else run_frame(r.run, ties, validate=r.validate)
     qrels_df = None if qrels_native else qrels_frame(r.qrels, validate=r.validate)
     if missing == "error" and run_df is not None and qrels_df is not None:

@@ -58,11 +58,11 @@ PARTITION_SCHEMA = "data binary, error string"
 def evaluate(request: Request) -> Any:
     """Evaluate ``request`` on Spark with the Polars engine in the workers (``request.con``:
     the SparkSession, default the active one); return a Spark DataFrame of the result."""
-    from polars_ireval.engines.spark import _frame, _session, from_polars
+    from polars_ireval.engines.spark import from_polars, spark_frame, spark_session
 
     r = request
-    spark = _session(r.con)
-    run_sdf, native = _frame(spark, r.run)
+    spark = spark_session(r.con)
+    run_sdf, native = spark_frame(spark, r.run)
     if not native:  # read and checked as the Polars readers do, then handed to Spark
         from polars_ireval.engines.base import run_frame
 
@@ -164,9 +164,9 @@ def partition_scorer(
 def _qrels(spark: Any, qrels: Any, validate: bool) -> pl.DataFrame:
     """The qrels on the driver, checked as the Polars readers check them (a Spark
     DataFrame or table is collected)."""
-    from polars_ireval.engines.spark import _frame
+    from polars_ireval.engines.spark import spark_frame
 
-    sdf, native = _frame(spark, qrels)
+    sdf, native = spark_frame(spark, qrels)
     if native:
         lacking = [c for c in (S.QUERY_ID, S.DOC_ID, S.RELEVANCE) if c not in sdf.columns]
         if lacking:
