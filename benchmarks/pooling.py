@@ -36,14 +36,8 @@ import polars as pl
 from bench.measuring import timed
 
 import polars_ireval as ir
-from polars_ireval.analysis.pooling import (
-    METHODS,
-    batch_sequence,
-    build_campaign,
-    contributing,
-    judged_state,
-    rank_runs,
-)
+from polars_ireval.analysis.campaign import build_campaign, contributing, judged_state, rank_runs
+from polars_ireval.analysis.pooling import METHODS, batch_sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "trec-covid-r1"

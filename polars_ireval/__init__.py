@@ -44,14 +44,9 @@ from polars_ireval.registry import REGISTRY, Measure, MeasureDef, definitions
 
 if TYPE_CHECKING:
     from polars_ireval.analysis.curves import confusion, pr_curve, roc_curve
-    from polars_ireval.analysis.judging import (
-        JudgingSimulation,
-        depth_qrels,
-        judged_depth,
-        pool_depths,
-        simulate_judging,
-    )
-    from polars_ireval.analysis.pooling import pool, read_pool, write_pool
+    from polars_ireval.analysis.depth_pools import depth_qrels, judged_depth, pool_depths
+    from polars_ireval.analysis.judging import JudgingSimulation, simulate_judging
+    from polars_ireval.analysis.pooling import pool
     from polars_ireval.analysis.reporting import Report, report
     from polars_ireval.analysis.significance import (
         adjust_p_values,
@@ -59,8 +54,10 @@ if TYPE_CHECKING:
         compare_bounds,
         topic_set_size,
     )
-    from polars_ireval.analysis.stability import Volatility, ap_pooled, depth_curve, volatility
+    from polars_ireval.analysis.stability import ap_pooled, depth_curve
     from polars_ireval.analysis.ties import tie_sensitivity
+    from polars_ireval.analysis.volatility import Volatility, volatility
+    from polars_ireval.io.pools import read_pool, write_pool
 
 #: The analysis functions, imported on first use so that ``import polars_ireval`` stays
 #: as quick as the evaluator itself (``python -X importtime -c 'import polars_ireval'``).
@@ -72,23 +69,23 @@ _LAZY = {
     "pr_curve": "polars_ireval.analysis.curves",
     "roc_curve": "polars_ireval.analysis.curves",
     "JudgingSimulation": "polars_ireval.analysis.judging",
-    "depth_qrels": "polars_ireval.analysis.judging",
-    "judged_depth": "polars_ireval.analysis.judging",
-    "pool_depths": "polars_ireval.analysis.judging",
+    "depth_qrels": "polars_ireval.analysis.depth_pools",
+    "judged_depth": "polars_ireval.analysis.depth_pools",
+    "pool_depths": "polars_ireval.analysis.depth_pools",
     "simulate_judging": "polars_ireval.analysis.judging",
     "pool": "polars_ireval.analysis.pooling",
-    "read_pool": "polars_ireval.analysis.pooling",
-    "write_pool": "polars_ireval.analysis.pooling",
+    "read_pool": "polars_ireval.io.pools",
+    "write_pool": "polars_ireval.io.pools",
     "Report": "polars_ireval.analysis.reporting",
     "report": "polars_ireval.analysis.reporting",
     "adjust_p_values": "polars_ireval.analysis.significance",
     "compare": "polars_ireval.analysis.significance",
     "compare_bounds": "polars_ireval.analysis.significance",
     "topic_set_size": "polars_ireval.analysis.significance",
-    "Volatility": "polars_ireval.analysis.stability",
+    "Volatility": "polars_ireval.analysis.volatility",
     "ap_pooled": "polars_ireval.analysis.stability",
     "depth_curve": "polars_ireval.analysis.stability",
-    "volatility": "polars_ireval.analysis.stability",
+    "volatility": "polars_ireval.analysis.volatility",
     "tie_sensitivity": "polars_ireval.analysis.ties",
 }
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from polars_ireval.cli import main
-from polars_ireval.trec_eval.text import nicknames
+from polars_ireval.trec_eval import nicknames
 from tests.conftest import CAST, TREC_TEST, need_data
 
 # (expected file in trec_eval_test/expected_v9.0.8, trec_eval arguments) from its Makefile

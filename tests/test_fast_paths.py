@@ -39,6 +39,7 @@ from polars_ireval.errors import IrevalError
 from polars_ireval.results import with_judged_weights
 
 io = importlib.import_module("polars_ireval.io.readers")
+trec_text = importlib.import_module("polars_ireval.io.trec_text")
 
 
 def _random_run(seed: int, *, runs: int = 1, queries: int = 9, docs: int = 40) -> pl.DataFrame:
@@ -147,7 +148,7 @@ def test_rank_rows_equal_a_full_sort(seed: int, runs: int, ties: str, order: str
 def test_rank_runs_ranks_as_the_evaluation_table() -> None:
     """``pooling.rank_runs``: every contributing row's rank is the one the evaluation
     table gives it (trec_eval's tie order), on shuffled runs with many ties."""
-    from polars_ireval.analysis.pooling import rank_runs
+    from polars_ireval.analysis.campaign import rank_runs
 
     run, qrels = _random_run(2, runs=3), _random_qrels(2)
     run = run.sample(fraction=1.0, shuffle=True, seed=2)
@@ -651,7 +652,7 @@ def _write_text(path: Path, text: str) -> None:
 def test_simple_text_equals_general_reader(tmp_path: Path, run_id: str, ext: str) -> None:
     path = tmp_path / f"clean.run{ext}"
     _write_text(path, CLEAN)
-    assert io._read_simple_run(str(path), "none") is not None  # the fast path is taken
+    assert trec_text._read_simple_run(str(path), "none") is not None  # the fast path is taken
     assert_frame_equal(ir.read_run(str(path), run_id=run_id), _general(str(path), run_id))  # type: ignore[arg-type]
 
 
@@ -660,7 +661,7 @@ def test_generated_text_equals_general_reader(tmp_path: Path) -> None:
     lines = [f"{q} Q0 {d} {i} {s!r} {r}" for i, (r, q, d, s) in enumerate(run.iter_rows(), start=1)]
     path = tmp_path / "gen.run"
     path.write_text("\n".join(lines))  # no final newline
-    assert io._read_simple_run(str(path), "tag") is not None
+    assert trec_text._read_simple_run(str(path), "tag") is not None
     assert_frame_equal(ir.read_run(str(path), run_id="tag"), _general(str(path), "tag"))
 
 
@@ -675,7 +676,7 @@ def test_many_files_in_one_scan_equal_file_by_file(
         _write_text(path, CLEAN.replace("tagA", f"tag{i}").replace("d2", f"d2x{i}"))
         paths.append(str(path))
     policy = "tag" if run_id == "auto" else run_id
-    assert io._read_simple_runs(paths, policy) is not None  # the one-scan path is taken
+    assert trec_text.read_simple_runs(paths, policy) is not None  # the one-scan path is taken
     alone = [io._read_run_path(p, policy, True, fast=False) for p in paths]  # type: ignore[arg-type]
     expected = io.validate_run(pl.concat(alone, how="diagonal"), "x")
     assert_frame_equal(ir.read_run(paths, run_id=run_id), expected)  # type: ignore[arg-type]
@@ -711,7 +712,7 @@ def test_tab_separated_text_equals_general_reader(tmp_path: Path, ext: str) -> N
     path, spaced = tmp_path / f"tabbed.run{ext}", tmp_path / "spaced.run"
     _write_text(path, TABBED)
     _write_text(spaced, CLEAN)
-    assert io._read_simple_run(str(path), "none") is not None  # the fast path is taken
+    assert trec_text._read_simple_run(str(path), "none") is not None  # the fast path is taken
     assert_frame_equal(ir.read_run(str(path)), _general(str(path)))
     assert_frame_equal(ir.read_run(str(path)), ir.read_run(str(spaced)))
 
@@ -722,8 +723,8 @@ def test_tab_and_space_separated_files_together(tmp_path: Path) -> None:
     paths[0].write_text(CLEAN)
     paths[1].write_text(TABBED.replace("tagA", "tagB"))
     names = [str(p) for p in paths]
-    assert all(io._read_simple_run(n, "tag") is not None for n in names)  # each alone: fast
-    assert io._read_simple_runs(names, "tag") is None  # together: the general reader
+    assert all(trec_text._read_simple_run(n, "tag") is not None for n in names)  # each alone: fast
+    assert trec_text.read_simple_runs(names, "tag") is None  # together: the general reader
     alone = [io._read_run_path(n, "tag", True, fast=False) for n in names]
     expected = io.validate_run(pl.concat(alone, how="diagonal"), "x")
     assert_frame_equal(ir.read_run(names), expected)
@@ -757,7 +758,7 @@ def test_quirky_text_goes_to_the_general_reader(
     base, quirks = (CLEAN, QUIRKS) if shape == "spaced" else (TABBED, TAB_QUIRKS)
     path = tmp_path / f"quirk.run{ext}"
     _write_text(path, base + quirks[quirk] + base.replace("q", "p"))
-    assert io._read_simple_run(str(path), "none") is None
+    assert trec_text._read_simple_run(str(path), "none") is None
     try:
         expected: pl.DataFrame | str = _general(str(path))
     except IrevalError as e:
@@ -781,7 +782,7 @@ def test_quirky_text_goes_to_the_general_reader(
 def test_fast_read_errors_still_name_the_line(tmp_path: Path, extra: str, fragment: str) -> None:
     path = tmp_path / "quirk.run"
     path.write_text(CLEAN + extra)
-    assert io._read_simple_run(str(path), "none") is not None  # parsed fast, rejected later
+    assert trec_text._read_simple_run(str(path), "none") is not None  # parsed fast, rejected later
     with pytest.raises(IrevalError, match=fragment):
         ir.read_run(str(path))
 

@@ -10,17 +10,17 @@ from polars.testing import assert_frame_equal
 
 import polars_ireval as ir
 from polars_ireval.errors import DuplicateError, FormatError
-from polars_ireval.io import readers as io
+from polars_ireval.io import trec_text
 
 
 def general(path: Path) -> object:
     """The general (regex) reader, the fast one switched off."""
-    saved = io._read_simple_qrels
-    io._read_simple_qrels = lambda p: None  # type: ignore[assignment]
+    saved = trec_text._read_simple_qrels
+    trec_text._read_simple_qrels = lambda p: None  # type: ignore[assignment]
     try:
         return ir.read_qrels(str(path))
     finally:
-        io._read_simple_qrels = saved
+        trec_text._read_simple_qrels = saved
 
 
 @pytest.mark.parametrize(
@@ -38,7 +38,7 @@ def general(path: Path) -> object:
 def test_same_frame(tmp_path: Path, text: str, fast: bool) -> None:
     path = tmp_path / "qrels.txt"
     path.write_text(text)
-    assert (io._read_simple_qrels(str(path)) is not None) == fast
+    assert (trec_text._read_simple_qrels(str(path)) is not None) == fast
     assert_frame_equal(ir.read_qrels(str(path)), general(path))
     want = [tuple(line.split()) for line in text.splitlines() if line and line[0] != "#"]
     got = ir.read_qrels(str(path)).rows()

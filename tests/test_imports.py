@@ -241,3 +241,101 @@ def test_the_benchmark_checks_see_a_circle_and_a_private_import(tmp_path: Path) 
         f"{tmp_path.name}/run.py:2: from lib import _g",
         f"{tmp_path.name}/run.py:4: lib._h",
     ]
+
+
+# --------------------------------------------------------------------------- the package's rooms
+
+#: The most lines a module of the package may hold, and a function's lines of code.
+MAX_MODULE_LINES = 1000
+MAX_FUNCTION_LINES = 150
+
+
+def package_private_imports(root: Path = PACKAGE) -> list[str]:
+    """Each private name (``_x``) a module of the package takes from another module that is
+    not in its own folder (``from polars_ireval.x import _y``, or ``x._y`` after importing
+    the module ``x``), as ``path:line: what``. Files of one folder (``analysis/significance/``)
+    may share private names; what crosses a folder gets a public name in the module that
+    owns it."""
+    found = modules(root)
+    dotted = {f"polars_ireval.{name}" if name else "polars_ireval": name for name in found}
+    problems = []
+    for name, path in sorted(found.items()):
+        folder = name.rpartition(".")[0] if path.name != "__init__.py" else name
+        for line, what in private_imports(path, set(dotted)):
+            if what.rpartition(" ")[2].rpartition(".")[2].startswith("__"):
+                continue  # __version__, __all__: dunders are no private names
+            source = what.split()[1] if what.startswith("from ") else what.rpartition(".")[0]
+            owner = dotted.get(source, source)
+            owner_folder = (
+                owner.rpartition(".")[0]
+                if found.get(owner, Path()).name != "__init__.py"
+                else owner
+            )
+            if not (folder and owner_folder == folder):
+                problems.append(f"polars_ireval/{path.relative_to(root)}:{line}: {what}")
+    return problems
+
+
+def test_no_private_name_crosses_a_folder() -> None:
+    problems = package_private_imports()
+    assert not problems, "private names taken across modules:\n" + "\n".join(problems)
+
+
+def test_the_private_name_check_sees_both_forms(tmp_path: Path) -> None:
+    """``from x import _y`` and ``x._y`` are reported across folders, not inside one."""
+    pkg = tmp_path / "polars_ireval"
+    (pkg / "a").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a" / "__init__.py").write_text("")
+    (pkg / "a" / "one.py").write_text("_x = 1\n")
+    (pkg / "a" / "two.py").write_text("from polars_ireval.a.one import _x\n")
+    (pkg / "top.py").write_text(
+        "from polars_ireval.a.one import _x\nfrom polars_ireval.a import one\n\none._y\n"
+    )
+    assert package_private_imports(pkg) == [
+        "polars_ireval/top.py:1: from polars_ireval.a.one import _x",
+        "polars_ireval/top.py:4: one._y",
+    ]
+
+
+def code_lines(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> int:
+    """A function's lines of code: not blank, not only a comment, its docstring left out."""
+    body = node.body
+    doc = set()
+    first = body[0] if body else None
+    if (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    ):
+        doc = set(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return sum(
+        1
+        for n in range(node.lineno, (node.end_lineno or node.lineno) + 1)
+        if n not in doc and lines[n - 1].strip() and not lines[n - 1].strip().startswith("#")
+    )
+
+
+def test_no_module_over_1000_lines() -> None:
+    big = [
+        f"polars_ireval/{path.relative_to(PACKAGE)}: {n} lines"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    ]
+    assert not big, f"modules over {MAX_MODULE_LINES} lines (split them by idea):\n" + "\n".join(
+        big
+    )
+
+
+def test_no_function_over_150_lines_of_code() -> None:
+    long = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        for node in ast.walk(ast.parse(text)):
+            functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+            if isinstance(node, functions) and (n := code_lines(node, lines)) > MAX_FUNCTION_LINES:
+                long.append(
+                    f"polars_ireval/{path.relative_to(PACKAGE)}:{node.lineno}: {node.name} {n}"
+                )
+    assert not long, f"functions over {MAX_FUNCTION_LINES} lines of code:\n" + "\n".join(long)

@@ -13,7 +13,7 @@ from hypothesis import given
 from scipy import stats
 
 from polars_ireval._base.numeric import snap, snap_signed
-from polars_ireval.analysis.judging import _kendall
+from polars_ireval.analysis.budget_scores import _kendall
 from tests.strategies import DERANDOMIZED
 
 

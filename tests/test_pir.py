@@ -551,6 +551,7 @@ def test_pir_curves_draws_a_line_per_measure_and_threshold() -> None:
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
     from polars_ireval import plot
+    from polars_ireval.plot.drawing import figure_class
 
     sim = ir.simulate_sessions(30, seed=6, noise=0.1)
     measures = ["nDCG(discount='log2')", "nDCG(discount='root')", "P"]
@@ -567,7 +568,7 @@ def test_pir_curves_draws_a_line_per_measure_and_threshold() -> None:
     assert list(lines[0].get_xdata()) == list(range(1, 8))
     assert lines[0].get_label() == "nDCG(discount='log2') (t=best)"
     one = out.filter(rule="best")
-    Figure = plot._matplotlib()
+    Figure = figure_class()
     given = Figure().add_subplot()
     assert plot.pir_curves(one, ax=given) is given.figure
     assert [ln.get_label() for ln in given.lines][:3] == measures

@@ -22,6 +22,7 @@ matplotlib.use("Agg")
 from matplotlib.testing.compare import compare_images  # noqa: E402
 
 from polars_ireval import plot  # noqa: E402
+from polars_ireval.plot.drawing import figure_class, style  # noqa: E402
 from tests.tools import make_plot_references as references  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_ireval.CoverageWarning")
@@ -270,7 +271,7 @@ def test_scatter_draws_a_point_per_run_with_kendalls_tau(campaign: Campaign) -> 
 
 
 def test_every_figure_draws_on_a_given_axes(example: Campaign) -> None:
-    Figure = plot._matplotlib()
+    Figure = figure_class()
     fig = Figure()
     axes = fig.subplots(2, 4).ravel()
     cmp = ir.compare(example.per_q, pairs="all", measures="AP")
@@ -333,7 +334,7 @@ def test_depth_curves_draw_a_line_per_run_and_the_pool_depth(campaign: Campaign)
 def test_depth_curves_draw_the_top_runs_of_a_large_campaign(covid: Campaign) -> None:
     measures = ["AP", "nDCG", "Q(beta=1)", "RBP(p=0.8)", "ERR"]
     curve = ir.depth_curve(covid.runs, covid.qrels, measures, depths=[1, 7, 100, 1000])
-    Figure = plot._matplotlib()
+    Figure = figure_class()
     fig = Figure()
     grid = fig.subplots(5, 2)
     assert plot.depth_curves(curve, ax=grid[:, 0], pool_depth=7) is fig
@@ -366,7 +367,7 @@ def test_depth_curves_draw_the_top_runs_of_a_large_campaign(covid: Campaign) -> 
 def test_depth_curves_refuse_bad_input(example: Campaign) -> None:
     curve = ir.depth_curve(example.runs, example.qrels, ["AP", "ERR"], depths=[1, 10, 100])
     per_q = ir.depth_curve(example.runs, example.qrels, ["AP"], depths=[1, 10], per_query=True)
-    Figure = plot._matplotlib()
+    Figure = figure_class()
     cases = [
         (lambda: plot.depth_curves(curve.drop("depth")), ir.SchemaError, r"\['depth'\]"),
         (lambda: plot.depth_curves(per_q), ir.ParameterError, r"per query .* 25 queries"),
@@ -413,7 +414,7 @@ def test_the_stability_page_figure_script_draws_ten_runs_per_panel(covid: Campai
 def test_every_line_differs_from_the_previous_by_style_and_marker(example: Campaign) -> None:
     """Line style and marker both change from one line to the next (the first eight lines
     were all solid), and the first 32 lines are all distinct without colour."""
-    looks = [(plot.style(i)["linestyle"], plot.style(i)["marker"]) for i in range(33)]
+    looks = [(style(i)["linestyle"], style(i)["marker"]) for i in range(33)]
     assert len(set(looks[:32])) == 32
     for (ls, mk), (ls2, mk2) in itertools.pairwise(looks):
         assert ls != ls2 and mk != mk2

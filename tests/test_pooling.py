@@ -18,7 +18,7 @@ import pytest
 from scipy import stats
 
 import polars_ireval as ir
-from polars_ireval.analysis.pooling import METHODS, pool_text
+from polars_ireval.analysis.pooling import METHODS
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -28,6 +28,7 @@ from polars_ireval.errors import (
     SchemaError,
     ScoreError,
 )
+from polars_ireval.io.pools import pool_text
 from tests.support import nearly_unjudged
 
 # --------------------------------------------------------------------------- fixtures

@@ -23,6 +23,7 @@ from tests.paths import ROOT
 
 # the package's ``properties`` is the function; the module is reached by its name
 props_module = importlib.import_module("polars_ireval.analysis.properties")
+universe_module = importlib.import_module("polars_ireval.analysis.property_universe")
 
 Y, N = True, False
 #: Seed 004, Table 2, cell for cell: bounded, monotonic, convergent, top-weighted,
@@ -465,12 +466,12 @@ def test_docs_page_is_generated() -> None:
 
 
 def test_universe_enumerates_every_ranking() -> None:
-    u = props_module._universe(3, [0, 1, 2], True, 2, 100_000)
+    u = universe_module.universe(3, [0, 1, 2], True, 2, 100_000)
     assert len(u.codes) == 4**4
     got = set(u.strings().to_list())
     assert got == {"".join(p) for p in itertools.product("012?", repeat=4)}
     # beyond the budget: every binary ranking, and those with one other state
-    u = props_module._universe(10, [0, 1, 2], True, 2, 200_000)
+    u = universe_module.universe(10, [0, 1, 2], True, 2, 200_000)
     strings = set(u.strings().to_list())
     assert {"".join(p) for p in itertools.product("01", repeat=11)} <= strings
     assert all(sum(c not in "01" for c in s) <= 1 for s in strings)

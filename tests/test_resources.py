@@ -25,7 +25,7 @@ import pytest
 import polars_ireval as ir
 from polars_ireval._base import resources as _resources
 from polars_ireval.errors import LineLengthError
-from polars_ireval.io import readers as io
+from polars_ireval.io import lines
 
 resource = pytest.importorskip("resource")  # POSIX only
 
@@ -307,7 +307,7 @@ def test_a_3_mb_line(tmp_path: Path) -> None:
         with pytest.raises(LineLengthError, match=rf"{path}:3: the line is 3,000,000 bytes long"):
             ir.read_run(path)
         with pytest.raises(ir.FormatError, match=r"IREVAL_MAX_LINE_BYTES=6000000"):
-            io.check_line_length(str(path))  # gzip: a block at a time
+            lines.check_line_length(str(path))  # gzip: a block at a time
     only = tmp_path / "one.qrels"
     only.write_bytes(b"q1 0 " + b"y" * 3_000_000)  # no line break at all
     with pytest.raises(ir.FormatError, match=r"one.qrels:1: the line is 3,000,005 bytes long"):
@@ -329,7 +329,7 @@ def test_the_variable_raises_the_line_limit(
 
 def test_normal_files_pass() -> None:
     for path in (QRELS, *RUNS):
-        io.check_line_length(path)
+        lines.check_line_length(path)
     assert ir.read_run(RUNS).height == 7500
 
 
@@ -344,8 +344,8 @@ def test_the_limit_is_exact(monkeypatch: pytest.MonkeyPatch, block: int, end: by
         text = head + b"x" * length + (end + head if end else b"")  # b"": the last line
         blocks = [text[i : i + block] for i in range(0, len(text), block)]
         for check in (
-            functools.partial(io.check_line_length, "t.run", text),
-            functools.partial(io._check_stream, "t.run", blocks, 1000),
+            functools.partial(lines.check_line_length, "t.run", text),
+            functools.partial(lines._check_stream, "t.run", blocks, 1000),
         ):
             if ok:
                 check()

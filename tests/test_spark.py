@@ -22,7 +22,7 @@ import polars as pl
 import pytest
 
 import polars_ireval as ir
-from polars_ireval.trec_eval.text import trec_items
+from polars_ireval.trec_eval import trec_items
 from tests.paths import TREC_TEST, need_data
 from tests.support import RANK_BY, TIE_IDS, compare, generated, tie_frames, to_polars
 

@@ -81,7 +81,7 @@ def test_equals_the_polars_engine(partitioned: Any, options: dict[str, Any]) -> 
 def test_all_trec(partitioned: Any) -> None:
     """``-m all_trec`` (92 measures) per query at relevance level 2 with missing='zero',
     equal to the Polars engine's."""
-    from polars_ireval.trec_eval.text import trec_items
+    from polars_ireval.trec_eval import trec_items
 
     items, _ = trec_items(["all_trec"])
     names = [m for m in items if isinstance(m, ir.Measure)]

@@ -26,8 +26,6 @@ for tests and docs: it is a check of the machinery, not evidence about metrics.
 from __future__ import annotations
 
 import math
-import os
-import re
 import warnings
 from collections.abc import Iterable, Mapping, Sequence, Sized
 from pathlib import Path
@@ -41,34 +39,21 @@ from polars_ireval._base.resources import require
 from polars_ireval.engines.base import measures_estimate
 from polars_ireval.errors import (
     DuplicateError,
-    EmptyInputError,
-    FormatError,
     IrevalError,
     ParameterError,
     PreferenceError,
     SchemaError,
 )
 from polars_ireval.evaluate import evaluate
-from polars_ireval.io.readers import (
-    _is_data_line,
-    _lf_text,
-    _scan_lines,
-    _shown,
-    _unreadable,
-    expand_paths,
-    read_fields,
-    read_qrels,
-    read_run,
-)
-from polars_ireval.io.validation import FILE, LINE
+from polars_ireval.io.preferences import PREFERRED, SESSION, read_preferences
+from polars_ireval.io.readers import read_qrels, read_run
+from polars_ireval.io.tables import expand_paths
 from polars_ireval.judge import Ties
 from polars_ireval.parse import parse_measures
 from polars_ireval.results import CoverageWarning
 
 __all__ = ["PIR_COLUMNS", "Sessions", "pir", "read_preferences", "simulate_sessions"]
 
-SESSION = "session"
-PREFERRED = "preferred"
 MEASURE, VALUE, CUTOFF = "measure", "value", "cutoff"
 RULE, THRESHOLD = "rule", "threshold"
 PIR, SESSIONS, AGREE, DISAGREE, TIED = "pir", "sessions", "agree", "disagree", "tied"
@@ -94,126 +79,6 @@ def _some(ids: Sequence[Any]) -> str:
 
 
 # --------------------------------------------------------------------------- reading
-
-
-def read_preferences(source: str | os.PathLike[str] | Sequence[Any]) -> pl.DataFrame:
-    """Read a preference file: one session a line, which of its two lists the user preferred.
-
-    The format: a header line naming the columns, ``session`` and ``preferred`` first, then
-    any others (e.g. ``type``, to group sessions by with :func:`pir`'s ``group_by``); one
-    line per session below it. Fields are separated by tabs or spaces (ids hold no
-    whitespace, as in TREC files); blank lines and lines starting with ``#`` are skipped.
-    ``preferred`` is the ``run_id`` of the preferred list (a run tag in a TREC run file).
-    A session where the user stated no preference is left out of the file. The text is
-    read as :func:`~polars_ireval.read_qrels` reads it: UTF-8 (a byte-order mark
-    dropped), gzip-compressed or not (told by its first bytes, whatever the name), lines
-    ending in LF, CRLF or CR.
-
-    Parameters
-    ----------
-    source
-        The file (a ``str`` or a path), or several: a glob pattern, a directory (its files,
-        sorted) or a list of those. Each file has its own header, the same in every file;
-        their sessions are concatenated in the order of the files.
-
-    Returns
-    -------
-    polars.DataFrame
-        One String column per header field, in the order of the lines.
-
-    Raises
-    ------
-    FormatError
-        The header does not start with ``session preferred`` or differs from the first
-        file's, a line has another number of fields than the header, or the file
-        is not UTF-8 text (binary, corrupt gzip); the file and, where known, the line named.
-    DuplicateError
-        A session appears on two lines, of one file or two (both named).
-    EmptyInputError
-        A file holds no session (each of several must hold one), or the list is empty.
-    SchemaError
-        ``source`` is not a path, a glob, a directory or a list of them.
-
-    Examples
-    --------
-    >>> import tempfile, os, polars_ireval as ir
-    >>> path = os.path.join(tempfile.mkdtemp(), "prefs.tsv")
-    >>> _ = open(path, "w").write("session\\tpreferred\\ttype\\ns1\\tA\\tinfo\\ns2\\tB\\tnav\\n")
-    >>> ir.read_preferences(path)
-    shape: (2, 3)
-    ┌─────────┬───────────┬──────┐
-    │ session ┆ preferred ┆ type │
-    │ ---     ┆ ---       ┆ ---  │
-    │ str     ┆ str       ┆ str  │
-    ╞═════════╪═══════════╪══════╡
-    │ s1      ┆ A         ┆ info │
-    │ s2      ┆ B         ┆ nav  │
-    └─────────┴───────────┴──────┘
-    """
-    paths = expand_paths(source)
-    if paths is None:
-        raise SchemaError(
-            f"preferences: a path, a glob, a directory or a list of them, not "
-            f"{type(source).__name__}"
-        )
-    header: list[str] = []
-    frames: list[pl.DataFrame] = []
-    for path in paths:
-        line, names, frame = _preference_file(path, several=len(paths) > 1)
-        if not frames:
-            header = names
-        elif names != header:
-            raise FormatError(
-                path, line, f"the header names the columns {names}, {paths[0]}'s {header}; "
-                "preference files read together have the same header"
-            )  # fmt: skip
-        frames.append(frame.select(*header, LINE, FILE))
-    prefs = pl.concat(frames)
-    again = prefs.filter(~pl.col(SESSION).is_first_distinct())
-    if again.height:  # the first line repeating a session, and the line it repeats
-        session = again[SESSION][0]
-        (f1, l1), (f2, l2) = (
-            prefs.filter(pl.col(SESSION) == session).select(FILE, LINE).head(2).rows()
-        )
-        lines = f"{f1}: session {session!r} on lines {l1} and {l2}"
-        if f1 != f2:
-            lines = f"session {session!r} on {f1}:{l1} and {f2}:{l2}"
-        raise DuplicateError(f"{lines}; a session states one preference")
-    return prefs.drop(LINE, FILE)
-
-
-def _preference_file(path: str, *, several: bool) -> tuple[int, list[str], pl.DataFrame]:
-    """The header line of a preference file (its number and fields) and its sessions: one
-    String column per header field, and the locators :data:`LINE` and :data:`FILE`."""
-    data: bytes | None = None
-    while True:  # the first line that is not blank nor a comment
-        try:
-            first = _scan_lines(path, data).filter(_is_data_line()).head(1).collect()
-        except (pl.exceptions.PolarsError, OSError, EOFError) as exc:  # not text, bad gzip
-            raise _unreadable(path, exc) from None
-        text = first[S.LINE_TEXT][0].rstrip("\r") if first.height else ""
-        if data is not None or (first.height and "\r" not in text):
-            break
-        data = _lf_text(path)  # none, or lines broken by a CR alone (old Mac): every CR a break
-    empty = EmptyInputError(
-        f"{path}: no session (a header line and one line per session)"
-        + ("; check the file, or leave it out" if several else "")
-    )
-    if not first.height:
-        raise empty
-    number, names = first[LINE][0], re.findall(r"[^ \t\r]+", text)
-    if names[:2] != [SESSION, PREFERRED]:
-        raise FormatError(
-            path, number, f"the header must start with 'session preferred', got "
-            f"{_shown(text)}; add the header line 'session<TAB>preferred' above the sessions"
-        )  # fmt: skip
-    if len(set(names)) != len(names):
-        raise FormatError(path, number, f"the header names a column twice: {names}")
-    fields = [f"\x00{i}" for i in range(len(names))]  # the header may name any column
-    frame = read_fields(path, fields, " ".join(names)).filter(pl.col(LINE) != number)
-    if not frame.height:
-        raise empty
-    return number, names, frame.rename(dict(zip(fields, names, strict=True)))
 
 
 def _lists(lists: Any) -> pl.DataFrame:

@@ -40,6 +40,10 @@ documents' weights are row sums of ``c`` times their rankings' factors (``M @ f`
 grouped sum over each document's rows). Polars' ``group_by`` computes the same sums about
 twenty times slower, which matters when a campaign of 3.5M rows is re-weighed a hundred
 times.
+
+The campaign itself (the runs ranked once, the candidates numbered and weighed) is
+:mod:`polars_ireval.analysis.campaign`; the pool files (:func:`write_pool`,
+:func:`read_pool`) are :mod:`polars_ireval.io.pools`.
 """
 
 from __future__ import annotations
@@ -47,7 +51,6 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NamedTuple, cast
 
 import numpy as np
@@ -55,16 +58,26 @@ import polars as pl
 
 from polars_ireval._base import schema as S
 from polars_ireval._base.progress import ProgressOption, bar, check_progress
-from polars_ireval.errors import (
-    DuplicateError,
-    EmptyInputError,
-    FormatError,
-    MissingQueryError,
-    ParameterError,
-    SchemaError,
-    ScoreError,
+from polars_ireval.analysis.campaign import (
+    BEST_RANK,
+    CANDIDATE,
+    FIRST_RUN,
+    MAX_WEIGHT,
+    QUERY_NUMBER,
+    SUM_WEIGHT,
+    Campaign,
+    build_campaign,
+    check_count,
+    check_p,
+    check_queries,
+    contributing,
+    contributor_list,
+    judged_state,
+    rank_runs,
 )
-from polars_ireval.judge import as_qrels, as_run, check_flag, check_relevance_level, rank_rows
+from polars_ireval.errors import ParameterError
+from polars_ireval.io.pools import ORDER, POOL_COLUMNS, WEIGHT, read_pool, write_pool
+from polars_ireval.judge import as_qrels, check_flag, check_relevance_level
 
 __all__ = [
     "METHODS",
@@ -77,26 +90,12 @@ __all__ = [
     "write_pool",
 ]
 
-ORDER = "order"
-WEIGHT = "weight"
-#: The columns of :func:`pool`'s result, in order.
-POOL_COLUMNS: tuple[str, ...] = (S.QUERY_ID, S.DOC_ID, ORDER, WEIGHT)
-#: The run id given to a run frame without a ``run_id`` column.
-SINGLE_RUN = "run"
-
-_RUN = "__run"  # a run's position among the runs, by run id
-_C = "__c"  # the RBP weight of a row
-_CAND = "__cand"  # a candidate's number: its position in Method A's order
-_PAIR = "__pair"  # a ranking's (run, query) number
-_BEST = "__best_rank"
-_FIRST = "__first_run"
-_SUM = "__sum_w"
-_MAX = "__max_w"
-_QIDX = "__query"
-_ROW = "__row"  # a row's position in build_campaign's rows
-_POS = "__pos"
-_COUNTED = "__counted"
-_BUDGET = "budget"
+#: A document's position in a method's judging order (:func:`cut`, :func:`trim`).
+POSITION = "__pos"
+#: Whether a judgment is spent on the document (False: bypassed, in a simulation).
+COUNTED = "__counted"
+#: The column :func:`cut` adds: the budget within which a document is considered.
+BUDGET = "budget"
 
 
 @dataclass(frozen=True)
@@ -186,246 +185,6 @@ def method_of(value: Any) -> PoolMethod:
     raise ParameterError(f"method={value!r} is unknown{hint}; use one of {list(METHODS)}")
 
 
-def check_p(p: Any) -> float:
-    """``p`` as a float, or :class:`ParameterError` unless it is strictly between 0 and 1."""
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 < float(p) < 1.0:
-        raise ParameterError(
-            f"p={p!r}: the persistence must be a number strictly between 0 and 1 "
-            "(0.8 is the seed's and ir_measures' default)"
-        )
-    return float(p)
-
-
-def check_count(name: str, value: Any, *, what: str) -> int | None:
-    """``value`` as a positive int (or None), else :class:`ParameterError` naming ``what``."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ParameterError(f"{name}={value!r}: {what} must be a positive integer (or None)")
-    return int(value)
-
-
-def contributor_list(contributors: Any) -> list[str] | None:
-    """``contributors`` as a list of run ids (None: every run)."""
-    if contributors is None:
-        return None
-    if isinstance(contributors, str):
-        raise ParameterError(
-            f"contributors={contributors!r}: give a list of run ids, e.g. [{contributors!r}]"
-        )
-    if isinstance(contributors, pl.Series):
-        contributors = contributors.to_list()
-    try:
-        names = [str(c) for c in contributors]
-    except TypeError:
-        raise ParameterError(
-            f"contributors={contributors!r}: give a list of run ids (or None for every run)"
-        ) from None
-    if not names:
-        raise ParameterError("contributors=[]: give at least one run id (or None for every run)")
-    return names
-
-
-# --------------------------------------------------------------------------- the campaign
-
-
-class Ranked(NamedTuple):
-    """Runs ranked once: ``rows`` is ``run_id, query_id, doc_id, rank, __run`` (the run's
-    position in ``runs``, the run ids sorted), of every run or only of the contributing
-    ones (see :func:`rank_runs`); ``queries`` the query ids that some run retrieved."""
-
-    rows: pl.DataFrame
-    runs: list[str]
-    queries: pl.Series
-
-
-def rank_runs(runs: Any, contributors: list[str] | None = None) -> Ranked:
-    """Validate and rank ``runs`` (anything :func:`polars_ireval.read_run` accepts, eager
-    or lazy): one row per (run, query, document) with its rank in trec_eval's order.
-
-    With ``contributors``, only their rows are ranked and kept (a pool reads nothing else
-    of the other runs); every run is validated, named in ``runs`` and counted in
-    ``queries`` all the same. A run without a ``run_id`` column is one run named
-    ``"run"``. A LazyFrame is collected here: choosing a pool needs the whole campaign.
-    """
-    frame = as_run(runs)
-    if isinstance(frame, pl.LazyFrame):
-        frame = frame.collect()
-    if S.RUN_ID not in frame.columns:
-        frame = frame.with_columns(pl.lit(SINGLE_RUN).alias(S.RUN_ID))
-    if frame.height == 0:
-        raise EmptyInputError("the runs hold no document: nothing to pool")
-    order = frame.select(S.RUN_ID).unique().sort(S.RUN_ID).with_row_index(_RUN)
-    queries = frame.get_column(S.QUERY_ID).unique()
-    if contributors is not None:
-        frame = frame.filter(pl.col(S.RUN_ID).is_in(contributors))
-    # ranked as the evaluation table ranks them (trec_eval's order)
-    rows = (
-        rank_rows(frame.select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE))
-        .lazy()
-        .join(order.lazy(), on=S.RUN_ID)
-        .select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.RANK, _RUN)
-        .collect()
-    )
-    return Ranked(rows, order[S.RUN_ID].to_list(), queries)
-
-
-def contributing(ranked: Ranked, contributors: list[str] | None) -> Ranked:
-    """The rows of the contributing runs only (all runs for None); unknown ids are errors."""
-    if contributors is None:
-        return ranked
-    known = set(ranked.runs)
-    unknown = [c for c in dict.fromkeys(contributors) if c not in known]
-    if unknown:
-        sample = ", ".join(repr(r) for r in ranked.runs[:5])
-        raise ParameterError(
-            f"contributors: {unknown[:5]!r} {'is' if len(unknown) == 1 else 'are'} not among "
-            f"the {len(known)} runs (e.g. {sample}); check the run ids (a run read from a "
-            "file is named by its tag or, with run_id='file', by its file name)"
-        )
-    wanted = set(contributors)
-    names = [r for r in ranked.runs if r in wanted]
-    rows = ranked.rows.filter(pl.col(S.RUN_ID).is_in(names))
-    return Ranked(rows, names, ranked.queries)
-
-
-def rbp_weight(p: float, rank: pl.Expr | None = None) -> pl.Expr:
-    """(1 - p) p^(rank - 1), as :func:`polars_ireval.measures.rbp` computes it."""
-    rank = pl.col(S.RANK) if rank is None else rank
-    return (1.0 - p) * pl.lit(float(p)).pow(rank.cast(pl.Float64) - 1.0)
-
-
-@dataclass(frozen=True)
-class Campaign:
-    """The contributing rows, numbered for the loop.
-
-    ``cands``: one row per candidate document, numbered (``__cand``) in Method A's order,
-    with ``query_id, doc_id``, its shallowest rank, the first run ranking it there, its
-    summed and maximum weight and its query's number. ``pairs``: one row per ranking
-    (``__pair``, ``run_id, query_id``, documents retrieved). ``rows``: ``__pair, __cand,
-    __c`` for every contributing (run, query, document).
-    """
-
-    p: float
-    cands: pl.DataFrame
-    pairs: pl.DataFrame
-    rows: pl.DataFrame
-
-    def matrix(self) -> Any:
-        """The documents x rankings sparse matrix of the weights ``c`` (CSR)."""
-        from scipy import sparse
-
-        shape = (self.cands.height, self.pairs.height)
-        r = self.rows
-        return sparse.csr_matrix(
-            (r[_C].to_numpy(), (r[_CAND].to_numpy(), r[_PAIR].to_numpy())), shape=shape
-        )
-
-    def tail(self) -> np.ndarray:
-        """p^n for each ranking of n documents: the weight of the ranks past its end."""
-        n = self.pairs["retrieved"].to_numpy().astype(np.float64)
-        return np.power(self.p, n)
-
-
-def build_campaign(ranked: Ranked, p: float) -> Campaign:
-    """Number the candidates and rankings of ``ranked`` and weigh every row: one grouped
-    query gives every candidate's shallowest rank, first run and summed weight.
-
-    The rows are sorted by (rank, run number), so that a candidate's first row has its
-    shallowest rank and the first run ranking it there, and its weights are summed in rank
-    order (a group keeps its rows' order; equal ranks have equal weights): two documents
-    ranked at the same positions get bit-for-bit the same summed weight, whatever the order
-    of the input rows. Each row finds its candidate through the row numbers its group
-    collects, and its ranking as the dense rank of (run number, query number): no join on
-    the id strings (TREC-COVID's 56 contributing runs, 1.2M rows: 1.3 -> 0.85 s).
-    """
-    rank = pl.col(S.RANK)
-    # eager steps: Polars plans the joins of one lazy query over 3.5M rows much more
-    # slowly (about ten times on TREC-COVID) than it runs them one by one
-    rows = ranked.rows.with_columns(rbp_weight(p).alias(_C)).sort(S.RANK, _RUN).with_row_index(_ROW)
-    cands = (
-        rows.group_by(S.QUERY_ID, S.DOC_ID)
-        .agg(
-            rank.first().alias(_BEST),
-            pl.col(_RUN).first().alias(_FIRST),
-            pl.col(_C).sum().alias(_SUM),
-            pl.col(_ROW),
-        )
-        .with_columns(
-            rbp_weight(p, pl.col(_BEST)).alias(_MAX),
-            (pl.col(S.QUERY_ID).rank("dense") - 1).cast(pl.UInt32).alias(_QIDX),
-        )
-        .sort(
-            [_SUM, _BEST, _FIRST, S.QUERY_ID, S.DOC_ID],
-            descending=[True, False, False, False, False],
-        )
-        .with_row_index(_CAND)
-    )
-    # each row's candidate and query number, in the rows' order
-    of_row = cands.select(_CAND, _QIDX, _ROW).explode(_ROW).sort(_ROW)
-    pairs = (
-        ranked.rows.group_by(S.RUN_ID, S.QUERY_ID)
-        .agg(pl.col(_RUN).first(), pl.len().alias("retrieved"))
-        .sort(_RUN, S.QUERY_ID)
-        .drop(_RUN)
-        .with_row_index(_PAIR)
-    )
-    # the rankings are numbered in (run number, query id) order; query numbers follow the
-    # ids' order, and below cands.height + 1
-    key = rows[_RUN].cast(pl.UInt64) * (cands.height + 1) + of_row[_QIDX].cast(pl.UInt64)
-    numbered = pl.DataFrame(
-        {
-            _PAIR: (key.rank("dense") - 1).cast(pl.UInt32),
-            _CAND: of_row[_CAND],
-            _C: rows[_C],
-        }
-    )
-    return Campaign(p, cands.drop(_ROW), pairs, numbered)
-
-
-def judged_state(
-    camp: Campaign, qrels: pl.DataFrame | None, relevance_level: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """For every candidate: judged in ``qrels`` (bool) and its gain (1 when its grade is
-    at least ``relevance_level``, else 0)."""
-    n = camp.cands.height
-    if qrels is None:
-        return np.zeros(n, dtype=bool), np.zeros(n)
-    hits = (
-        camp.cands.lazy()
-        .select(_CAND, S.QUERY_ID, S.DOC_ID)
-        .join(qrels.lazy(), on=[S.QUERY_ID, S.DOC_ID])
-        .select(_CAND, (pl.col(S.RELEVANCE) >= relevance_level).cast(pl.Float64).alias("g"))
-        .collect()
-    )
-    judged = np.zeros(n, dtype=bool)
-    gain = np.zeros(n)
-    idx = hits[_CAND].to_numpy()
-    judged[idx] = True
-    gain[idx] = hits["g"].to_numpy()
-    return judged, gain
-
-
-def check_queries(ranked: Ranked, qrels: pl.DataFrame, what: str) -> None:
-    """:class:`MissingQueryError` when ``qrels`` judge queries that no run retrieved."""
-    lacking = (
-        qrels.lazy()
-        .select(S.QUERY_ID)
-        .unique()
-        .join(ranked.queries.to_frame().lazy(), on=S.QUERY_ID, how="anti")
-        .sort(S.QUERY_ID)
-        .collect()[S.QUERY_ID]
-        .to_list()
-    )
-    if lacking:
-        more = f" and {len(lacking) - 5} more" if len(lacking) > 5 else ""
-        raise MissingQueryError(
-            f"{what} judge {len(lacking)} quer{'y' if len(lacking) == 1 else 'ies'} that no "
-            f"run retrieved: {lacking[:5]!r}{more}; pass the judgments of these runs' "
-            "queries (e.g. qrels.filter(pl.col('query_id').is_in(runs['query_id'])))"
-        )
-
-
 # --------------------------------------------------------------------------- sequences
 
 
@@ -434,11 +193,11 @@ def static_sequence(camp: Campaign, spec: PoolMethod, eligible: np.ndarray) -> p
     ``__cand, query_id, doc_id, __best_rank, weight``, in order."""
     c = camp.cands.filter(pl.Series(eligible))
     if spec.name == "A":
-        out = c.sort(_CAND).with_columns(pl.col(_SUM).alias(WEIGHT))
+        out = c.sort(CANDIDATE).with_columns(pl.col(SUM_WEIGHT).alias(WEIGHT))
     else:
-        keys = [_BEST, _FIRST, S.QUERY_ID, S.DOC_ID]
-        out = c.sort(keys).with_columns(pl.col(_MAX).alias(WEIGHT))
-    return out.select(_CAND, S.QUERY_ID, S.DOC_ID, _BEST, WEIGHT)
+        keys = [BEST_RANK, FIRST_RUN, S.QUERY_ID, S.DOC_ID]
+        out = c.sort(keys).with_columns(pl.col(MAX_WEIGHT).alias(WEIGHT))
+    return out.select(CANDIDATE, S.QUERY_ID, S.DOC_ID, BEST_RANK, WEIGHT)
 
 
 class Chosen(NamedTuple):
@@ -490,7 +249,7 @@ def batch_sequence(
     mt = m.T.tocsr()
     tail = camp.tail()
     n = m.shape[0]
-    qidx = camp.cands[_QIDX].to_numpy().astype(np.int64)
+    qidx = camp.cands[QUERY_NUMBER].to_numpy().astype(np.int64)
     nq = int(qidx.max()) + 1 if n else 0
     ids = np.arange(n)
     taken = ~eligible | judged
@@ -626,18 +385,16 @@ def cut(
     into ``b``. A budget of None takes all.
     """
     scope = [S.QUERY_ID] if per_query else []
-    counted = pl.col(_COUNTED).cast(pl.Int64)
-    budget = pl.col(_BUDGET)
+    counted = pl.col(COUNTED).cast(pl.Int64)
+    budget = pl.col(BUDGET)
     cap = pl.when(budget.is_null()).then(pl.lit(2**62, dtype=pl.Int64)).otherwise(budget)
-    frame = seq.join(
-        pl.LazyFrame({_BUDGET: list(budgets)}, schema={_BUDGET: pl.Int64}), how="cross"
-    )
-    group = [_BUDGET, *scope]
+    frame = seq.join(pl.LazyFrame({BUDGET: list(budgets)}, schema={BUDGET: pl.Int64}), how="cross")
+    group = [BUDGET, *scope]
     if levels:
         sizes = (
-            frame.group_by(*group, _BEST)
+            frame.group_by(*group, BEST_RANK)
             .agg(counted.sum().alias("__n"))
-            .sort(_BEST)
+            .sort(BEST_RANK)
             .with_columns(pl.col("__n").cum_sum().over(group).alias("__cum"))
         )
         # the deepest level such that it and every shallower level fit (levels with no
@@ -647,15 +404,15 @@ def cut(
             .with_columns(pl.col("__fits").cast(pl.UInt8).cum_min().over(group).alias("__ok"))
             .filter(pl.col("__ok") == 1)
             .group_by(group)
-            .agg(pl.col(_BEST).max().alias("__deepest"))
+            .agg(pl.col(BEST_RANK).max().alias("__deepest"))
         )
         return (
             frame.join(deepest, on=group, how="left", nulls_equal=True)
-            .filter(pl.col(_BEST) <= pl.col("__deepest"))
+            .filter(pl.col(BEST_RANK) <= pl.col("__deepest"))
             .drop("__deepest")
         )
-    before = (counted.cum_sum() - counted).over(group, order_by=_POS)
-    return frame.sort(_BUDGET, _POS, nulls_last=True).filter(before < cap)
+    before = (counted.cum_sum() - counted).over(group, order_by=POSITION)
+    return frame.sort(BUDGET, POSITION, nulls_last=True).filter(before < cap)
 
 
 def trim(seq: pl.LazyFrame, budget: int | None, *, per_query: bool) -> pl.LazyFrame:
@@ -663,11 +420,11 @@ def trim(seq: pl.LazyFrame, budget: int | None, *, per_query: bool) -> pl.LazyFr
     ``per_query``): all that any budget up to ``budget`` can reach."""
     if budget is None:
         return seq
-    counted = pl.col(_COUNTED).cast(pl.Int64)
+    counted = pl.col(COUNTED).cast(pl.Int64)
     before = counted.cum_sum() - counted
     if per_query:
-        before = before.over(S.QUERY_ID, order_by=_POS)
-    return seq.sort(_POS).filter(before < budget)
+        before = before.over(S.QUERY_ID, order_by=POSITION)
+    return seq.sort(POSITION).filter(before < budget)
 
 
 # --------------------------------------------------------------------------- pool
@@ -829,7 +586,7 @@ def pool(
     judged, gain = judged_state(camp, judged_qrels, relevance_level)
     eligible = ~judged
     if depth is not None:
-        eligible &= camp.cands[_BEST].to_numpy() <= depth
+        eligible &= camp.cands[BEST_RANK].to_numpy() <= depth
     if spec.sequential:
         size = batch if batch is not None else (budget if spec.adaptive else 100)
         chosen = batch_sequence(
@@ -844,19 +601,19 @@ def pool(
             progress=progress,
         )
         out = (
-            camp.cands.select(_CAND, S.QUERY_ID, S.DOC_ID)[chosen.cand]
+            camp.cands.select(CANDIDATE, S.QUERY_ID, S.DOC_ID)[chosen.cand]
             .with_columns(pl.Series(WEIGHT, chosen.weight, dtype=pl.Float64))
             .with_row_index(ORDER, offset=1)
         )
         return out.select(POOL_COLUMNS)
     seq = (
         static_sequence(camp, spec, eligible)
-        .with_row_index(_POS)
-        .with_columns(pl.lit(True).alias(_COUNTED))
+        .with_row_index(POSITION)
+        .with_columns(pl.lit(True).alias(COUNTED))
     )
     out = (
         cut(seq.lazy(), [budget], per_query=per_query, levels=spec.name == "depth")
-        .sort(_POS)
+        .sort(POSITION)
         .collect()
     )
     if out.height == 0 and spec.name == "depth" and budget is not None and seq.height:
@@ -870,258 +627,7 @@ def pool(
 
 
 def _shallowest_pool(seq: pl.DataFrame, per_query: bool) -> int:
-    top = seq.filter(pl.col(_BEST) == pl.col(_BEST).min())
+    top = seq.filter(pl.col(BEST_RANK) == pl.col(BEST_RANK).min())
     if per_query:
         return min(top.group_by(S.QUERY_ID).len()["len"].to_list())
     return top.height
-
-
-# --------------------------------------------------------------------------- files
-
-
-def write_pool(pool: pl.DataFrame, path: str | Path, *, tag: str = "pool") -> None:
-    """Write a pool for the assessors.
-
-    A path ending in ``.parquet``, ``.csv``, ``.tsv`` or ``.jsonl`` gets the frame as it
-    is; any other gets TREC's run layout, one document a line in judging order:
-    ``query_id Q0 doc_id order weight tag`` (topic and docno in columns 1 and 3, as in
-    every TREC file; the weight with full precision). :func:`read_pool` reads either back.
-
-    Examples
-    --------
-    >>> import polars as pl, polars_ireval as ir, tempfile, os
-    >>> pool = pl.DataFrame({"query_id": ["1", "2"], "doc_id": ["d7", "d3"], "order": [1, 2],
-    ...                      "weight": [0.36, 0.2]})
-    >>> path = os.path.join(tempfile.mkdtemp(), "to_judge.txt")
-    >>> ir.write_pool(pool, path, tag="C")
-    >>> print(open(path).read(), end="")
-    1 Q0 d7 1 0.36 C
-    2 Q0 d3 2 0.2 C
-    >>> ir.read_pool(path).equals(pool.cast({"order": pl.UInt32}))
-    True
-
-    Raises
-    ------
-    SchemaError
-        A missing column, or a null in one (naming the row).
-    ScoreError
-        A weight that is NaN or infinite.
-    DuplicateError
-        A document listed twice for a query.
-    FormatError
-        In the text layout, a query or document id that is empty or holds whitespace (a
-        Parquet, CSV, TSV or JSON-lines file keeps it).
-    ParameterError
-        A ``tag`` that is not one word, a directory that does not exist, a path that is a
-        directory.
-    """
-    path = str(path)
-    ext = Path(path).suffix.lower()
-    columnar = ext in (".parquet", ".csv", ".tsv", ".jsonl", ".ndjson")
-    frame = _pool_frame(pool, path, text=not columnar)
-    check_pool_tag(tag)
-    if Path(path).is_dir():
-        raise ParameterError(f"{path}: is a directory; give the path of the file to write")
-    folder = Path(path).parent
-    if not folder.is_dir():
-        raise ParameterError(
-            f"{path}: the directory {str(folder)!r} does not exist; create it first "
-            "(os.makedirs) or write the pool elsewhere"
-        )
-    if ext == ".parquet":
-        frame.write_parquet(path)
-    elif ext in (".csv", ".tsv"):
-        frame.write_csv(path, separator="\t" if ext == ".tsv" else ",", float_precision=None)
-    elif ext in (".jsonl", ".ndjson"):
-        frame.write_ndjson(path)
-    else:
-        Path(path).write_text(pool_text(frame, tag=tag))
-
-
-def pool_text(pool: pl.DataFrame, *, tag: str = "pool") -> str:
-    """The TREC-layout text :func:`write_pool` writes (refusing what it refuses, a ``tag``
-    that is not one word too: :func:`read_pool` could not read the lines back)."""
-    check_pool_tag(tag)
-    frame = _pool_frame(pool, "<pool>", text=True).sort(ORDER)
-    lines = frame.select(
-        pl.format(
-            "{} Q0 {} {} {} {}",
-            S.QUERY_ID,
-            S.DOC_ID,
-            ORDER,
-            pl.col(WEIGHT).cast(pl.String),
-            pl.lit(tag),
-        )
-    ).to_series()
-    return "".join(f"{line}\n" for line in lines)
-
-
-def check_pool_tag(tag: str) -> None:
-    """Refuse a tag that :func:`read_pool` could not read back as a line's sixth field
-    (:func:`write_pool` and :func:`pool_text`, hence ``ireval pool``'s text output too)."""
-    if not tag or any(ch.isspace() for ch in tag):
-        raise ParameterError(
-            f"tag={tag!r}: must be one word (no whitespace), as read_pool reads the tag as a "
-            f"line's sixth and last field; e.g. tag={'_'.join(tag.split()) or 'pool'!r}"
-        )
-
-
-def _pool_frame(pool: Any, source: str, *, text: bool = False) -> pl.DataFrame:
-    """The pool's columns in their types, refusing rows that :func:`read_pool` could not
-    read back (:func:`_check_rows`)."""
-    if isinstance(pool, pl.LazyFrame):
-        pool = pool.collect()
-    if not isinstance(pool, pl.DataFrame):
-        raise ParameterError(
-            f"write_pool takes the frame ir.pool returns, not {type(pool).__name__}"
-        )
-    missing = [c for c in POOL_COLUMNS if c not in pool.columns]
-    if missing:
-        raise SchemaError(
-            f"the pool lacks column(s) {missing}; it has {pool.columns}. A pool has "
-            f"{list(POOL_COLUMNS)} (what ir.pool returns)"
-        )
-    frame = pool.select(
-        pl.col(S.QUERY_ID).cast(pl.String),
-        pl.col(S.DOC_ID).cast(pl.String),
-        pl.col(ORDER).cast(pl.UInt32),
-        pl.col(WEIGHT).cast(pl.Float64),
-    )
-    _check_rows(frame, source, text=text)
-    return frame
-
-
-def _check_rows(frame: pl.DataFrame, source: str, *, text: bool) -> None:
-    """Refuse a null, a weight that is not finite, a (query, document) listed twice and,
-    for the ``text`` layout, an id that is empty or holds whitespace; each error names the
-    first such row (1-based, in the frame's order)."""
-    rows = frame.with_row_index("__row", offset=1)
-
-    def row_of(bad: pl.DataFrame) -> tuple[dict[str, Any], str]:
-        row = bad.row(0, named=True)
-        return row, (
-            f"{source}: row {row['__row']} of the pool (query {row[S.QUERY_ID]!r}, "
-            f"doc_id {row[S.DOC_ID]!r})"
-        )
-
-    for col in POOL_COLUMNS:
-        bad = rows.filter(pl.col(col).is_null())
-        if bad.height:
-            _, where = row_of(bad)
-            raise SchemaError(
-                f"{where} has a null {col}; every row needs a query_id, doc_id, order and "
-                "weight: fill or drop it"
-            )
-    bad = rows.filter(~pl.col(WEIGHT).is_finite())
-    if bad.height:
-        row, where = row_of(bad)
-        raise ScoreError(
-            f"{where} has weight {row[WEIGHT]}; a weight must be a finite number: fix or "
-            "drop the row"
-        )
-    if text:
-        for col in (S.QUERY_ID, S.DOC_ID):
-            bad = rows.filter(pl.col(col).str.contains(r"^$|\s"))
-            if bad.height:
-                row, _ = row_of(bad)
-                raise FormatError(
-                    source,
-                    None,
-                    f"row {row['__row']} of the pool has {col} {row[col]!r}, which a TREC text "
-                    "line cannot hold (its fields are separated by whitespace): change the id, "
-                    "or write a .parquet, .tsv or .jsonl file, which keeps it",
-                )
-    dup = rows.filter(pl.struct(S.QUERY_ID, S.DOC_ID).is_duplicated())
-    if dup.height:
-        row = dup.row(0, named=True)
-        same = dup.filter(
-            (pl.col(S.QUERY_ID) == row[S.QUERY_ID]) & (pl.col(S.DOC_ID) == row[S.DOC_ID])
-        )
-        at = same["__row"].to_list()
-        raise DuplicateError(
-            f"{source}: document {row[S.DOC_ID]!r} of query {row[S.QUERY_ID]!r} is listed "
-            f"{len(at)} times (rows {', '.join(map(str, at[:-1]))} and {at[-1]}); a pool "
-            "lists each document once: keep one, e.g. "
-            f"pool.unique([{S.QUERY_ID!r}, {S.DOC_ID!r}], keep='first')"
-        )
-
-
-_LINE = r"^\s*(\S+)\s+\S+\s+(\S+)\s+(\S+)\s+(\S+)(?:\s+\S+)?\s*$"
-
-
-def read_pool(path: str | Path) -> pl.DataFrame:
-    """Read a pool :func:`write_pool` wrote: ``query_id, doc_id, order, weight``.
-
-    Text files are TREC's run layout (``query_id Q0 doc_id order weight [tag]``); Parquet,
-    CSV, TSV and JSON-lines files hold the columns by name. A (query, document) listed
-    twice is a :class:`DuplicateError`; a line that is not six fields with a whole order and
-    a finite weight a :class:`FormatError` naming it; a file without a document an
-    :class:`EmptyInputError`. See :func:`write_pool` for an example.
-
-    Raises
-    ------
-    FileNotFoundError
-        ``path`` does not exist.
-    IsADirectoryError
-        ``path`` is a directory (a pool is one file).
-    """
-    path = str(path)
-    if Path(path).is_dir():
-        raise IsADirectoryError(
-            f"{path}: is a directory; pass the path of one pool file, as write_pool or "
-            "ireval pool -o wrote it"
-        )
-    if not Path(path).is_file():  # as the readers say it
-        raise FileNotFoundError(f"{path}: no such file")
-    ext = Path(path).suffix.lower()
-    if ext == ".parquet":
-        frame = _pool_frame(pl.read_parquet(path), path)
-    elif ext in (".csv", ".tsv"):
-        frame = _pool_frame(
-            pl.read_csv(
-                path,
-                separator="\t" if ext == ".tsv" else ",",
-                schema_overrides={S.QUERY_ID: pl.String, S.DOC_ID: pl.String},
-            ),
-            path,
-        )
-    elif ext in (".jsonl", ".ndjson"):
-        frame = _pool_frame(pl.read_ndjson(path), path)
-    else:
-        text = Path(path).read_text()
-        lines = pl.DataFrame(
-            {"line": pl.Series(text.splitlines(), dtype=pl.String)}
-        ).with_row_index("n", offset=1)
-        lines = lines.filter(pl.col("line").str.strip_chars() != "")
-        fields = lines.with_columns(pl.col("line").str.extract_groups(_LINE).alias("f")).unnest("f")
-        parsed = fields.select(
-            "n",
-            "line",
-            pl.col("1").alias(S.QUERY_ID),
-            pl.col("2").alias(S.DOC_ID),
-            pl.col("3").cast(pl.UInt32, strict=False).alias(ORDER),
-            pl.col("4").cast(pl.Float64, strict=False).alias(WEIGHT),
-        )
-        bad = parsed.filter(
-            pl.any_horizontal(pl.col(ORDER, WEIGHT).is_null()) | ~pl.col(WEIGHT).is_finite()
-        )
-        if bad.height:
-            row = bad.row(0, named=True)
-            raise FormatError(
-                path,
-                int(row["n"]),
-                f"expected 'query_id Q0 doc_id order weight tag' with a whole order and a "
-                f"finite numeric weight, got {row['line'][:200]!r}",
-            )
-        frame = parsed.select(POOL_COLUMNS)
-    if frame.height == 0:
-        raise EmptyInputError(f"{path}: the pool holds no document")
-    dup = frame.filter(pl.struct(S.QUERY_ID, S.DOC_ID).is_duplicated())
-    if dup.height:
-        row = dup.row(0, named=True)
-        raise DuplicateError(
-            f"{path}: document {row[S.DOC_ID]!r} of query {row[S.QUERY_ID]!r} is listed "
-            f"{dup.filter(pl.col(S.DOC_ID) == row[S.DOC_ID]).height} times; a pool lists "
-            "each document once"
-        )
-    return frame.sort(ORDER)

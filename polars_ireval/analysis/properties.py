@@ -76,6 +76,10 @@ The seed's footnotes are options:
   among them every measure declared normalised by R (``by_r``), the measures for which
   ``evaluate(..., no_relevant="nan" | "skip" | "error")`` changes something.
 
+The universe is :mod:`polars_ireval.analysis.property_universe`, the seven checks
+:mod:`polars_ireval.analysis.property_checks`; this module is the front door, the audit of
+each depth (one :func:`evaluate` of the universe) and the result, :class:`Properties`.
+
 Examples
 --------
 >>> import polars_ireval as ir
@@ -93,7 +97,6 @@ shape: (2, 8)
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -103,49 +106,30 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_ireval._base.numeric import RELATIVE_TOLERANCE
 from polars_ireval._base.resources import require
+from polars_ireval.analysis.property_checks import (
+    CHECKS,
+    PROPERTIES,
+    TOLERANCE,
+    VIOLATION_SCHEMA,
+    at_depth,
+    scores_on,
+)
+from polars_ireval.analysis.property_universe import (
+    UNJUDGED,
+    probe_depths,
+    universe,
+    universe_inputs,
+)
 from polars_ireval.errors import ParameterError
 from polars_ireval.evaluate import evaluate
 from polars_ireval.parse import MeasureLike, parse_measures
-from polars_ireval.registry import JUDGED_ONLY, Measure
+from polars_ireval.registry import Measure
 
-#: The seven properties, in the seed's order (the columns of :attr:`Properties.frame`).
-PROPERTIES = (
-    "bounded",
-    "monotonic",
-    "convergent",
-    "top_weighted",
-    "localized",
-    "complete",
-    "realizable",
-)
-#: Two scores closer than this times the larger of their magnitudes are equal (relative,
-#: :data:`polars_ireval._base.numeric.RELATIVE_TOLERANCE`).
-TOLERANCE = RELATIVE_TOLERANCE
-#: The character of an unjudged document in a ranking string ("01?10").
-UNJUDGED = "?"
+__all__ = ["PROPERTIES", "TOLERANCE", "UNJUDGED", "Properties", "explain_row", "properties", "show"]
 
 Residual = Literal["lower", "upper"]
 NoRelevant = Literal["forced", "scored"]
-
-_VIOLATION_SCHEMA = {
-    "measure": pl.String,
-    "property": pl.String,
-    "a_measure": pl.String,
-    "a_ranking": pl.String,
-    "a_depth": pl.Int64,
-    "a_unretrieved": pl.Int64,
-    "a_R": pl.Int64,
-    "a_value": pl.Float64,
-    "b_measure": pl.String,
-    "b_ranking": pl.String,
-    "b_depth": pl.Int64,
-    "b_unretrieved": pl.Int64,
-    "b_R": pl.Int64,
-    "b_value": pl.Float64,
-    "margin": pl.Float64,
-}
 
 
 @dataclass(frozen=True, repr=False)
@@ -330,150 +314,6 @@ def _depth(m: Measure) -> int:
     return k
 
 
-def _at(m: Measure, depth: int, label: str | None = None) -> Measure:
-    """``m`` with its cutoff set to ``depth``."""
-    values: dict[str, Any] = {**m.params, "k": depth}
-    if m.judged_only:
-        values[JUDGED_ONLY] = True
-    return m.defn.bind(values, label=label)
-
-
-# --------------------------------------------------------------------------- the universe
-
-
-@dataclass(frozen=True)
-class _Universe:
-    """The rankings of length n = k + 1 and their collections, as synthetic queries."""
-
-    k: int
-    codes: np.ndarray  # (rankings, n): state index per position
-    keys: np.ndarray  # (rankings,): the code as a base-S number, sorted
-    states: tuple[int | None, ...]  # grade per state, None for unjudged
-    unretrieved: int
-
-    @property
-    def n(self) -> int:
-        return self.k + 1
-
-    @property
-    def copies(self) -> int:
-        return self.unretrieved + 1
-
-    @property
-    def queries(self) -> int:
-        return len(self.codes) * self.copies
-
-    @property
-    def base(self) -> int:
-        return len(self.states)
-
-    def grade_values(self) -> np.ndarray:
-        """Grade per state, -1 for unjudged."""
-        return np.array([-1 if g is None else g for g in self.states], dtype=np.int64)
-
-    def find(self, keys: np.ndarray) -> np.ndarray:
-        """Index of each ranking key, -1 when it is not in the universe."""
-        pos = np.searchsorted(self.keys, keys)
-        pos = np.minimum(pos, len(self.keys) - 1)
-        return np.where(self.keys[pos] == keys, pos, -1)
-
-    def strings(self) -> pl.Series:
-        """The ranking strings, one per ranking."""
-        chars = [UNJUDGED if g is None else str(g) for g in self.states]
-        cols = [pl.Series(np.array(chars)[self.codes[:, i]]).alias(str(i)) for i in range(self.n)]
-        return pl.DataFrame(cols).select(pl.concat_str(pl.all()).alias("ranking"))["ranking"]
-
-
-def _universe(
-    k: int,
-    grades: Sequence[int],
-    unjudged: bool,
-    unretrieved: int,
-    budget: int,
-    relevant: Sequence[int] = (1,),
-) -> _Universe:
-    """Every ranking of length k + 1 over the states, or, past ``budget`` queries, every
-    binary ranking (grades 0 and r, for each relevance threshold r of ``relevant``) and,
-    when they fit, those with one position changed to another state."""
-    states: tuple[int | None, ...] = (*grades, *((None,) if unjudged else ()))
-    base, n, copies = len(states), k + 1, unretrieved + 1
-    if base**n * copies <= budget:
-        codes = _all_codes(base, n)
-    else:
-        thresholds = sorted({r for r in relevant if r in grades and r != 0})
-        count = len(thresholds) * 2**n
-        if count * copies > budget:
-            # as a power past 2**60: Python refuses to print integers of 4,300+ digits
-            many = f"{count * copies}" if n <= 60 else f"{len(thresholds) * copies} x 2**{n}"
-            raise ParameterError(
-                f"depth k={k}: the {many} binary rankings of length {n} and their "
-                f"collections exceed max_queries={budget}; audit at a smaller depth (the "
-                "properties rarely change with k) or raise max_queries"
-            )
-        zero = grades.index(0)
-        binaries = [np.where(_all_codes(2, n) == 0, zero, grades.index(r)) for r in thresholds]
-        binary = np.unique(np.concatenate(binaries), axis=0)
-        variants = [binary]
-        if len(binary) * (1 + n * (base - 2)) * copies <= budget:
-            for pos in range(n):
-                for s in range(base):
-                    v = binary.copy()
-                    v[:, pos] = s
-                    variants.append(v)
-        codes = np.unique(np.concatenate(variants), axis=0)
-    weights = base ** np.arange(n - 1, -1, -1, dtype=np.int64)
-    keys = codes.astype(np.int64) @ weights
-    order = np.argsort(keys)
-    return _Universe(k, codes[order], keys[order], states, unretrieved)
-
-
-def _all_codes(base: int, n: int) -> np.ndarray:
-    idx = np.arange(base**n, dtype=np.int64)
-    powers = base ** np.arange(n - 1, -1, -1, dtype=np.int64)
-    return ((idx[:, None] // powers) % base).astype(np.int64)
-
-
-def _inputs(u: _Universe, probes: Sequence[int]) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The run and qrels of every query: the universe's, then one ideal ranking per probe
-    depth D (D documents of grade 1, R = D)."""
-    n, copies = u.n, u.copies
-    q = np.arange(u.queries, dtype=np.int64)
-    rank_of = q // copies
-    extra = q % copies
-    qid = np.repeat(q, n)
-    pos = np.tile(np.arange(1, n + 1, dtype=np.int64), u.queries)
-    grade = u.grade_values()[u.codes[rank_of].ravel()]
-    run = pl.DataFrame({"q": qid, "pos": pos})
-    judged = grade >= 0
-    qrels = [pl.DataFrame({"q": qid[judged], "doc": pos[judged], "relevance": grade[judged]})]
-    # unretrieved relevant documents (grade 1), and one unretrieved non-relevant document
-    uq = np.repeat(q, extra)
-    udoc = n + 1 + (np.arange(len(uq)) - np.repeat(np.cumsum(extra) - extra, extra))
-    qrels.append(pl.DataFrame({"q": uq, "doc": udoc, "relevance": np.ones(len(uq), np.int64)}))
-    qrels.append(pl.DataFrame({"q": q, "doc": np.full(len(q), 10**6), "relevance": 0}))
-    start = u.queries
-    for i, depth in enumerate(probes):
-        pq = np.full(depth, start + i, dtype=np.int64)
-        pp = np.arange(1, depth + 1, dtype=np.int64)
-        run = pl.concat([run, pl.DataFrame({"q": pq, "pos": pp})])
-        qrels.append(pl.DataFrame({"q": pq, "doc": pp, "relevance": np.ones(depth, np.int64)}))
-    run_f = run.select(
-        pl.col("q").cast(pl.String).alias("query_id"),
-        ("d" + pl.col("pos").cast(pl.String)).alias("doc_id"),
-        (-pl.col("pos")).cast(pl.Float64).alias("score"),
-    )
-    qrels_f = pl.concat([f.with_columns(pl.col("relevance").cast(pl.Int64)) for f in qrels]).select(
-        pl.col("q").cast(pl.String).alias("query_id"),
-        ("d" + pl.col("doc").cast(pl.String)).alias("doc_id"),
-        pl.col("relevance"),
-    )
-    return run_f, qrels_f
-
-
-def _probe_depths(k: int) -> list[int]:
-    return sorted({min(d, 1000) for d in (2 * k, 10 * k, 100 * k)} - {k, k + 1})
-
-
 # --------------------------------------------------------------------------- the audit
 
 
@@ -592,7 +432,7 @@ def properties(
         schema={"measure": pl.String, **{p: pl.Boolean for p in PROPERTIES}},
     )
     violations = (
-        (pl.concat(found) if found else pl.DataFrame(schema=_VIOLATION_SCHEMA))
+        (pl.concat(found) if found else pl.DataFrame(schema=VIOLATION_SCHEMA))
         .with_columns(
             pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_m"),
             pl.col("property")
@@ -676,7 +516,7 @@ def _audit_depth(
     """Every measure of ``group`` (all at depth k) scored on one universe in one call (and
     the ideal rankings of the probe depths in another)."""
     rels = [m.params.get("rel", 1) for m in group]
-    u = _universe(
+    u = universe(
         k, options["grades"], options["unjudged"], options["unretrieved"], options["max_queries"],
         [r if isinstance(r, int) and not isinstance(r, bool) else 1 for r in rels],
     )  # fmt: skip
@@ -688,13 +528,13 @@ def _audit_depth(
         how=f"{rows:,} ranked documents x {_UNIVERSE_ROW_BYTES} bytes, half more a measure more",
         fix="lower max_queries (default 100,000) or the depth",
     )
-    probes = _probe_depths(k) if "bounded" in wanted else []
+    probes = probe_depths(k) if "bounded" in wanted else []
     asked: list[Measure] = []
     probed: list[Measure] = []
     for i, m in enumerate(group):
-        asked += [_at(m, k, f"m{i}@{k}"), _at(m, k + 1, f"m{i}@{k + 1}")]
-        probed += [_at(m, d, f"m{i}@{d}") for d in probes]
-    run, qrels = _inputs(u, probes)
+        asked += [at_depth(m, k, f"m{i}@{k}"), at_depth(m, k + 1, f"m{i}@{k + 1}")]
+        probed += [at_depth(m, d, f"m{i}@{d}") for d in probes]
+    run, qrels = universe_inputs(u, probes)
     upper = options["residual"] == "upper"
 
     def scored(measures: list[Measure], probe: bool) -> pl.DataFrame:
@@ -726,340 +566,20 @@ def _audit_depth(
         def values(depth: int, i: int = i) -> np.ndarray:
             return wide[f"m{i}@{depth}"].cast(pl.Float64).fill_null(np.nan).to_numpy()
 
-        audit = _Audit(u, m, values(k), values(k + 1), strings, options)
+        scores = scores_on(
+            u,
+            m,
+            values(k),
+            values(k + 1),
+            probes={d: values(d)[u.queries + j] for j, d in enumerate(probes)},
+            strings=strings,
+            options=options,
+        )
         row: dict[str, Any] = {"measure": m.label, **dict.fromkeys(PROPERTIES)}
         for prop in wanted:
-            if prop == "bounded":
-                got = audit.bounded({d: values(d)[u.queries + j] for j, d in enumerate(probes)})
-            else:
-                got = getattr(audit, prop)()
+            got = CHECKS[prop](scores)
             row[prop] = got is None
             if got is not None:
                 found.append(got.with_columns(pl.lit(prop).alias("property")))
         verdicts.append(row)
-    return verdicts, [f.select(list(_VIOLATION_SCHEMA)) for f in found]
-
-
-class _Audit:
-    """The seven properties of one measure, from its scores on one universe.
-
-    Each method returns None when the property holds, else the frame of its violations.
-    """
-
-    def __init__(
-        self,
-        u: _Universe,
-        m: Measure,
-        vk: np.ndarray,
-        vk1: np.ndarray,
-        strings: pl.Series,
-        options: dict[str, Any],
-    ) -> None:
-        self.u, self.m, self.strings, self.options = u, m, strings, options
-        self.vk, self.vk1 = vk[: u.queries], vk1[: u.queries]
-        self.k = u.k
-        self.gv = u.grade_values()
-        self.grades = self.gv[u.codes]  # (rankings, n)
-        rel = m.params.get("rel")
-        self.rel = rel if isinstance(rel, int) and not isinstance(rel, bool) else 1
-        if self.rel not in u.states or self.rel < 1:
-            raise ParameterError(
-                f"{m.label}: its relevance threshold rel={self.rel} is not among the audit's "
-                f"relevant grades {[g for g in u.states if g]}; pass grades= with it, e.g. "
-                f"grades=(0, 1, {max(self.rel, 2)})"
-            )
-        self.level = self._levels()
-
-    # ---- helpers
-
-    def _q(self, ranking: np.ndarray, extra: np.ndarray | int) -> np.ndarray:
-        return ranking * self.u.copies + extra
-
-    def _expand(self, ra: np.ndarray, rb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Ranking pairs, in every collection: query pairs."""
-        c = self.u.copies
-        extra = np.tile(np.arange(c), len(ra))
-        return self._q(np.repeat(ra, c), extra), self._q(np.repeat(rb, c), extra)
-
-    def _raised(self, pos: int, s_from: int, s_to: int) -> tuple[np.ndarray, np.ndarray]:
-        """Rankings whose position ``pos`` holds state ``s_from``, and the same rankings with
-        ``s_to`` there."""
-        u = self.u
-        ra = np.nonzero(u.codes[:, pos] == s_from)[0]
-        w = u.base ** (u.n - 1 - pos)
-        rb = u.find(u.keys[ra] + (s_to - s_from) * w)
-        keep = rb >= 0
-        return ra[keep], rb[keep]
-
-    def _swapped(self, i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
-        """Rankings whose position j holds a document the measure finds more relevant than
-        the one at position i (both judged), and the rankings with the two swapped."""
-        u = self.u
-        si, sj = u.codes[:, i], u.codes[:, j]
-        li, lj = self.level[si], self.level[sj]
-        ra = np.nonzero((li >= 0) & (lj > li))[0]
-        wi, wj = u.base ** (u.n - 1 - i), u.base ** (u.n - 1 - j)
-        delta = (sj[ra] - si[ra]) * wi + (si[ra] - sj[ra]) * wj
-        rb = u.find(u.keys[ra] + delta)
-        keep = rb >= 0
-        return ra[keep], rb[keep]
-
-    def _levels(self) -> np.ndarray:
-        """The measure's relevance level of each state (-1 for unjudged): consecutive grades
-        share a level when raising one to the other never changes a score."""
-        u = self.u
-        grades = sorted(g for g in u.states if g is not None)
-        state_of = {g: u.states.index(g) for g in grades}
-        level, current = {grades[0]: 0}, 0
-        for lo, hi in itertools.pairwise(grades):
-            pairs = [self._raised(p, state_of[lo], state_of[hi]) for p in range(u.n)]
-            ra = np.concatenate([p[0] for p in pairs])
-            rb = np.concatenate([p[1] for p in pairs])
-            qa, qb = self._expand(ra, rb)
-            same = all(_same(v[qa], v[qb]) for v in (self.vk, self.vk1))
-            # the seed's binary relevance (grade >= rel) is always a step
-            current += 0 if same and not lo < self.rel <= hi else 1
-            level[hi] = current
-        return np.array([-1 if g is None else level[g] for g in u.states], dtype=np.int64)
-
-    def _binary(self) -> np.ndarray:
-        """True for the rankings of the seed's binary relevance: every document judged,
-        non-relevant (0) or relevant (the measure's ``rel``, 1 by default)."""
-        return np.all((self.grades == 0) | (self.grades == self.rel), axis=1)
-
-    def _relevant(self) -> np.ndarray:
-        """R of every query: documents judged with a grade >= rel, retrieved or not."""
-        per_ranking = (self.grades >= self.rel).sum(axis=1)
-        extra = np.arange(self.u.copies) if self.rel <= 1 else np.zeros(self.u.copies, np.int64)
-        return (per_ranking[:, None] + extra[None, :]).ravel()
-
-    def _frame(
-        self,
-        qa: np.ndarray,
-        da: int | np.ndarray,
-        va: np.ndarray,
-        qb: np.ndarray | None,
-        db: int | np.ndarray | None,
-        vb: np.ndarray | None,
-        margin: np.ndarray,
-        sort: Sequence[str] = ("margin",),
-    ) -> pl.DataFrame:
-        """The violations as a frame, worst first, at most ``max_violations`` rows."""
-        copies, rr = self.u.copies, self._relevant()
-        size = len(qa)
-
-        def side(q: np.ndarray | None, d: Any, v: np.ndarray | None, p: str) -> dict[str, Any]:
-            if q is None:
-                nulls = pl.Series([None] * size)
-                return {
-                    f"{p}_ranking": nulls.cast(pl.String),
-                    f"{p}_depth": nulls.cast(pl.Int64),
-                    f"{p}_unretrieved": nulls.cast(pl.Int64),
-                    f"{p}_R": nulls.cast(pl.Int64),
-                    f"{p}_value": nulls.cast(pl.Float64),
-                    f"{p}_measure": nulls.cast(pl.String),
-                }
-            depth = np.broadcast_to(np.asarray(d, dtype=np.int64), (size,))
-            return {
-                f"{p}_ranking": self.strings.gather(q // copies),
-                f"{p}_depth": depth,
-                f"{p}_unretrieved": q % copies,
-                f"{p}_R": rr[q],
-                f"{p}_value": v,
-                f"{p}_depth_measure": depth,
-            }
-
-        out = pl.DataFrame(
-            {
-                **side(qa, da, va, "a"),
-                **side(qb, db, vb, "b"),
-                "margin": margin,
-                "_unj": np.char.count(
-                    self.strings.gather(qa // copies).to_numpy().astype(str), UNJUDGED
-                ),
-            }
-        )
-        out = out.sort(
-            [*sort, "_unj", "a_R", "a_ranking", "b_ranking"],
-            descending=[True] * len(sort) + [False] * 4,
-            nulls_last=True,
-        ).head(self.options["max_violations"])
-        names = {}
-        for p in ("a", "b"):
-            col = f"{p}_depth_measure"
-            if col in out.columns:
-                depths = out[col].unique().to_list()
-                names[p] = {d: _at(self.m, d).canonical for d in depths}
-                out = out.with_columns(
-                    pl.col(col)
-                    .replace_strict(names[p], return_dtype=pl.String)
-                    .alias(f"{p}_measure")
-                ).drop(col)
-        return out.with_columns(pl.lit(self.m.label).alias("measure")).drop("_unj")
-
-    # ---- the properties
-
-    def bounded(self, probes: Mapping[int, float]) -> pl.DataFrame | None:
-        lo, hi = self.options["bounds"]
-        binary = self._binary()
-        q = np.nonzero(np.repeat(binary, self.u.copies))[0]
-        parts = []
-        for depth, v in ((self.k, self.vk), (self.k + 1, self.vk1)):
-            out = np.maximum(v[q] - hi, lo - v[q])
-            bad = _above(v[q], hi) | _above(lo, v[q])
-            if bad.any():
-                parts.append(self._frame(q[bad], depth, v[q][bad], None, None, None, out[bad]))
-        if parts:
-            return (
-                pl.concat(parts)
-                .sort("a_depth", "margin", descending=[False, True])
-                .head(self.options["max_violations"])
-            )
-        for depth, value in sorted(probes.items()):
-            excess = max(value - hi, lo - value)
-            if _above(value, hi) or _above(lo, value):
-                return pl.DataFrame(
-                    {
-                        "measure": [self.m.label],
-                        "a_measure": [_at(self.m, depth).canonical],
-                        "a_ranking": ["1" * depth],
-                        "a_depth": [depth],
-                        "a_unretrieved": [0],
-                        "a_R": [depth],
-                        "a_value": [value],
-                        "margin": [excess],
-                    }
-                ).with_columns(
-                    *(
-                        pl.lit(None, dtype=_VIOLATION_SCHEMA[c]).alias(c)
-                        for c in _VIOLATION_SCHEMA
-                        if c.startswith("b_")
-                    )
-                )
-        return None
-
-    def monotonic(self) -> pl.DataFrame | None:
-        drop = self.vk - self.vk1
-        q = np.nonzero(_above(self.vk, self.vk1))[0]
-        if not len(q):
-            return None
-        return self._frame(q, self.k, self.vk[q], q, self.k + 1, self.vk1[q], drop[q])
-
-    def _strict_rise(self, pairs: list[tuple[np.ndarray, np.ndarray]]) -> pl.DataFrame | None:
-        ra = np.concatenate([p[0] for p in pairs]) if pairs else np.zeros(0, np.int64)
-        rb = np.concatenate([p[1] for p in pairs]) if pairs else np.zeros(0, np.int64)
-        qa, qb = self._expand(ra, rb)
-        va, vb = self.vk[qa], self.vk[qb]
-        bad = ~_above(vb, va) & ~(np.isnan(va) & np.isnan(vb))
-        if not bad.any():
-            return None
-        qa, qb = qa[bad], qb[bad]
-        return self._frame(qa, self.k, va[bad], qb, self.k, vb[bad], (va - vb)[bad])
-
-    def convergent(self) -> pl.DataFrame | None:
-        return self._strict_rise([self._swapped(i, self.k) for i in range(self.k)])
-
-    def top_weighted(self) -> pl.DataFrame | None:
-        pairs = [self._swapped(i, j) for j in range(self.k) for i in range(j)]
-        return self._strict_rise(pairs)
-
-    def localized(self) -> pl.DataFrame | None:
-        copies = self.u.copies
-        top = np.repeat(self.u.keys // self.u.base, copies)
-        frame = pl.DataFrame({"top": top, "q": np.arange(self.u.queries), "v": self.vk})
-        spread = (
-            frame.filter(pl.col("v").is_not_nan())
-            .group_by("top")
-            .agg(
-                pl.col("q").sort_by("v").first().alias("qa"),
-                pl.col("q").sort_by("v").last().alias("qb"),
-                (pl.col("v").max() - pl.col("v").min()).alias("margin"),
-                pl.col("v").max().alias("v_max"),
-                pl.col("v").min().alias("v_min"),
-            )
-            .filter(
-                pl.col("margin")
-                > TOLERANCE * pl.max_horizontal(pl.col("v_max").abs(), pl.col("v_min").abs())
-            )
-        )
-        if not spread.height:
-            return None
-        qa, qb = spread["qa"].to_numpy(), spread["qb"].to_numpy()
-        return self._frame(qa, self.k, self.vk[qa], qb, self.k, self.vk[qb],
-                           spread["margin"].to_numpy())  # fmt: skip
-
-    def complete(self) -> pl.DataFrame | None:
-        copies = self.u.copies
-        lowest = self.level[self.level >= 0].min()
-        none_relevant = np.all(self.level[self.u.codes] <= lowest, axis=1)
-        extra_relevant = self.level[self.u.states.index(1)] > lowest
-        nothing = np.repeat(none_relevant, copies) & (
-            np.tile(np.arange(copies) == 0, len(none_relevant)) | (not extra_relevant)
-        )
-        q = np.nonzero(nothing & ~np.isfinite(self.vk))[0]
-        if len(q):
-            return self._frame(q, self.k, self.vk[q], None, None, None, np.ones(len(q)))
-        if self.options["no_relevant"] == "scored":
-            return None
-        u = self.u
-        ra_list, rb_list = [], []
-        judged = [s for s in range(u.base) if self.level[s] >= 0]
-        for pos in range(u.n):
-            for s_from in judged:
-                for s_to in judged:
-                    if self.level[s_to] > self.level[s_from]:
-                        ra, rb = self._raised(pos, s_from, s_to)
-                        ra_list.append(ra)
-                        rb_list.append(rb)
-        empty = [np.zeros(0, np.int64)]
-        qa, qb = self._expand(np.concatenate(ra_list + empty), np.concatenate(rb_list + empty))
-        if extra_relevant:  # one more relevant document unretrieved
-            r = np.repeat(np.arange(len(u.codes)), copies - 1)
-            e = np.tile(np.arange(copies - 1), len(u.codes))
-            qa = np.concatenate([qa, self._q(r, e)])
-            qb = np.concatenate([qb, self._q(r, e + 1)])
-        drop = self.vk[qa] - self.vk[qb]
-        bad = _above(self.vk[qa], self.vk[qb])
-        if not bad.any():
-            return None
-        qa, qb = qa[bad], qb[bad]
-        return self._frame(qa, self.k, self.vk[qa], qb, self.k, self.vk[qb], drop[bad])
-
-    def realizable(self) -> pl.DataFrame | None:
-        binary = self._binary()
-        q = np.nonzero(np.repeat(binary, self.u.copies))[0]
-        frame = pl.DataFrame({"q": q, "R": self._relevant()[q], "v": self.vk[q]}).filter(
-            pl.col("v").is_not_nan()
-        )
-        if not frame.height:
-            return None
-        best = frame.sort("v", "q", descending=[True, False]).row(0, named=True)
-        short = (
-            frame.filter(pl.col("R") >= 1)
-            .group_by("R")
-            .agg(pl.col("q").sort_by("v", descending=True).first(), pl.col("v").max())
-            .filter(
-                pl.col("v")
-                < best["v"] - TOLERANCE * pl.max_horizontal(pl.col("v").abs(), abs(best["v"]))
-            )
-        )
-        if not short.height:
-            return None
-        qa = short["q"].to_numpy()
-        qb = np.full(len(qa), best["q"])
-        return self._frame(qa, self.k, self.vk[qa], qb, self.k, self.vk[qb],
-                           best["v"] - self.vk[qa])  # fmt: skip
-
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    both_nan = np.isnan(a) & np.isnan(b)
-    close = np.abs(a - b) <= TOLERANCE * np.maximum(np.abs(a), np.abs(b))
-    return bool(np.all(both_nan | close))
-
-
-def _above(x: Any, y: Any) -> Any:
-    """``x > y`` by more than rounding error (:data:`TOLERANCE`, relative); False with NaN."""
-    return x > y + TOLERANCE * np.maximum(np.abs(x), np.abs(y))
-
-
-__all__ = ["PROPERTIES", "TOLERANCE", "UNJUDGED", "Properties", "explain_row", "properties", "show"]
+    return verdicts, [f.select(list(VIOLATION_SCHEMA)) for f in found]

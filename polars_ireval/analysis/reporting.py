@@ -24,17 +24,15 @@ import numpy as np
 import polars as pl
 
 from polars_ireval._base.numeric import snap
-from polars_ireval.analysis.significance import (
-    _MISSING,
-    CORRECTIONS,
-    RESULT_COLUMNS,
-    TESTS,
+from polars_ireval.analysis.significance import CORRECTIONS, RESULT_COLUMNS, TESTS
+from polars_ireval.analysis.significance.inputs import (
+    MISSING,
     Missing,
-    _check_values,
-    _choice,
-    _collect,
-    _matrices,
-    _runs,
+    check_values,
+    choice,
+    chosen_runs,
+    collect,
+    matrices,
 )
 from polars_ireval.errors import DuplicateError, ParameterError, SchemaError
 from polars_ireval.parse import lower_is_better
@@ -430,9 +428,41 @@ def report(
     Means of column 'value'.
     <BLANKLINE>
     """
-    from scipy import stats
+    comparison = _checked_comparison(comparison)
+    missing = cast(Missing, choice(missing, MISSING, "missing", {}))  # as compare reads it
+    if not isinstance(decimals, int) or isinstance(decimals, bool) or not 0 <= decimals <= 12:
+        raise ParameterError(f"decimals={decimals!r}: give an integer from 0 to 12")
+    meta = _meta(comparison)
+    check_comparison_rows(comparison, "report")
+    col_a = meta["column_a"]
+    shown_measures = _shown_measures(comparison, measures)
+    layout, base = _layout(comparison, meta, mode)
+    _check_ci(ci, layout, comparison, meta, shown_measures)
+    df = collect(
+        per_query, a=col_a, b=col_a, run_col=run_col, query_col=query_col, measure_col=measure_col
+    )
+    check_values(df, col_a, col_a)
+    order = _run_order(df, comparison)
+    shown = order if runs is None else chosen_runs(order, runs)  # as compare: a str is one run id
+    if not shown:
+        raise ParameterError("runs=[]: name at least one run to show (or None for all)")
+    cells = _mean_cells(
+        df, comparison, meta, order, shown_measures, missing=missing, ci=ci, decimals=decimals
+    )
+    cells = cells.filter(pl.col("run_id").is_in(shown))
+    if ci == "delta":
+        cells = _with_delta_intervals(cells, comparison)
+    shown = _row_order(cells, shown, sort_by, shown_measures, base)
+    labels = dict(zip(shown, _letters(len(shown)), strict=True)) if layout == "letters" else {}
+    cells = _marked(cells, comparison, layout, labels, shown, shown_measures)
+    legend = _legend_lines(comparison, meta, layout, base, ci, shown_measures)
+    return Report(cells, tuple(shown), tuple(shown_measures), tuple(legend), layout, decimals)
 
-    if isinstance(comparison, pl.LazyFrame):  # a report is a boundary: collected once
+
+def _checked_comparison(comparison: Any) -> pl.DataFrame:
+    """What ``compare`` returned, collected (a report is a boundary: collected once) and
+    checked: a frame with its columns and rows."""
+    if isinstance(comparison, pl.LazyFrame):
         comparison = comparison.collect()
     if not isinstance(comparison, pl.DataFrame):
         raise SchemaError(
@@ -445,28 +475,37 @@ def report(
         )
     if comparison.height == 0:
         raise ParameterError("the comparison is empty: nothing to report")
-    missing = cast(Missing, _choice(missing, _MISSING, "missing", {}))  # as compare reads it
-    if not isinstance(decimals, int) or isinstance(decimals, bool) or not 0 <= decimals <= 12:
-        raise ParameterError(f"decimals={decimals!r}: give an integer from 0 to 12")
+    return comparison
+
+
+#: The columns of a comparison that one ``compare()`` call sets alike on every row.
+_META = (
+    "test",
+    "alternative",
+    "correction",
+    "alpha",
+    "column_a",
+    "column_b",
+    "ci_method",
+    "confidence",
+)
+
+
+def _meta(comparison: pl.DataFrame) -> dict[str, Any]:
+    """How the comparison was made (:data:`_META`): one value each, or an error."""
     meta = {}
-    for key in (
-        "test",
-        "alternative",
-        "correction",
-        "alpha",
-        "column_a",
-        "column_b",
-        "ci_method",
-        "confidence",
-    ):
+    for key in _META:
         values = comparison[key].unique(maintain_order=True).to_list()
         if len(values) > 1:
             raise ParameterError(
                 f"the comparison mixes {key}s ({values}); report one compare() call at a time"
             )
         meta[key] = values[0]
-    check_comparison_rows(comparison, "report")
-    col_a = meta["column_a"]
+    return meta
+
+
+def _shown_measures(comparison: pl.DataFrame, measures: str | Sequence[str] | None) -> list[str]:
+    """``measures=``: the columns shown, each a measure of the comparison."""
     cmp_measures = comparison["measure"].unique(maintain_order=True).to_list()
     if isinstance(measures, str):
         measures = [measures]
@@ -476,7 +515,14 @@ def report(
     for m in shown_measures:
         if m not in cmp_measures:
             raise ParameterError(f"measure {m!r} is not in the comparison; it holds {cmp_measures}")
+    return shown_measures
 
+
+def _layout(
+    comparison: pl.DataFrame, meta: dict[str, Any], mode: str | None
+) -> tuple[str, str | None]:
+    """The marks (``"fixed"``, ``"baseline"`` or ``"letters"``) and the baseline run, from
+    the comparison's rows and ``mode=``."""
     if mode not in (None, "baseline", "letters"):
         raise ParameterError(f"mode={mode!r} is unknown; use None, 'baseline' or 'letters'")
     run_b = comparison["run_b"]
@@ -491,7 +537,11 @@ def report(
     else:
         base_runs = run_b.unique().to_list()
         a_runs = comparison["run_a"].to_list()
-        if len(base_runs) == 1 and base_runs[0] not in a_runs and meta["column_b"] == col_a:
+        if (
+            len(base_runs) == 1
+            and base_runs[0] not in a_runs
+            and meta["column_b"] == meta["column_a"]
+        ):
             layout, base = "baseline", base_runs[0]
         else:
             layout = "letters"
@@ -502,6 +552,17 @@ def report(
             )
         if mode == "letters":
             layout, base = "letters", None
+    return layout, base
+
+
+def _check_ci(
+    ci: str | None,
+    layout: str,
+    comparison: pl.DataFrame,
+    meta: dict[str, Any],
+    shown_measures: list[str],
+) -> None:
+    """``ci=``: known, and ``"delta"`` only against a baseline, with the intervals there."""
     if ci == "delta" and layout == "letters":
         raise ParameterError("ci='delta' needs a comparison against a baseline; use ci='mean'")
     if ci not in (None, "mean", "delta"):
@@ -517,24 +578,41 @@ def report(
                 "use ci='mean'"
             )
 
+
+def _run_order(df: pl.DataFrame, comparison: pl.DataFrame) -> list[str]:
+    """The runs of the comparison in the order of the per-query frame, which must hold
+    them all."""
+    run_b = comparison["run_b"]
     compared = [r for r in comparison["run_a"].unique(maintain_order=True).to_list()]
     compared += [
         r for r in run_b.drop_nulls().unique(maintain_order=True).to_list() if r not in compared
     ]
-    df = _collect(
-        per_query, a=col_a, b=col_a, run_col=run_col, query_col=query_col, measure_col=measure_col
-    )
-    _check_values(df, col_a, col_a)
     order = [r for r in df["run"].unique(maintain_order=True).to_list() if r in compared]
     missing_runs = [r for r in compared if r not in order]
     if missing_runs:
         raise ParameterError(f"runs {missing_runs} of the comparison are not in per_query")
-    shown = order if runs is None else _runs(order, runs)  # as compare: a str is one run id
-    if not shown:
-        raise ParameterError("runs=[]: name at least one run to show (or None for all)")
+    return order
+
+
+def _mean_cells(
+    df: pl.DataFrame,
+    comparison: pl.DataFrame,
+    meta: dict[str, Any],
+    order: list[str],
+    shown_measures: list[str],
+    *,
+    missing: str,
+    ci: str | None,
+    decimals: int,
+) -> pl.DataFrame:
+    """``run_id, measure, mean, printed, ci_low, ci_high`` for every run of ``order`` and
+    shown measure, over the topics the comparison used (checked against its means)."""
+    from scipy import stats
+
+    col_a = meta["column_a"]
     rows = []
     for m in shown_measures:
-        mats = _matrices(df, m, order, a=col_a, b=col_a, missing=missing)
+        mats = matrices(df, m, order, a=col_a, b=col_a, missing=missing)
         means = mats.xa.mean(axis=1)
         _check_means(
             comparison.filter(pl.col("measure") == m),
@@ -560,20 +638,33 @@ def report(
                     "ci_high": float(high[i]),
                 }
             )
-    cells = pl.DataFrame(rows).with_columns(pl.col("ci_low", "ci_high").fill_nan(None))
-    cells = cells.filter(pl.col("run_id").is_in(shown))
-    if ci == "delta":
-        deltas = comparison.select(
-            pl.col("run_a").alias("run_id"),
-            "measure",
-            pl.col("ci_low").alias("d_low"),
-            pl.col("ci_high").alias("d_high"),
-        )
-        cells = (
-            cells.drop("ci_low", "ci_high")
-            .join(deltas, on=["run_id", "measure"], how="left")
-            .rename({"d_low": "ci_low", "d_high": "ci_high"})
-        )
+    return pl.DataFrame(rows).with_columns(pl.col("ci_low", "ci_high").fill_nan(None))
+
+
+def _with_delta_intervals(cells: pl.DataFrame, comparison: pl.DataFrame) -> pl.DataFrame:
+    """The cells with the comparison's interval of each run's difference from the
+    baseline in place of the interval of its mean."""
+    deltas = comparison.select(
+        pl.col("run_a").alias("run_id"),
+        "measure",
+        pl.col("ci_low").alias("d_low"),
+        pl.col("ci_high").alias("d_high"),
+    )
+    return (
+        cells.drop("ci_low", "ci_high")
+        .join(deltas, on=["run_id", "measure"], how="left")
+        .rename({"d_low": "ci_low", "d_high": "ci_high"})
+    )
+
+
+def _row_order(
+    cells: pl.DataFrame,
+    shown: list[str],
+    sort_by: str | None,
+    shown_measures: list[str],
+    base: str | None,
+) -> list[str]:
+    """The rows: by decreasing mean of ``sort_by`` if given, the baseline first."""
     if sort_by is not None:
         if sort_by not in shown_measures:
             raise ParameterError(f"sort_by={sort_by!r} is not among the measures {shown_measures}")
@@ -581,9 +672,21 @@ def report(
         shown = sorted(shown, key=lambda r: -by[r])
     if base is not None and base in shown:
         shown = [base] + [r for r in shown if r != base]
-    labels = dict(zip(shown, _letters(len(shown)), strict=True)) if layout == "letters" else {}
+    return shown
+
+
+def _marked(
+    cells: pl.DataFrame,
+    comparison: pl.DataFrame,
+    layout: str,
+    labels: dict[str, str],
+    shown: list[str],
+    shown_measures: list[str],
+) -> pl.DataFrame:
+    """The report's frame: the cells with their marks, best means and labels, in the
+    order of the rows and columns."""
     lower = [m for m in shown_measures if lower_is_better(m)]  # bold the lowest mean
-    cells = (
+    return (
         cells.join(_marks(comparison, layout, labels), on=["run_id", "measure"], how="left")
         .with_columns(
             pl.col("mark").fill_null(""),
@@ -601,8 +704,6 @@ def report(
         )
         .select("run_id", "label", "measure", "mean", "mark", "best", "ci_low", "ci_high")
     )
-    legend = _legend_lines(comparison, meta, layout, base, ci, shown_measures)
-    return Report(cells, tuple(shown), tuple(shown_measures), tuple(legend), layout, decimals)
 
 
 def _check_means(cmp: pl.DataFrame, means: dict[str, float], n: int, measure: str) -> None:

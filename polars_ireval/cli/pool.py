@@ -33,7 +33,7 @@ from pathlib import Path
 import polars as pl
 
 from polars_ireval.analysis.judging import UNKNOWN, simulate_judging
-from polars_ireval.analysis.pooling import METHODS, check_pool_tag, pool, pool_text, write_pool
+from polars_ireval.analysis.pooling import METHODS, pool
 from polars_ireval.cli.common import (
     Parser,
     Progress,
@@ -43,6 +43,7 @@ from polars_ireval.cli.common import (
     guarded,
     read_runs,
 )
+from polars_ireval.io.pools import check_pool_tag, pool_text, write_pool
 from polars_ireval.io.readers import read_qrels
 
 POOL_FORMATS = ("trec", "tsv", "csv", "jsonl", "parquet")

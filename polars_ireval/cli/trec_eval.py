@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from polars_ireval._version import __version__
 from polars_ireval.cli.common import Parser, UsageError
 from polars_ireval.errors import IrevalError
-from polars_ireval.trec_eval.text import (
+from polars_ireval.trec_eval import (
     REL_FORMATS,
     VERSIONS,
     TrecEvalStop,

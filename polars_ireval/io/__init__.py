@@ -1,5 +1,12 @@
 """io: see :mod:`polars_ireval.io.readers`."""
 
+from polars_ireval.io.pools import (
+    POOL_COLUMNS,
+    check_pool_tag,
+    pool_text,
+    read_pool,
+    write_pool,
+)
 from polars_ireval.io.readers import (
     INPUT,
     INPUT_RANK,
@@ -40,6 +47,7 @@ __all__ = [
     "INPUT_RANK",
     "MAX_LINE_BYTES",
     "MAX_LINE_VAR",
+    "POOL_COLUMNS",
     "SCORES",
     "Layout",
     "PathLike",
@@ -47,6 +55,7 @@ __all__ = [
     "RunSource",
     "Scores",
     "check_line_length",
+    "check_pool_tag",
     "check_rankings_apart",
     "check_scores",
     "expand_paths",
@@ -61,11 +70,14 @@ __all__ = [
     "new_ranking",
     "parse_simple_runs",
     "paths_label",
+    "pool_text",
     "rankings",
     "read_fields",
+    "read_pool",
     "read_qrels",
     "read_run",
     "run_tag",
     "validate_qrels",
     "validate_run",
+    "write_pool",
 ]

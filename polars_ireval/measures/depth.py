@@ -12,7 +12,7 @@ same terms added in the same order, so that the value read at k is the float
 :func:`polars_ireval.evaluate` gives for ``f"{measure}@{k}"``, bit for bit
 (``tests/test_stability.py`` checks every measure that declares a hook, at every depth).
 
-The engine (:mod:`polars_ireval.analysis.stability`) computes the parts over one evaluation table:
+The engine (:mod:`polars_ireval.analysis.depth_pass`) computes the parts over one evaluation table:
 the retrieved rows of every ranking in rank order (the *events*), per ranking, per query
 over its qrels, and over the grid of rankings x depths, where it reads each running value
 at the last event ranked at or above the depth.

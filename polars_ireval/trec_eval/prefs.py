@@ -38,8 +38,9 @@ from polars_ireval.errors import (
     RelevanceError,
     UnknownMeasureError,
 )
-from polars_ireval.io import readers as io
 from polars_ireval.io import validation as V
+from polars_ireval.io.lines import read_fields
+from polars_ireval.io.tables import expand_paths, frame_from_object, paths_label
 from polars_ireval.judge import as_run, group_keys
 from polars_ireval.registry import Aggregate
 from polars_ireval.results import CoverageWarning, long_frame
@@ -140,17 +141,17 @@ def read_prefs(source: Any) -> pl.DataFrame:
     │ q1       ┆ 0   ┆ 0   ┆ b      ┆ 0.0       │
     └──────────┴─────┴─────┴────────┴───────────┘
     """
-    paths = io.expand_paths(source)
+    paths = expand_paths(source)
     if paths is None:
         return _validate_prefs(_frame(source, "prefs"), "<input>")
     frames = [
-        io.read_fields(p, [S.QUERY_ID, JG, JSG, S.DOC_ID, "__level"], _PREFS_LAYOUT)
+        read_fields(p, [S.QUERY_ID, JG, JSG, S.DOC_ID, "__level"], _PREFS_LAYOUT)
         .pipe(_number_column, p, "__level", REL_LEVEL, "fifth")
         .select(*PREFS_COLUMNS, V.LINE, V.FILE)
         for p in paths
     ]
     _check_none_empty(paths, frames, "preferences")
-    return _validate_prefs(pl.concat(frames), io.paths_label(paths, "preference files"))
+    return _validate_prefs(pl.concat(frames), paths_label(paths, "preference files"))
 
 
 def read_qrels_prefs(source: Any) -> pl.DataFrame:
@@ -187,17 +188,17 @@ def read_qrels_prefs(source: Any) -> pl.DataFrame:
     >>> read_qrels_prefs(ir.example_path("qrels.txt")).columns
     ['query_id', 'jg', 'jsg', 'doc_id', 'rel_level']
     """
-    paths = io.expand_paths(source)
+    paths = expand_paths(source)
     if paths is None:
         return prefs_from_qrels(_frame(source, "qrels"))
     frames = [
-        io.read_fields(p, [S.QUERY_ID, JG, S.DOC_ID, "__level"], _QRELS_LAYOUT)
+        read_fields(p, [S.QUERY_ID, JG, S.DOC_ID, "__level"], _QRELS_LAYOUT)
         .pipe(_number_column, p, "__level", REL_LEVEL, "fourth")
         .select(S.QUERY_ID, JG, pl.lit("0").alias(JSG), S.DOC_ID, REL_LEVEL, V.LINE, V.FILE)
         for p in paths
     ]
     _check_none_empty(paths, frames, "qrels")
-    return _validate_prefs(pl.concat(frames), io.paths_label(paths, "qrels files"), kind="qrels")
+    return _validate_prefs(pl.concat(frames), paths_label(paths, "qrels files"), kind="qrels")
 
 
 def prefs_from_qrels(qrels: pl.DataFrame) -> pl.DataFrame:
@@ -811,7 +812,7 @@ def _check_none_empty(paths: list[str], frames: list[pl.DataFrame], kind: str) -
 def _frame(source: Any, kind: str) -> pl.DataFrame:
     """An in-memory prefs (or qrels, for :func:`prefs_from_qrels`) frame; not a dict."""
     columns = PREFS_COLUMNS if kind == "prefs" else (S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
-    return io.frame_from_object(source, kind, columns=columns)
+    return frame_from_object(source, kind, columns=columns)
 
 
 def _as_prefs(prefs: Any) -> pl.DataFrame:

@@ -28,8 +28,9 @@ from polars_ireval.errors import (
     UnknownMeasureError,
 )
 from polars_ireval.evaluate import evaluate
-from polars_ireval.io import readers as io
 from polars_ireval.io import validation as V
+from polars_ireval.io.lines import read_fields
+from polars_ireval.io.tables import expand_paths, frame_from_object, paths_label
 from polars_ireval.judge import as_run, check_flag, group_keys
 from polars_ireval.parse import parse_measures
 from polars_ireval.registry import Measure
@@ -96,12 +97,12 @@ def read_qrels_jg(source: Any) -> pl.DataFrame:
     │ 1        ┆ B   ┆ d1     ┆ 0         │
     └──────────┴─────┴────────┴───────────┘
     """
-    paths = io.expand_paths(source)
+    paths = expand_paths(source)
     if paths is None:
-        return _validate(io.frame_from_object(source, "qrels", columns=_COLUMNS), "<input>")
+        return _validate(frame_from_object(source, "qrels", columns=_COLUMNS), "<input>")
     frames = []
     for path in paths:
-        fields = io.read_fields(path, [S.QUERY_ID, JG, S.DOC_ID, "__rel"], _LAYOUT)
+        fields = read_fields(path, [S.QUERY_ID, JG, S.DOC_ID, "__rel"], _LAYOUT)
         rel = pl.col("__rel").cast(pl.Int64, strict=False)
         bad = fields.filter(rel.is_null())
         if bad.height:
@@ -114,7 +115,7 @@ def read_qrels_jg(source: Any) -> pl.DataFrame:
         frames.append(
             fields.select(S.QUERY_ID, JG, S.DOC_ID, rel.alias(S.RELEVANCE), V.LINE, V.FILE)
         )
-    return _validate(pl.concat(frames), io.paths_label(paths))
+    return _validate(pl.concat(frames), paths_label(paths))
 
 
 def evaluate_jg(
