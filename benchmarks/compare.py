@@ -4,7 +4,7 @@
                                  [--resamples 10000] [--peers]
 
 Evaluates the 143 runs per query on nDCG@10, AP and RBP(p=0.8) once, then times
-``ir.compare(per_q, pairs="all", ...)`` (10,153 pairs x 3 measures = 30,459 comparisons)
+``ir.compare(results, pairs="all", ...)`` (10,153 pairs x 3 measures = 30,459 comparisons)
 for each test, the median of ``--repeat`` runs, and prints one line per case (wall seconds,
 peak resident memory growth is not measured: every case keeps its chunks under 64 MB).
 ``--peers`` adds the ratios against doing the same pair by pair with scipy (a Python loop
@@ -51,11 +51,11 @@ def main() -> None:
     qrels = ir.read_qrels(args.data / "qrels-rnd1.txt")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        per_q = ir.evaluate(runs, qrels, MEASURES, per_query=True, residuals=True)
-    n_runs = per_q["run_id"].n_unique()
+        results = ir.evaluate(runs, qrels, MEASURES, per_query=True, residuals=True)
+    n_runs = results["run_id"].n_unique()
     pairs = n_runs * (n_runs - 1) // 2
     print(
-        f"read + evaluate {n_runs} runs x {per_q['query_id'].n_unique()} topics x "
+        f"read + evaluate {n_runs} runs x {results['query_id'].n_unique()} topics x "
         f"{len(MEASURES)} measures: {time.perf_counter() - start:.2f} s"
     )
     print(f"all pairs: {pairs:,} pairs x {len(MEASURES)} measures = {pairs * len(MEASURES):,} rows")
@@ -75,15 +75,13 @@ def main() -> None:
     ]
     for label, kw in cases:
         if not kw:
-            rbp = per_q.filter(pl.col("measure") == "RBP(p=0.8)")
-            secs, out = timed(
-                lambda rbp=rbp: ir.compare_bounds(rbp, missing="intersect"), args.repeat
-            )
+            rbp = results.filter(pl.col("measure") == "RBP(p=0.8)")
+            secs, out = timed(lambda rbp=rbp: ir.compare_bounds(rbp, missing="skip"), args.repeat)
             detail = ", ".join(
                 f"{c} {f:.3f}" for c, f in zip(out["comparison"], out["fraction"], strict=True)
             )
         else:
-            secs, out = timed(lambda kw=kw: ir.compare(per_q, pairs="all", **kw), args.repeat)
+            secs, out = timed(lambda kw=kw: ir.compare(results, pairs="all", **kw), args.repeat)
             detail = f"{out['significant'].mean():.3f} significant"
             if out["mc_error"].max() is not None:
                 detail += f", max MC error {out['mc_error'].max():.4f}"
@@ -91,30 +89,30 @@ def main() -> None:
 
     base = "bm25_baseline"
     secs, _ = timed(
-        lambda: ir.compare(per_q, baseline=base, ci="bca", resamples=b, seed=1), args.repeat
+        lambda: ir.compare(results, baseline=base, ci="bca", resamples=b, seed=1), args.repeat
     )
     print(
         f"  {'BCa intervals vs ' + base + f' ({b:,})':<40} {secs:7.2f} s   ({n_runs - 1} pairs x 3)"
     )
 
-    forty = per_q["run_id"].unique(maintain_order=True).to_list()[:40]
-    sub = per_q.filter(pl.col("run_id").is_in(forty))
+    forty = results["run_id"].unique(maintain_order=True).to_list()[:40]
+    sub = results.filter(pl.col("run_id").is_in(forty))
     secs, out = timed(lambda: ir.compare(sub, pairs="all", test="tukey_hsd"), 1)
     print(
         f"  {'Tukey HSD (ANOVA), 40 runs':<40} {secs:7.2f} s   "
         f"({out.height:,} rows, {1000 * secs / out.height:.1f} ms per pair)"
     )
     if args.peers:
-        peers(per_q, args.repeat)
+        peers(results, args.repeat)
 
 
-def peers(per_q: pl.DataFrame, repeat: int) -> None:
+def peers(results: pl.DataFrame, repeat: int) -> None:
     from scipy import stats
 
     print("peers:")
     mats = {}
     for m in MEASURES:
-        wide = per_q.filter(pl.col("measure") == m).pivot(
+        wide = results.filter(pl.col("measure") == m).pivot(
             on="query_id", index="run_id", values="value"
         )
         mats[m] = wide.drop("run_id").to_numpy()
@@ -131,7 +129,7 @@ def peers(per_q: pl.DataFrame, repeat: int) -> None:
 
     for name, test, fn in (("t", "t", stats.ttest_rel), ("wilcoxon", "wilcoxon", stats.wilcoxon)):
         ours, _ = timed(
-            lambda test=test: ir.compare(per_q, pairs="all", test=test, ci=None), repeat
+            lambda test=test: ir.compare(results, pairs="all", test=test, ci=None), repeat
         )
         loop, _ = timed(lambda fn=fn: scipy_loop(fn), 1)
         ratio = loop / ours
@@ -142,8 +140,8 @@ def peers(per_q: pl.DataFrame, repeat: int) -> None:
         print("  ranx not installed")
         return
     # ranx's statistics on the same per-query scores (its own evaluation left out)
-    twenty = per_q["run_id"].unique(maintain_order=True).to_list()[:20]
-    sub = per_q.filter(pl.col("run_id").is_in(twenty))
+    twenty = results["run_id"].unique(maintain_order=True).to_list()[:20]
+    sub = results.filter(pl.col("run_id").is_in(twenty))
     scores = {r: {m: scores_of(sub, r, m) for m in MEASURES} for r in twenty}
     compute_statistical_significance(twenty[:2], scores, "fisher", 10)  # numba JIT warm-up
     for stat_test, test, extra in (
@@ -166,8 +164,8 @@ def peers(per_q: pl.DataFrame, repeat: int) -> None:
         )
 
 
-def scores_of(per_q: pl.DataFrame, run: str, measure: str) -> np.ndarray:
-    sub = per_q.filter((pl.col("run_id") == run) & (pl.col("measure") == measure))
+def scores_of(results: pl.DataFrame, run: str, measure: str) -> np.ndarray:
+    sub = results.filter((pl.col("run_id") == run) & (pl.col("measure") == measure))
     return sub.sort("query_id")["value"].to_numpy()
 
 

@@ -21,8 +21,8 @@ def figure() -> Any:
 
     qrels = ir.read_qrels(ir.example_path("qrels.txt"))
     runs = ir.read_run(ir.example_path("runs/*.run"))
-    per_query = ir.evaluate(runs, qrels, ["nDCG@10"], per_query=True)
-    return plot.per_query_delta(per_query, baseline="bm25", runs=["dense", "random"])
+    results = ir.evaluate(runs, qrels, ["nDCG@10"], per_query=True)
+    return plot.per_query_delta(results, baseline="bm25", run_ids=["dense", "random"])
 
 
 def main(out: Path = OUT) -> None:

@@ -20,12 +20,12 @@ from polars_ireval.engines.average import evaluate_spark
 from polars_ireval.engines.base import check_positions
 from polars_ireval.engines.polars import per_query_columns
 from polars_ireval.errors import ParameterError
+from polars_ireval.io.intake import Inputs, intake, intake_run
 from polars_ireval.io.readers import Scores, check_scores, float32_scores
 from polars_ireval.judge import (
     AVERAGE,
     EvalTies,
     Missing,
-    as_run,
     check_flag,
     check_options,
     check_relevance_level,
@@ -268,21 +268,29 @@ def evaluate(
             "evaluation cannot do without collecting: pass DataFrames (or paths), or use "
             "no_relevant='nan' or 'skip'"
         )
-    if scores == "float32":
-        if type(run).__module__.startswith("pyspark"):
-            raise ParameterError(
-                "scores='float32' rounds scores in Python; for a Spark DataFrame, round them "
-                "in Spark: run.withColumn('score', F.col('score').cast('float').cast('double'))"
-            )
-        run = float32_scores(as_run(run, ties=ties, validate=validate), scores)
+    if scores == "float32" and type(run).__module__.startswith("pyspark"):
+        raise ParameterError(
+            "scores='float32' rounds scores in Python; for a Spark DataFrame, round them "
+            "in Spark: run.withColumn('score', F.col('score').cast('float').cast('double'))"
+        )
     parsed = parse_measures(measures)
     if residuals:  # the judged weights that projected divides by (results.long_frame)
         parsed += with_judged_weights(parsed)
+    # the intake: the run and qrels read and checked once, here; the engines take them as
+    # they are (the Spark engines read a Spark table in Spark, and a frame or path as this)
+    by = "trec_eval" if ties == AVERAGE else ties  # any order of the ties, then averaged
+    inputs = None
+    if engine in ("polars", "duckdb"):
+        inputs = intake(run, qrels, ties=by, validate=validate)
+        if scores == "float32":
+            inputs = Inputs(float32_scores(inputs.run, scores), inputs.qrels)
+    elif scores == "float32":
+        run = float32_scores(intake_run(run, ties=by, validate=validate), scores)
     request = Request(
         run, qrels, tuple(parsed), per_query=per_query,
         relevance_level=relevance_level, missing=missing, max_depth=max_depth,
         judged_only=judged_only, ties=ties, residuals=residuals, validate=validate,
-        lazy=lazy, con=con, no_relevant=no_relevant,
+        lazy=lazy, con=con, no_relevant=no_relevant, inputs=inputs,
     )  # fmt: skip
     if ties == AVERAGE and engine == "spark":  # the arrangements made in Polars
         return evaluate_spark(request)

@@ -22,7 +22,6 @@ same expressions.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Collection
 from typing import Any, Literal, NamedTuple, TypeVar
 
@@ -30,20 +29,20 @@ import polars as pl
 
 from polars_ireval._base import collect as C
 from polars_ireval._base import schema as S
+from polars_ireval._base.options import MISSING, Missing, check_flag, check_positive_int
+from polars_ireval._base.options import check_relevance_level as check_relevance_level
 from polars_ireval.errors import DuplicateError, MissingQueryError, ParameterError, SchemaError
-from polars_ireval.io import readers as io
 from polars_ireval.io import validation as V
+from polars_ireval.io.intake import Inputs, intake
 
 Ties = Literal["trec_eval", "doc_id_asc", "input_order", "rank"]
 #: The tie policies of :func:`polars_ireval.evaluate`: the judge's, and ``"average"`` (the
 #: expected value over every order of the tied documents; evaluate only, every engine).
 EvalTies = Literal["trec_eval", "doc_id_asc", "input_order", "rank", "average"]
-Missing = Literal["skip", "zero", "error"]
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 TIES: tuple[str, ...] = ("trec_eval", "doc_id_asc", "input_order", "rank")
 AVERAGE = "average"
-MISSING: tuple[str, ...] = ("skip", "zero", "error")
 INPUT_RANK = V.INPUT_RANK
 _POS, _TIE, _TIED, _GROUP = "__pos", "__tie", "__tied", "__group"
 _JUDGED = "__judged"
@@ -159,21 +158,22 @@ def judge(
     │ q1       ┆ z      ┆ null  ┆ null ┆ 2         │
     └──────────┴────────┴───────┴──────┴───────────┘
     """
+    check_options(max_depth=max_depth, ties=ties, missing=missing, judged_only=judged_only)
+    check_flag("unjudged", unjudged)
+    check_flag("validate", validate)
+    inputs = intake(run, qrels, ties=ties, validate=validate)
     return judge_and_rankings(
-        run,
-        qrels,
+        inputs,
         max_depth=max_depth,
         judged_only=judged_only,
         ties=ties,
         missing=missing,
         unjudged=unjudged,
-        validate=validate,
     ).table
 
 
 def judge_and_rankings(
-    run: Any,
-    qrels: Any,
+    inputs: Inputs,
     *,
     max_depth: int | None = None,
     judged_only: bool = False,
@@ -182,9 +182,10 @@ def judge_and_rankings(
     unjudged: bool = True,
     collect: bool = True,
     numbered: bool = False,
-    validate: bool = True,
 ) -> Judgment:
-    """:func:`judge`, and the rankings (``keys``) the run holds, for :func:`coverage_of`.
+    """:func:`judge` of inputs checked at a front door (:func:`polars_ireval.io.intake.intake`:
+    nothing is checked again here), and the rankings (``keys``) the run holds, for
+    :func:`coverage_of`; the options are checked by the caller (:func:`check_options`).
 
     ``collect=False`` leaves the table lazy even for eager input, for a caller that
     computes on it (Polars then reads only the columns that the caller uses).
@@ -192,12 +193,9 @@ def judge_and_rankings(
     :class:`Judgment`), where that comes cheaply: for a caller that groups by ranking,
     which is then a group-by on a sorted integer instead of hashed strings.
     """
-    check_options(max_depth=max_depth, ties=ties, missing=missing, judged_only=judged_only)
-    check_flag("unjudged", unjudged)
-    check_flag("validate", validate)
-    lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
-    run_in, qrels_in = as_inputs(run, qrels, ties=ties, validate=validate)
-    keys = group_keys(run_in)
+    lazy = inputs.lazy
+    run_in, qrels_in = inputs.run, inputs.qrels
+    keys = inputs.keys
     qrels_lf = qrels_in.lazy()
     judged_queries = qrels_lf.select(S.QUERY_ID).unique()
     if isinstance(run_in, pl.DataFrame) and isinstance(qrels_in, pl.DataFrame):
@@ -322,15 +320,18 @@ def coverage(run: Any, qrels: Any) -> Any:
     │ 3        ┆ false  ┆ true     │
     └──────────┴────────┴──────────┘
     """
-    lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
-    run_in, qrels_in = as_inputs(run, qrels)
-    keys = group_keys(run_in)
-    if isinstance(run_in, pl.DataFrame):
-        present = _rankings(run_in, keys)[0].lazy()
-    else:
-        present = run_in.select(keys).unique()
-    out = coverage_of(present, qrels_in.lazy())
-    return out if lazy else C.collect(out)
+    inputs = intake(run, qrels)
+    out = coverage_of(present_rankings(inputs), inputs.qrels.lazy())
+    return out if inputs.lazy else C.collect(out)
+
+
+def present_rankings(inputs: Inputs) -> pl.LazyFrame:
+    """The distinct rankings (``[run_id,] query_id``) of the run of ``inputs``; of a
+    checked DataFrame from its validation, without a pass."""
+    run, keys = inputs.run, inputs.keys
+    if isinstance(run, pl.DataFrame):
+        return _rankings(run, keys)[0].lazy()
+    return run.select(keys).unique()
 
 
 def coverage_of(present: pl.LazyFrame, qrels: pl.LazyFrame) -> pl.LazyFrame:
@@ -381,125 +382,6 @@ def condense(table: FrameT) -> FrameT:
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def as_run(
-    run: Any, *, ties: str = "trec_eval", validate: bool = True
-) -> pl.DataFrame | pl.LazyFrame:
-    """Return ``run`` as a canonical frame of the columns the judge reads:
-    ``[run_id,] query_id, doc_id, score`` (and ``input_rank`` for ``ties="rank"``).
-
-    Other columns are left out, so that none of the user's (``relevance``, ``rank``,
-    ``__block``...) can stand for one of the table's or the library's own. A DataFrame
-    is validated (:func:`polars_ireval.validate_run`) unless it was already; a LazyFrame
-    is validated as part of its query, when it is collected, with the same errors
-    (``validate=False``: only cast, for input already checked).
-    """
-    if isinstance(run, pl.LazyFrame):
-        if _is_canonical(run):
-            _rank_column(run.collect_schema().names(), ties)
-            return run
-        frame = V.rename_aliases(run)
-        V.require(frame, (S.QUERY_ID, S.DOC_ID, S.SCORE), V.INPUT, "run")
-        schema = frame.collect_schema()
-        keys = [c for c in (S.RUN_ID, S.QUERY_ID, S.DOC_ID) if c in schema]
-        casts = [V.id_column(frame, c, V.INPUT) for c in keys]
-        casts.append(V.float_score(V.score_column(frame, V.INPUT)))
-        columns = [*keys, S.SCORE, *_rank_column(schema.names(), ties)]
-        if not validate:
-            return _canonical(frame.select(columns).with_columns(casts))
-        out: dict[str, pl.DataType] = {c: pl.String() for c in keys}
-        out[S.SCORE] = pl.Float64()
-        out |= {c: schema[c] for c in columns[len(out) :]}
-        checked = frame.select(columns).map_batches(
-            lambda df: V.validate_run(df, V.INPUT), schema=pl.Schema(out)
-        )
-        return _canonical(checked.cache())  # checked once, however often the plan reads it
-    if not (isinstance(run, pl.DataFrame) and V.is_validated(run)):
-        run = io.read_run(run)
-    keys = [c for c in (S.RUN_ID, S.QUERY_ID) if c in run.columns]
-    columns = [*keys, S.DOC_ID, S.SCORE, *_rank_column(run.columns, ties)]
-    return run if run.columns == columns else V.narrowed(run, columns)
-
-
-def as_inputs(
-    run: Any, qrels: Any, *, ties: str = "trec_eval", validate: bool = True
-) -> tuple[pl.DataFrame | pl.LazyFrame, pl.DataFrame | pl.LazyFrame]:
-    """``run`` and ``qrels`` as canonical frames (:func:`as_run`, :func:`as_qrels`), checked
-    in that order: when both are wrong, the run's error is raised, eager or lazy. With a
-    lazy run, a qrels DataFrame not yet checked is checked in the lazy query too, after
-    the run (a lazy query runs its branches in any order)."""
-    run_in = as_run(run, ties=ties, validate=validate)
-    if isinstance(run_in, pl.LazyFrame) and validate:
-        if isinstance(qrels, pl.DataFrame) and not V.is_validated(qrels):
-            qrels = qrels.lazy()
-        if isinstance(qrels, pl.LazyFrame):
-            return run_in, as_qrels(qrels, after=run_in)
-    return run_in, as_qrels(qrels, validate=validate)
-
-
-def as_qrels(
-    qrels: Any, *, validate: bool = True, after: pl.LazyFrame | None = None
-) -> pl.DataFrame | pl.LazyFrame:
-    """Return ``qrels`` as a canonical frame ``query_id, doc_id, relevance``: validated
-    (:func:`polars_ireval.validate_qrels`) when eager and not already; a LazyFrame as part
-    of its query, with the same errors (``validate=False``: only cast). ``after``: a lazy
-    frame whose query must have run (and raised its errors) before these qrels are checked.
-    """
-    if isinstance(qrels, pl.LazyFrame):
-        if _is_canonical(qrels):
-            return qrels
-        frame = V.rename_aliases(qrels)
-        columns = (S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
-        V.require(frame, columns, V.INPUT, "qrels")
-        casts = [
-            V.id_column(frame, S.QUERY_ID, V.INPUT),
-            V.id_column(frame, S.DOC_ID, V.INPUT),
-            V.relevance_column(frame, V.INPUT),
-        ]
-        if not validate:
-            return _canonical(frame.select(casts))
-        schema = pl.Schema({S.QUERY_ID: pl.String, S.DOC_ID: pl.String, S.RELEVANCE: pl.Int64})
-        source = frame.select(columns)
-        if after is not None:  # one row from `after`: its query runs first
-            gate = after.select(pl.len().alias(_GATE))
-            source = source.join(gate, how="cross")
-        checked = source.map_batches(
-            lambda df: V.validate_qrels(df.drop(_GATE, strict=False), V.INPUT), schema=schema
-        )
-        return _canonical(checked.cache())
-    if isinstance(qrels, pl.DataFrame) and V.is_validated(qrels):
-        return qrels
-    return io.read_qrels(qrels)
-
-
-# LazyFrames that as_run / as_qrels returned (by id; the weak reference tells a live frame
-# from a recycled id), so that a second call does not check them again.
-_CANONICAL: dict[int, weakref.ref[pl.LazyFrame]] = {}
-
-
-def _canonical(frame: pl.LazyFrame) -> pl.LazyFrame:
-    key = id(frame)
-    _CANONICAL[key] = weakref.ref(frame, lambda _: _CANONICAL.pop(key, None))
-    return frame
-
-
-def _is_canonical(frame: pl.LazyFrame) -> bool:
-    ref = _CANONICAL.get(id(frame))
-    return ref is not None and ref() is frame
-
-
-def _rank_column(columns: list[str], ties: str) -> list[str]:
-    """``[input_rank]`` when the run has it (``ties="rank"`` orders by it, and the SQL
-    engines read it), else ``[]``; an error for ``ties="rank"`` without it."""
-    if INPUT_RANK in columns:
-        return [INPUT_RANK]
-    if ties == "rank":
-        raise ParameterError(
-            "ties='rank' orders tied documents by the run's own ranks: the run needs an "
-            f"{INPUT_RANK} column (or a 'rank' column, read as it), and has {columns}"
-        )
-    return []
 
 
 def group_keys(frame: pl.DataFrame | pl.LazyFrame | Collection[str]) -> list[str]:
@@ -883,10 +765,7 @@ def check_options(
     """Raise :class:`ParameterError` for an evaluation option out of range: ``max_depth``
     (a positive integer or None), ``ties`` (one of :data:`TIES`, or ``"average"`` too
     with ``average=True``), ``missing``, ``judged_only``."""
-    if max_depth is not None and (
-        not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1
-    ):
-        raise ParameterError(f"max_depth={max_depth!r}: must be a positive integer (or None)")
+    check_positive_int("max_depth", max_depth, optional=True)
     check_flag("judged_only", judged_only)
     allowed = (*TIES, AVERAGE) if average else TIES
     if ties not in allowed:
@@ -977,24 +856,3 @@ def _check_table_values(table: pl.DataFrame, keys: list[str]) -> None:
 
 def _ranking(row: dict[str, Any], keys: list[str]) -> str:
     return ", ".join(f"{'query' if k == S.QUERY_ID else k} {row[k]!r}" for k in keys)
-
-
-def check_relevance_level(relevance_level: Any) -> None:
-    """Raise :class:`ParameterError` unless ``relevance_level`` is a non-negative integer
-    grade (trec_eval ``-l``: a judgment is relevant when its grade is at least this).
-    Negative grades are never relevant (they mark documents pooled but not judged, or
-    spam): a negative level would count them (trec_eval 9.0.4 then prints AP above 1)."""
-    if not isinstance(relevance_level, int) or isinstance(relevance_level, bool):
-        raise ParameterError(f"relevance_level={relevance_level!r}: must be an integer grade")
-    if relevance_level < 0:
-        raise ParameterError(
-            f"relevance_level={relevance_level}: negative grades are never relevant; give 0 "
-            "(every judged grade from 0 up) or more"
-        )
-
-
-def check_flag(name: str, value: Any) -> None:
-    """Raise :class:`ParameterError` unless ``value`` is True or False (``"no"``, ``0``
-    and ``None`` are not taken for False)."""
-    if not isinstance(value, bool):
-        raise ParameterError(f"{name}={value!r}: must be True or False")

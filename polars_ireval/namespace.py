@@ -15,8 +15,9 @@ from typing import Any, Generic, TypeVar
 import polars as pl
 
 from polars_ireval import measures as M
+from polars_ireval._base.options import check_relevance_level
 from polars_ireval.engines.polars import per_query_columns
-from polars_ireval.judge import check_relevance_level, check_table, group_keys
+from polars_ireval.judge import check_table, group_keys
 from polars_ireval.parse import MeasureLike, parse_measures
 from polars_ireval.registry import MeasureDef
 

@@ -42,9 +42,11 @@ from typing import Any
 import polars as pl
 
 from polars_ireval._base import schema as S
+from polars_ireval._base.options import check_positive_int
 from polars_ireval.engines.polars import per_query_frame
 from polars_ireval.errors import IrevalError, ParameterError
 from polars_ireval.evaluate import evaluate
+from polars_ireval.io.intake import Inputs, intake_run
 from polars_ireval.io.readers import (
     RunIdPolicy,
     Scores,
@@ -235,8 +237,7 @@ def _check_chunks(chunks: int | None, chunk_rows: int) -> None:
     for name, value in (("chunks", chunks), ("chunk_rows", chunk_rows)):
         if value is None and name == "chunks":
             continue
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ParameterError(f"{name}={value!r}: must be a positive integer")
+        check_positive_int(name, value)
 
 
 class _SplitRanking(Exception):
@@ -257,6 +258,7 @@ def _evaluate_chunks(
     Each chunk is evaluated against the judgments of its queries; with ``missing="zero"``
     the last chunk also gets the judged queries no chunk ranks.
     """
+    by = "trec_eval" if options["ties"] == "average" else options["ties"]  # the intake's order
     keys: pl.DataFrame | None = None  # the rankings seen so far
     runs: set[str] | None = None
     wides: list[pl.DataFrame] = []
@@ -300,16 +302,18 @@ def _evaluate_chunks(
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", CoverageWarning)
-            wide = per_query_frame(chunk, judged, measures, validate=False, **options)
+            # the chunk checked as read (narrowed to the judge's columns here), the
+            # judgments a part of the checked qrels
+            inputs = Inputs(intake_run(chunk, ties=by), judged)
+            wide = per_query_frame(inputs, measures, **options)
             wides.append(wide.collect())
         del chunk
     if not wides:  # no chunk has a judged query: the whole qrels against the last one
         assert last is not None, "no chunk"
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", CoverageWarning)
-            wides.append(
-                per_query_frame(last, qrels, measures, validate=False, **options).collect()
-            )
+            inputs = Inputs(intake_run(last, ties=by), qrels)
+            wides.append(per_query_frame(inputs, measures, **options).collect())
     # the coverage of every ranking against the whole qrels, as evaluate reports it: the
     # judged queries no chunk ranks are in no chunk's judgments
     assert keys is not None

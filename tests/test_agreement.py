@@ -314,7 +314,7 @@ def test_rbo_run_frames_uneven_ties_and_missing_queries() -> None:
     b = pl.DataFrame({"query_id": ["1", "1"], "doc_id": ["y", "w"], "score": [2.0, 1.0]})
     with pytest.raises(MissingQueryError, match=r"only in run_a \['2'\]"):
         ir.rbo(a, b)
-    out = ir.rbo(a, b, missing="intersect", p=0.8)
+    out = ir.rbo(a, b, missing="skip", p=0.8)
     # query 1: a ranks y (tie on score, doc id descending) then x, z; b ranks y, w
     want = ir.rbo(["y", "x", "z"], ["y", "w"], p=0.8)
     assert out["query_id"].to_list() == ["1"]
@@ -362,14 +362,14 @@ def test_bad_input() -> None:
     both_sides = r"only in a \(missing from b\): \['random'\].*only in b.*\['splade'\]"
     with pytest.raises(MissingQueryError, match=both_sides):
         ir.agreement(ok, {"bm25": 0.5, "dense": 0.6, "splade": 0.2})
-    common = ir.agreement(ok, {"bm25": 0.5, "dense": 0.6, "splade": 0.2}, missing="intersect")
+    common = ir.agreement(ok, {"bm25": 0.5, "dense": 0.6, "splade": 0.2}, missing="skip")
     assert common == pytest.approx(1.0)
     with pytest.raises(ScoreError, match=r"b: 1 run\(s\) have a NaN.*\['dense'\]"):
         ir.agreement(ok, {"bm25": 0.5, "dense": float("nan"), "random": 0.2})
     frame = pl.DataFrame({"run_id": ["bm25", "dense", "random"], "value": [0.1, None, 0.3]})
     with pytest.raises(ScoreError, match="dense"):
         ir.agreement(frame, ok)
-    unknown = r"method='kendal' is unknown \(did you mean 'kendall'"
+    unknown = r"coefficient='kendal' is unknown \(did you mean 'kendall'"
     with pytest.raises(ParameterError, match=unknown):
         ir.agreement(ok, ok, "kendal")
     for p in (0.0, 1.0, -0.5, 1.5, float("nan")):

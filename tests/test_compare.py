@@ -548,12 +548,12 @@ def test_explicit_pairs_are_compared_within_every_run() -> None:
     picked = ir.compare(per_q, pairs=[("r4", "r0")], **kw)
     columns = ["effect_size", "ci_low", "ci_high", "p_value"]
     assert picked.select(columns).equals(every.select(columns))
-    narrowed = ir.compare(per_q, pairs=[("r4", "r0")], runs=["r4", "r0"], **kw)
+    narrowed = ir.compare(per_q, pairs=[("r4", "r0")], run_ids=["r4", "r0"], **kw)
     assert narrowed["effect_size"].item() != picked["effect_size"].item()
-    # a third run lacking a query: intersect drops it for the pair too, as with a baseline
+    # a third run lacking a query: skip drops it for the pair too, as with a baseline
     gap = per_q.filter(~((pl.col("run_id") == "r2") & (pl.col("query_id") == "q00")))
-    pair = ir.compare(gap, pairs=[("r4", "r0")], missing="intersect")
-    base = ir.compare(gap, baseline="r0", missing="intersect").filter(run_a="r4")
+    pair = ir.compare(gap, pairs=[("r4", "r0")], missing="skip")
+    base = ir.compare(gap, baseline="r0", missing="skip").filter(run_a="r4")
     assert pair["n"].item() == base["n"].item() == 9
     assert pair["p_value"].item() == base["p_value"].item()
 
@@ -646,7 +646,7 @@ def test_shuffled_rows_change_nothing(covid: pl.DataFrame) -> None:
 def test_missing_queries_policies() -> None:
     per_q = generated(3, 6, seed=1)
     holed = per_q.filter(~((pl.col("run_id") == "r1") & (pl.col("query_id") == "q03")))
-    with pytest.raises(ir.MissingQueryError, match=r"'r1' lacks query 'q03'.*missing='intersect'"):
+    with pytest.raises(ir.MissingQueryError, match=r"'r1' lacks query 'q03'.*missing='skip'"):
         ir.compare(holed, baseline="r0")
     nulls = per_q.with_columns(
         pl.when((pl.col("run_id") == "r2") & (pl.col("query_id") == "q05"))
@@ -656,7 +656,7 @@ def test_missing_queries_policies() -> None:
     )
     with pytest.raises(ir.MissingQueryError, match="'r2' lacks query 'q05'"):
         ir.compare(nulls, baseline="r0")
-    inter = ir.compare(holed, baseline="r0", missing="intersect")
+    inter = ir.compare(holed, baseline="r0", missing="skip")
     assert inter["n"].unique().to_list() == [5]
     kept = per_q.filter(pl.col("query_id") != "q03")
     assert inter.drop("n").equals(ir.compare(kept, baseline="r0").drop("n"))
@@ -797,7 +797,7 @@ def test_seed002_base_vs_top_reads_value_and_upper(covid: pl.DataFrame) -> None:
 
 
 def test_compare_bounds_counts_table5(covid: pl.DataFrame) -> None:
-    table = ir.compare_bounds(covid, measures="RBP(p=0.8)", missing="intersect")
+    table = ir.compare_bounds(covid, measures="RBP(p=0.8)", missing="skip")
     assert table["comparison"].to_list() == ["base_vs_base", "base_vs_top", "base_vs_projected"]
     assert table["pairs"].unique().to_list() == [math.comb(len(COVID_RUNS), 2)]
     sig = dict(zip(table["comparison"], table["significant"], strict=True))
@@ -844,26 +844,26 @@ def test_integer_run_ids_name_runs_and_an_integer_baseline_is_ambiguous() -> Non
     assert ir.compare(per_q, baseline=3)["mean_b"].to_list() == [3.0, 3.0]  # no run '3'
     by_name = ir.compare(per_q, baseline="1")
     assert by_name.select("run_a", "run_b").row(0) == ("2", "1")
-    assert ir.compare(per_q, runs=[1, 2]).equals(ir.compare(per_q, runs=["1", "2"]))
+    assert ir.compare(per_q, run_ids=[1, 2]).equals(ir.compare(per_q, run_ids=["1", "2"]))
     assert ir.compare(per_q, pairs=[(2, 1)]).equals(ir.compare(per_q, pairs=[("2", "1")]))
-    with pytest.raises(ir.ParameterError, match=r"runs=3 is not among the runs \('1', '2'\)"):
-        ir.compare(per_q, runs=[1, 3])
-    with pytest.raises(ir.ParameterError, match=r"runs=1.0: a run id is a str"):
-        ir.compare(per_q, runs=[1.0, 2])
+    with pytest.raises(ir.ParameterError, match=r"run_ids=3 is not among the runs \('1', '2'\)"):
+        ir.compare(per_q, run_ids=[1, 3])
+    with pytest.raises(ir.ParameterError, match=r"run_ids=1.0: a run id is a str"):
+        ir.compare(per_q, run_ids=[1.0, 2])
 
 
 def test_a_single_run_or_pair_is_one_item_not_its_characters() -> None:
     per_q = generated(3, 6, seed=2)
-    one = ir.compare(per_q, runs="r0", baseline=0.3)
-    assert one.equals(ir.compare(per_q, runs=["r0"], baseline=0.3))
+    one = ir.compare(per_q, run_ids="r0", baseline=0.3)
+    assert one.equals(ir.compare(per_q, run_ids=["r0"], baseline=0.3))
     assert one["run_a"].to_list() == ["r0"]
     pair = ir.compare(per_q, pairs=("r2", "r0"))
     assert pair.equals(ir.compare(per_q, pairs=[("r2", "r0")]))
     assert pair.select("run_a", "run_b").rows() == [("r2", "r0")]
-    with pytest.raises(ir.EmptyInputError, match=r"runs= keeps 1 \('r0'\)"):
-        ir.compare(per_q, runs="r0")
-    with pytest.raises(ir.ParameterError, match=r"runs=5: give a run id or a list of run ids"):
-        ir.compare(per_q, runs=5)  # type: ignore[arg-type]
+    with pytest.raises(ir.EmptyInputError, match=r"run_ids= keeps 1 \('r0'\)"):
+        ir.compare(per_q, run_ids="r0")
+    with pytest.raises(ir.ParameterError, match=r"run_ids=5: give a run id or a list of run ids"):
+        ir.compare(per_q, run_ids=5)  # type: ignore[arg-type]
 
 
 def test_no_measure_column_and_several_scores_per_run_and_query() -> None:
@@ -956,8 +956,8 @@ def test_compare_bounds_messages_fit_compare_bounds() -> None:
     with pytest.raises(ir.EmptyInputError, match=r"compare_bounds compares pairs of runs") as e2:
         ir.compare_bounds(one)
     assert "baseline" not in str(e2.value)
-    with pytest.raises(ir.EmptyInputError, match=r"runs= keeps 1 \('r1'\)"):
-        ir.compare_bounds(per_q, runs=["r1"])
+    with pytest.raises(ir.EmptyInputError, match=r"run_ids= keeps 1 \('r1'\)"):
+        ir.compare_bounds(per_q, run_ids=["r1"])
 
 
 def test_missing_is_read_as_its_choice_whatever_its_case() -> None:
@@ -969,4 +969,4 @@ def test_missing_is_read_as_its_choice_whatever_its_case() -> None:
     )  # fmt: skip
     with pytest.raises(ir.MissingQueryError, match="'b' lacks query '3'"):
         ir.compare(per_q, missing="Error")  # type: ignore[arg-type]
-    assert ir.compare(per_q, missing=" Intersect")["n"].to_list() == [2]  # type: ignore[arg-type]
+    assert ir.compare(per_q, missing=" Skip")["n"].to_list() == [2]  # type: ignore[arg-type]

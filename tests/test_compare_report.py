@@ -92,7 +92,7 @@ def test_letters_report_for_all_pairs() -> None:
     assert "randomised Tukey HSD" in rep.legend[0] and "Family-wise over all pairs" in rep.legend[1]
     assert "2,000 random resamples" in rep.legend[2]
     assert "<sup>" in rep.to_markdown() and r"\textsuperscript{" in rep.to_latex()
-    sub = ir.report(per_q, cmp, runs=["mid", "base"], measures=["AP"])
+    sub = ir.report(per_q, cmp, run_ids=["mid", "base"], measures=["AP"])
     assert sub.runs == ("mid", "base") and sub.measures == ("AP",)
 
 
@@ -160,10 +160,10 @@ def test_lower_is_better_for_fallout() -> None:
 def test_report_refuses_what_does_not_match() -> None:
     per_q = campaign()
     holed = per_q.filter(~((pl.col("run_id") == "mid") & (pl.col("query_id") == "t03")))
-    cmp = ir.compare(holed, baseline="base", missing="intersect")
+    cmp = ir.compare(holed, baseline="base", missing="skip")
     with pytest.raises(ir.MissingQueryError):
         ir.report(holed, cmp)
-    assert ir.report(holed, cmp, missing="intersect").frame.height == 8
+    assert ir.report(holed, cmp, missing="skip").frame.height == 8
     with pytest.raises(ir.ParameterError, match=r"20 topics but the comparison used \[19\]"):
         ir.report(per_q, cmp)  # the means would be over 20 topics, the tests over 19
     with pytest.raises(ir.ParameterError, match="mixes tests"):
@@ -193,19 +193,19 @@ def test_report_refuses_bad_arguments_with_the_fix() -> None:
     assert ir.report(per_q, no_ci).frame.height == 8  # without ci= it needs none
     with pytest.raises(ir.ParameterError, match=r"measures=\[\]: name at least one"):
         ir.report(per_q, cmp, measures=[])
-    with pytest.raises(ir.ParameterError, match=r"runs=\[\]: name at least one"):
-        ir.report(per_q, cmp, runs=[])
+    with pytest.raises(ir.ParameterError, match=r"run_ids=\[\]: name at least one"):
+        ir.report(per_q, cmp, run_ids=[])
     with pytest.raises(ir.SchemaError, match=r"DataFrame ir.compare returned, not dict"):
         ir.report(per_q, {"a": 1})  # type: ignore[arg-type]
-    with pytest.raises(ir.ParameterError, match=r"missing='drop' is unknown.*'intersect'"):
+    with pytest.raises(ir.ParameterError, match=r"missing='drop' is unknown.*'skip'"):
         ir.report(per_q, cmp, missing="drop")  # type: ignore[arg-type]
     # one run id and one measure string are one run and one measure, as compare reads them
     # (runs="mid" was iterated: "'m' is not among the compared runs")
-    one = ir.report(per_q, cmp, runs="mid", measures="AP")
+    one = ir.report(per_q, cmp, run_ids="mid", measures="AP")
     assert one.runs == ("mid",) and one.measures == ("AP",)
-    assert one.frame.equals(ir.report(per_q, cmp, runs=["mid"], measures=["AP"]).frame)
-    with pytest.raises(ir.ParameterError, match=r"runs='mdi' is not among the runs.*'mid'"):
-        ir.report(per_q, cmp, runs="mdi")
+    assert one.frame.equals(ir.report(per_q, cmp, run_ids=["mid"], measures=["AP"]).frame)
+    with pytest.raises(ir.ParameterError, match=r"run_ids='mdi' is not among the runs.*'mid'"):
+        ir.report(per_q, cmp, run_ids="mdi")
 
 
 def test_report_collects_a_lazy_comparison_once_without_warnings() -> None:
@@ -488,11 +488,11 @@ def test_means_equal_up_to_rounding_print_alike() -> None:
 
 
 def test_report_reads_missing_as_compare_does() -> None:
-    """``missing="Intersect"`` is compare's "intersect" in both (report refused it)."""
+    """``missing="Skip"`` is compare's "skip" in both (report refused it)."""
     per_q = pl.DataFrame(
         {"run_id": ["a"] * 3 + ["b"] * 2, "query_id": ["1", "2", "3", "1", "2"],
          "measure": "AP", "value": [0.1, 0.2, 0.3, 0.2, 0.1]}
     )  # fmt: skip
-    cmp = ir.compare(per_q, missing="Intersect")  # type: ignore[arg-type]
-    rep = ir.report(per_q, cmp, missing="Intersect")  # type: ignore[arg-type]
+    cmp = ir.compare(per_q, missing="Skip")  # type: ignore[arg-type]
+    rep = ir.report(per_q, cmp, missing="Skip")  # type: ignore[arg-type]
     assert rep.frame.sort("run_id")["mean"].to_list() == pytest.approx([0.15, 0.15])

@@ -36,10 +36,18 @@ from polars.testing import assert_frame_equal
 
 import polars_ireval as ir
 from polars_ireval.errors import IrevalError
+from polars_ireval.io.intake import Inputs, intake
 from polars_ireval.results import with_judged_weights
 
 io = importlib.import_module("polars_ireval.io.readers")
 trec_text = importlib.import_module("polars_ireval.io.trec_text")
+
+
+def _inputs(run: pl.DataFrame, qrels: pl.DataFrame, options: dict) -> Inputs:
+    """The front door's intake of ``run`` and ``qrels`` under ``options``' tie policy (any
+    order for "average", as evaluate reads them)."""
+    ties = options.get("ties", "trec_eval")
+    return intake(run, qrels, ties="trec_eval" if ties == "average" else ties)
 
 
 def _random_run(seed: int, *, runs: int = 1, queries: int = 9, docs: int = 40) -> pl.DataFrame:
@@ -209,7 +217,11 @@ def test_judged_rows_found_by_a_colliding_key_are_exact(
                 assert_frame_equal(_canonical(table), _canonical(want))
             # the retrieved judged rows, which evaluate reads as they are
             judgment = judge_module.judge_and_rankings(
-                run, qrels, ties=ties, max_depth=max_depth, unjudged=False, numbered=True
+                intake(run, qrels, ties=ties),
+                ties=ties,
+                max_depth=max_depth,
+                unjudged=False,
+                numbered=True,
             )
             assert judgment.retrieved is not None and judgment.numbering is not None
             retrieved = (
@@ -347,7 +359,7 @@ def test_numbered_table_is_the_table(seed: int, options: dict, unjudged: bool) -
     # a judged query the second run lacks, for missing="zero"
     run = run.filter(~((pl.col("run_id") == "r1") & (pl.col("query_id") == "q2")))
     judgment = judge_and_rankings(
-        run, qrels, unjudged=unjudged, numbered=True, collect=True, **options
+        _inputs(run, qrels, options), unjudged=unjudged, numbered=True, collect=True, **options
     )
     table, present, numbering = judgment.table, judgment.present, judgment.numbering
     assert numbering is not None, "an ordered eager run takes the numbered path"
@@ -387,7 +399,7 @@ def test_measures_split_between_two_tables_equal_one_full_table(
     measures = parse_measures(texts)
     assert {m.needs_unjudged for m in measures} == {True, False}
     got = ir.evaluate(run, qrels, texts, per_query=per_query, **options)
-    judgment = judge_and_rankings(run, qrels, **options)
+    judgment = judge_and_rankings(_inputs(run, qrels, options), **options)
     table, present = judgment.table, judgment.present
     ranked = present if options.get("missing") == "zero" else None
     expected = evaluate_table(table.lazy(), measures, per_query=per_query, ranked=ranked)
@@ -537,8 +549,9 @@ def _judged_tables(seed: int, options: tuple[tuple[str, Any], ...]) -> tuple[pl.
     # a judged query the second run lacks, for missing="zero"
     run = run.filter(~((pl.col("run_id") == "r1") & (pl.col("query_id") == "q2")))
     judgment = judge_and_rankings(
-        run, qrels, unjudged=False, numbered=True, collect=False, **dict(options)
-    )
+        _inputs(run, qrels, dict(options)), unjudged=False, numbered=True, collect=False,
+        **dict(options),
+    )  # fmt: skip
     assert judgment.retrieved is not None
     frames = (judgment.table, judgment.retrieved, judgment.numbering, judgment.present)
     return (qrels.lazy(), *(f.lazy().collect().lazy() for f in frames))
@@ -897,7 +910,7 @@ def test_known_columns_are_the_wide_frame_columns(options: dict[str, Any], runs:
     parsed = parse_measures(names)
     if options.get("ties") == "average":
         parsed = [m for m in parsed if m.defn.average is not None]
-    frame, known = engine.named_per_query_frame(run, qrels, parsed, **options)
+    frame, known = engine.named_per_query_frame(_inputs(run, qrels, options), parsed, **options)
     assert known is not None
     assert sorted(known) == sorted(frame.collect_schema().names())
 

@@ -130,7 +130,7 @@ def test_per_query_delta_draws_a_sorted_bar_per_topic(campaign: Campaign) -> Non
     others = sorted(set(campaign.runs["run_id"]) - {campaign.baseline})
     runs = None if len(others) <= 12 else others[:4]  # a panel per run: a few of 142
     others = others if runs is None else runs
-    options = {"baseline": campaign.baseline, "measure": "nDCG@10", "runs": runs}
+    options = {"baseline": campaign.baseline, "measure": "nDCG@10", "run_ids": runs}
     fig = plot.per_query_delta(campaign.per_q, **options)
     deltas = plot.per_query_delta_frame(campaign.per_q, **options)
     assert len(fig.axes) == len(others) == deltas["run_id"].n_unique()
@@ -282,7 +282,7 @@ def test_every_figure_draws_on_a_given_axes(example: Campaign) -> None:
             ax=axes[1],
         ),
         plot.per_query_delta(
-            example.per_q, baseline="bm25", measure="AP", runs=["dense"], ax=axes[2]
+            example.per_q, baseline="bm25", measure="AP", run_ids=["dense"], ax=axes[2]
         ),
         plot.score_ranges(example.per_q, measure="RBP(p=0.8)", ax=axes[3]),
         plot.intervals(cmp, ax=axes[4]),
@@ -323,7 +323,7 @@ def test_depth_curves_draw_a_line_per_run_and_the_pool_depth(campaign: Campaign)
         # a residual band per run for RBP; AP has no residual
         assert len(ax.collections) == (3 if name == "RBP(p=0.8)" else 0)
     # one measure, chosen runs in the order given, a linear axis, another pool depth marked
-    fig = plot.depth_curves(curve, measure="AP", runs=shown[::-1], log_depth=False,
+    fig = plot.depth_curves(curve, measure="AP", run_ids=shown[::-1], log_depth=False,
                             pool_depth=20, band=False)  # fmt: skip
     (ax,) = fig.axes
     assert [line.get_label() for line in data_lines(ax)] == shown[::-1]
@@ -373,9 +373,9 @@ def test_depth_curves_refuse_bad_input(example: Campaign) -> None:
         (lambda: plot.depth_curves(per_q), ir.ParameterError, r"per query .* 25 queries"),
         (lambda: plot.depth_curves(curve, measure="nDCG"), ir.ParameterError,
          r"\['nDCG'\] not in the curve"),
-        (lambda: plot.depth_curves(curve, runs=["bm25", "bm26"]), ir.ParameterError,
+        (lambda: plot.depth_curves(curve, run_ids=["bm25", "bm26"]), ir.ParameterError,
          r"unknown \['bm26'\]"),
-        (lambda: plot.depth_curves(curve, runs=["bm25", "bm25"]), ir.ParameterError, "once"),
+        (lambda: plot.depth_curves(curve, run_ids=["bm25", "bm25"]), ir.ParameterError, "once"),
         (lambda: plot.depth_curves(curve, top=0), ir.ParameterError, r"top=0"),
         (lambda: plot.depth_curves(curve, pool_depth=0), ir.ParameterError, r"pool_depth=0"),
         (lambda: plot.depth_curves(curve, ax=Figure().subplots()), ir.ParameterError,
@@ -384,8 +384,8 @@ def test_depth_curves_refuse_bad_input(example: Campaign) -> None:
     for call, error, message in cases:
         with pytest.raises(error, match=message):
             call()
-    # one run id is one run, as compare(runs="bm25") reads it (it was refused)
-    one = plot.depth_curves(curve, runs="bm25")
+    # one run id is one run, as compare(run_ids="bm25") reads it (it was refused)
+    one = plot.depth_curves(curve, run_ids="bm25")
     assert [[ln.get_label() for ln in data_lines(ax)] for ax in one.axes] == [["bm25"]] * 2
     # a per-query curve cut to one query draws
     fig = plot.depth_curves(per_q.filter(query_id="101"))
@@ -508,7 +508,7 @@ def test_bad_input_is_refused_with_the_fix(example: Campaign) -> None:
         (
             lambda: plot.per_query_delta(per_q, baseline="bm25", measure="AP", max_runs=1),
             ir.ParameterError,
-            r"2 runs to compare with 'bm25'.*runs=\[\.\.\.\]",
+            r"2 runs to compare with 'bm25'.*run_ids=\[\.\.\.\]",
         ),
         (
             lambda: plot.score_ranges(per_q, measure="AP"),
@@ -601,9 +601,9 @@ def test_score_ranges_missing_topics_follow_compares_missing_policy() -> None:
     """Runs scored on different topics were averaged over different topics."""
     holed = ranges_input().filter(~((pl.col("run_id") == "b") & (pl.col("query_id") == "1")))
     with pytest.raises(ir.MissingQueryError, match=r"1 \(run, query\) score\(s\) missing: "
-                       r"'b' lacks query '1'; pass missing='intersect'"):  # fmt: skip
+                       r"'b' lacks query '1'; pass missing='skip'"):  # fmt: skip
         plot.score_ranges_frame(holed)
-    got = plot.score_ranges_frame(holed, missing="intersect").sort("run_id")
+    got = plot.score_ranges_frame(holed, missing="skip").sort("run_id")
     assert got["base"].to_list() == pytest.approx([0.5, 0.5])  # a on topics 2 and 3 only
     assert got["residual"].to_list() == pytest.approx([0.2, 0.3])
     with pytest.raises(ir.ParameterError, match=r"missing='zero' cannot score 'residual'"):
@@ -645,7 +645,7 @@ def test_per_query_delta_refuses_duplicates_nan_and_text_scores() -> None:
                               .otherwise("value"))  # fmt: skip
     with pytest.raises(ir.MissingQueryError, match=r"'a' lacks query 'q01', 'base' lacks"):
         plot.per_query_delta_frame(null, baseline="base")
-    assert plot.per_query_delta_frame(null, baseline="base", missing="intersect")[
+    assert plot.per_query_delta_frame(null, baseline="base", missing="skip")[
         "query_id"
     ].to_list() == ["q02", "q00"]
     zero = plot.per_query_delta_frame(
@@ -669,8 +669,8 @@ def test_per_query_delta_compares_run_ids_as_strings_as_compare_does() -> None:
     deltas = plot.per_query_delta_frame(ints, baseline="1")
     assert deltas.rows() == plot.per_query_delta_frame(per_q, baseline="1").rows()
     assert deltas["run_id"].dtype == pl.String
-    # an integer names the run whose id is its decimal text, as in compare(runs=[1, 2])
-    assert plot.per_query_delta_frame(ints, baseline=1, runs=2).rows() == deltas.rows()
+    # an integer names the run whose id is its decimal text, as in compare(run_ids=[1, 2])
+    assert plot.per_query_delta_frame(ints, baseline=1, run_ids=2).rows() == deltas.rows()
     with pytest.raises(ir.ParameterError, match=r"baseline=1.0 is no run id"):
         plot.per_query_delta_frame(ints, baseline=1.0)  # type: ignore[arg-type]
 

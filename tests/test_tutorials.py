@@ -86,7 +86,7 @@ def test_compare_tutorial_reproduces_the_leaderboard_and_scipy() -> None:
     for ours, official in [("nDCG@10", "official_ndcg10"), ("P@5", "official_p5"),
                            ("AP", "official_map")]:  # fmt: skip
         assert (check[ours] - check[official]).abs().max() <= 0.5e-4  # 4 decimals printed
-    per_q, baseline = ns["per_q"], ns["baseline"]
+    per_q, baseline = ns["results"], ns["baseline"]
     wide = per_q.filter(pl.col("measure") == "nDCG@10").pivot(
         on="run_id", index="query_id", values="value"
     )

@@ -31,6 +31,7 @@ import numpy as np
 import polars as pl
 
 from polars_ireval._base.numeric import RELATIVE_TOLERANCE, is_number, snap
+from polars_ireval._base.options import Missing, check_missing, check_persistence, renamed
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -40,20 +41,34 @@ from polars_ireval.errors import (
     ScoreError,
 )
 
-__all__ = ["METHODS", "RBO", "RBO_COLUMNS", "Agreement", "agreement", "rbo", "tau_ap"]
+__all__ = [
+    "COEFFICIENTS",
+    "METHODS",
+    "RBO",
+    "RBO_COLUMNS",
+    "Agreement",
+    "agreement",
+    "rbo",
+    "tau_ap",
+]
 
-Method = Literal["kendall", "tau_ap", "rbo", "spearman", "pearson"]
-Missing = Literal["error", "intersect"]
+Coefficient = Literal["kendall", "tau_ap", "rbo", "spearman", "pearson"]
+#: The ``missing=`` of :func:`agreement` and :func:`rbo`: a run (a query) one side lacks
+#: is left out (``"skip"``, formerly ``"intersect"``) or an error (``"error"``); there is
+#: no score to give it, so no ``"zero"``.
+_MISSING_SIDE: tuple[str, ...] = ("skip", "error")
 
-#: The methods of :func:`agreement`, by name, with what each is.
-METHODS: dict[str, str] = {
+#: The coefficients of :func:`agreement`, by name, with what each is.
+COEFFICIENTS: dict[str, str] = {
     "kendall": "Kendall's tau-b (scipy.stats.kendalltau), ties allowed",
     "tau_ap": "AP correlation tau_ap (Yilmaz, Aslam and Robertson 2008), asymmetric, no ties",
     "rbo": "rank-biased overlap RBO_ext (Webber, Moffat and Zobel 2010), no ties",
     "spearman": "Spearman's rho (scipy.stats.spearmanr)",
     "pearson": "Pearson's r (scipy.stats.pearsonr)",
 }
-_METHOD_ALIASES = {"tau": "kendall", "kendalltau": "kendall", "tauap": "tau_ap", "ap": "tau_ap"}
+#: The former name of :data:`COEFFICIENTS`.
+METHODS = COEFFICIENTS
+_ALIASES = {"tau": "kendall", "kendalltau": "kendall", "tauap": "tau_ap", "ap": "tau_ap"}
 
 #: The columns of :func:`rbo`'s result on two run frames, in order.
 RBO_COLUMNS: tuple[str, ...] = (
@@ -106,7 +121,8 @@ class Agreement:
     Attributes
     ----------
     method : str
-        The method's canonical name (a key of :data:`METHODS`).
+        The coefficient's canonical name (a key of :data:`COEFFICIENTS`; the
+        ``coefficient=`` asked for).
     coefficient : float
         What :func:`agreement` returns without ``details`` (RBO_ext for ``"rbo"``).
     n : int
@@ -130,24 +146,21 @@ class Agreement:
 # --------------------------------------------------------------------------- input
 
 
-def _method(value: Any) -> str:
+def _coefficient(value: Any) -> str:
     if isinstance(value, str):
         key = value.strip().lower().replace("-", "_")
-        key = _METHOD_ALIASES.get(key, key)
-        if key in METHODS:
+        key = _ALIASES.get(key, key)
+        if key in COEFFICIENTS:
             return key
-    close = difflib.get_close_matches(str(value), list(METHODS), n=1)
+    close = difflib.get_close_matches(str(value), list(COEFFICIENTS), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ParameterError(f"method={value!r} is unknown{hint}; use one of {list(METHODS)}")
+    raise ParameterError(f"coefficient={value!r} is unknown{hint}; use one of {list(COEFFICIENTS)}")
 
 
 def _persistence(p: Any) -> float:
-    if not is_number(p) or not 0.0 < float(p) < 1.0:
-        raise ParameterError(
-            f"p={p!r}: RBO's persistence must be a number strictly between 0 and 1 "
-            "(0.9 weighs the first 10 ranks by about 86%)"
-        )
-    return float(p)
+    return check_persistence(
+        p, what="RBO's persistence (0.9 weighs the first 10 ranks by about 86%)"
+    )
 
 
 def _scores(
@@ -284,7 +297,7 @@ def _align(
         raise MissingQueryError(
             f"the two sides score different runs: {len(only_a)} run(s) only in a "
             f"(missing from b): {only_a[:10]}; {len(only_b)} run(s) only in b (missing "
-            f"from a): {only_b[:10]}; pass missing='intersect' to compare the common runs"
+            f"from a): {only_b[:10]}; pass missing='skip' to compare the common runs"
         )
     runs = sorted(set(sa) & set(sb))
     if len(runs) < 2:
@@ -306,7 +319,7 @@ def _tied_up_to(x: np.ndarray, tolerance: Any) -> np.ndarray:
     return snap(x, np.abs(x), float(tolerance))
 
 
-def _refuse_ties(x: np.ndarray, runs: list[str], side: str, method: str) -> None:
+def _refuse_ties(x: np.ndarray, runs: list[str], side: str, coefficient: str) -> None:
     values, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
     if (counts > 1).any():
         tied = np.flatnonzero(counts > 1)[:5]
@@ -315,8 +328,8 @@ def _refuse_ties(x: np.ndarray, runs: list[str], side: str, method: str) -> None
             for g in tied
         )
         raise ParameterError(
-            f"{method} is undefined with ties, and {side} ties runs: {shown}; use "
-            "method='kendall' (tau-b handles ties)"
+            f"{coefficient} is undefined with ties, and {side} ties runs: {shown}; use "
+            "coefficient='kendall' (tau-b handles ties)"
         )
 
 
@@ -532,7 +545,7 @@ def _rbo_runs(
         only_a, only_b = sorted(qa - qb), sorted(qb - qa)
         raise MissingQueryError(
             f"the runs rank different queries: {len(only_a)} only in run_a {only_a[:10]}, "
-            f"{len(only_b)} only in run_b {only_b[:10]}; pass missing='intersect' to compare "
+            f"{len(only_b)} only in run_b {only_b[:10]}; pass missing='skip' to compare "
             "the queries both rank"
         )
     queries = sorted(qa & qb)
@@ -613,7 +626,8 @@ def rbo(a: Any, b: Any, *, p: float = _DEFAULT_P, missing: Missing = "error") ->
         the weight).
     missing
         Run frames only: queries ranked by one run and not the other raise
-        (``"error"``, naming them) or are left out (``"intersect"``).
+        (``"error"``, naming them) or are left out (``"skip"``; formerly ``"intersect"``,
+        still accepted).
 
     Returns
     -------
@@ -645,8 +659,7 @@ def rbo(a: Any, b: Any, *, p: float = _DEFAULT_P, missing: Missing = "error") ->
     0.6931471805599453
     """
     p = _persistence(p)
-    if missing not in ("error", "intersect"):
-        raise ParameterError(f"missing={missing!r} is unknown; use 'error' or 'intersect'")
+    missing = check_missing(missing, allowed=_MISSING_SIDE)
     fa, fb = _run_frame(a), _run_frame(b)
     if fa is not None and fb is not None:
         return _rbo_runs(fa, fb, p, missing)
@@ -662,7 +675,7 @@ def rbo(a: Any, b: Any, *, p: float = _DEFAULT_P, missing: Missing = "error") ->
 def agreement(
     a: Any,
     b: Any,
-    method: str = ...,
+    coefficient: str = ...,
     *,
     details: Literal[False] = ...,
     measure: str | tuple[str, str] | None = ...,
@@ -679,7 +692,7 @@ def agreement(
 def agreement(
     a: Any,
     b: Any,
-    method: str = ...,
+    coefficient: str = ...,
     *,
     details: Literal[True],
     measure: str | tuple[str, str] | None = ...,
@@ -692,10 +705,11 @@ def agreement(
 ) -> Agreement: ...
 
 
+@renamed(method="coefficient")
 def agreement(
     a: Any,
     b: Any,
-    method: str = "kendall",
+    coefficient: str = "kendall",
     *,
     details: bool = False,
     measure: str | tuple[str, str] | None = None,
@@ -717,14 +731,14 @@ def agreement(
         numbers, Python's or numpy's, not strings or booleans). For
         ``"tau_ap"``, ``a`` is the reference ordering and ``b`` the ordering evaluated
         against it.
-    method
+    coefficient
         ``"kendall"`` (Kendall's tau-b, ``scipy.stats.kendalltau``; ties allowed),
         ``"tau_ap"`` (Yilmaz, Aslam and Robertson's AP correlation, SIGIR 2008: errors near
         the top of ``b``'s ordering cost more; asymmetric; undefined with ties),
         ``"rbo"`` (rank-biased overlap of the two orderings of the runs by score,
         descending: RBO_ext, see :func:`rbo`; undefined with ties), ``"spearman"``
         (``scipy.stats.spearmanr``) or ``"pearson"`` (``scipy.stats.pearsonr``, on the
-        scores themselves).
+        scores themselves). Formerly ``method=`` (still accepted).
     details
         ``True``: return an :class:`Agreement` (coefficient, number of runs, scipy's
         p-value, RBO's bounds) instead of the coefficient alone (a bool; anything else is
@@ -736,13 +750,13 @@ def agreement(
     p
         RBO's persistence (``"rbo"`` only; default 0.9).
     missing
-        Runs scored on one side only: ``"error"`` (default; names them) or
-        ``"intersect"`` (compare the common runs).
+        Runs scored on one side only: ``"error"`` (default; names them) or ``"skip"``
+        (compare the common runs; formerly ``"intersect"``, still accepted).
     tolerance
         Scores equal up to rounding error are tied (default ``1e-14``, relative to the
         larger magnitude of the two scores compared): the mean of the same per-query
         scores summed in another order can differ in its last bits, and would order two
-        runs the evaluation does not tell apart. Every method but ``"pearson"`` sees them
+        runs the evaluation does not tell apart. Every coefficient but ``"pearson"`` sees them
         tied (``"tau_ap"`` and ``"rbo"`` then refuse them); ``0`` takes the floats as they
         are, as ``scipy.stats.kendalltau`` does.
     run_col, value_col, measure_col
@@ -757,7 +771,7 @@ def agreement(
     Raises
     ------
     ParameterError
-        Unknown method, ``p`` outside (0, 1) or given to another method, several measures
+        Unknown coefficient, ``p`` outside (0, 1) or given to another coefficient, several measures
         and no ``measure=``, ``measure`` not a name or a pair of names, ``details`` not a
         bool, ``tolerance`` not in [0, 1), ties with ``"tau_ap"`` or ``"rbo"``.
     MissingQueryError
@@ -779,14 +793,13 @@ def agreement(
     >>> agreement(ndcg, ap, "rbo", details=True).rbo.min  # doctest: +ELLIPSIS
     0.5...
     """
-    name = _method(method)
+    name = _coefficient(coefficient)
     if not isinstance(details, (bool, np.bool_)):
         raise ParameterError(f"details={details!r}: must be True or False")
     if p is not None and name != "rbo":
-        raise ParameterError(f"p={p!r} is RBO's persistence; method={name!r} takes none")
+        raise ParameterError(f"p={p!r} is RBO's persistence; coefficient={name!r} takes none")
     persistence = _persistence(_DEFAULT_P if p is None else p)
-    if missing not in ("error", "intersect"):
-        raise ParameterError(f"missing={missing!r} is unknown; use 'error' or 'intersect'")
+    missing = check_missing(missing, allowed=_MISSING_SIDE)
     ma, mb = _measure_pair(measure)
     common = {"run_col": run_col, "value_col": value_col, "measure_col": measure_col}
     sa = _scores(a, "a", measure=ma, **common)
@@ -801,11 +814,11 @@ def agreement(
 
         test = {"kendall": stats.kendalltau, "spearman": stats.spearmanr}.get(name, stats.pearsonr)
         res = test(xa, xb)
-        coefficient, p_value = float(res.statistic), float(res.pvalue)
+        value, p_value = float(res.statistic), float(res.pvalue)
     elif name == "tau_ap":
         _refuse_ties(xa, runs, "a", "tau_ap")
         _refuse_ties(xb, runs, "b", "tau_ap")
-        coefficient = tau_ap(xa, xb)
+        value = tau_ap(xa, xb)
     else:
         _refuse_ties(xa, runs, "a", "rbo")
         _refuse_ties(xb, runs, "b", "rbo")
@@ -815,7 +828,7 @@ def agreement(
             list(order[np.argsort(-xb, kind="stable")]),
             persistence,
         )
-        coefficient = bounds.ext
+        value = bounds.ext
     if not details:
-        return coefficient
-    return Agreement(name, coefficient, len(runs), p_value, bounds, tuple(runs))
+        return value
+    return Agreement(name, value, len(runs), p_value, bounds, tuple(runs))

@@ -6,7 +6,8 @@ keeps the rows of the runs that make the pool; :func:`build_campaign` numbers th
 candidates (in Method A's order) and the rankings and gives every row its RBP weight
 (:class:`Campaign`), which :mod:`polars_ireval.analysis.pooling` chooses from and
 :mod:`polars_ireval.analysis.judging` replays on. The checks of the parameters that every
-pooling function takes (``p``, the counts, ``contributors``) are here too.
+pooling function takes is here too: ``contributors`` (``p`` and the counts are checked by
+:mod:`polars_ireval._base.options`, as everywhere).
 
 The columns a campaign adds to its frames are named by the constants below (each with two
 leading underscores, so that they never meet a user's column).
@@ -22,8 +23,11 @@ import polars as pl
 
 from polars_ireval._base import schema as S
 from polars_ireval.errors import EmptyInputError, MissingQueryError, ParameterError
-from polars_ireval.judge import as_run, rank_rows
+from polars_ireval.io.intake import intake_run
+from polars_ireval.judge import rank_rows
 
+#: How the pooling functions name ``p`` in their errors.
+PERSISTENCE = "the persistence of the RBP weights (0.8 is the seed's and ir_measures' default)"
 #: The run id given to a run frame without a ``run_id`` column.
 SINGLE_RUN = "run"
 #: A run's position among the runs, by run id (:attr:`Ranked.rows`).
@@ -46,25 +50,6 @@ _ROW = "__row"  # a row's position in build_campaign's rows
 
 
 # --------------------------------------------------------------------------- validation
-
-
-def check_p(p: Any) -> float:
-    """``p`` as a float, or :class:`ParameterError` unless it is strictly between 0 and 1."""
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 < float(p) < 1.0:
-        raise ParameterError(
-            f"p={p!r}: the persistence must be a number strictly between 0 and 1 "
-            "(0.8 is the seed's and ir_measures' default)"
-        )
-    return float(p)
-
-
-def check_count(name: str, value: Any, *, what: str) -> int | None:
-    """``value`` as a positive int (or None), else :class:`ParameterError` naming ``what``."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ParameterError(f"{name}={value!r}: {what} must be a positive integer (or None)")
-    return int(value)
 
 
 def contributor_list(contributors: Any) -> list[str] | None:
@@ -110,7 +95,7 @@ def rank_runs(runs: Any, contributors: list[str] | None = None) -> Ranked:
     ``queries`` all the same. A run without a ``run_id`` column is one run named
     ``"run"``. A LazyFrame is collected here: choosing a pool needs the whole campaign.
     """
-    frame = as_run(runs)
+    frame = intake_run(runs)
     if isinstance(frame, pl.LazyFrame):
         frame = frame.collect()
     if S.RUN_ID not in frame.columns:

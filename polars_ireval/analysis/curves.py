@@ -28,15 +28,15 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_ireval._base import schema as S
-from polars_ireval.errors import ParameterError
-from polars_ireval.judge import (
+from polars_ireval._base.options import (
     Missing,
-    Ties,
     check_flag,
-    check_options,
+    check_positive_int,
     check_relevance_level,
-    judge,
+    renamed,
 )
+from polars_ireval.errors import ParameterError
+from polars_ireval.judge import Ties, check_options, judge
 from polars_ireval.measures.iprec import ROUNDING, needed_relevant
 
 __all__ = [
@@ -70,14 +70,6 @@ RECALL, PRECISION = "recall", "precision"
 
 
 # --------------------------------------------------------------------------- options
-
-
-def _count(name: str, value: Any, what: str, *, optional: bool = False) -> None:
-    if optional and value is None:
-        return
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        tail = " (or None)" if optional else ""
-        raise ParameterError(f"{name}={value!r}: {what} must be a positive integer{tail}")
 
 
 def _recall_points(recall_points: Any) -> tuple[float, ...] | None:
@@ -118,12 +110,12 @@ _MAX_COUNT = (1 << 63) - 1  # the largest Int64
 
 
 def _n_docs(n_docs: Any) -> int:
-    if not isinstance(n_docs, int) or isinstance(n_docs, bool) or n_docs < 1:
-        raise ParameterError(
-            f"n_docs={n_docs!r}: the number of documents in the collection must be a "
-            "positive integer (the count of all documents searched, retrieved or not; "
-            "e.g. n_docs=51078 for CORD-19 2020-04-10)"
-        )
+    n_docs = check_positive_int(
+        "n_docs",
+        n_docs,
+        what="the number of documents in the collection (the count of all documents "
+        "searched, retrieved or not; e.g. n_docs=51078 for CORD-19 2020-04-10)",
+    )
     if n_docs > _MAX_COUNT:
         raise ParameterError(
             f"n_docs={n_docs!r}: the number of documents in the collection must be at most "
@@ -194,8 +186,9 @@ def _per_ranking(*extra: pl.Expr) -> list[pl.Expr]:
 # --------------------------------------------------------------------------- PR curve
 
 
+@renamed(runs="run")
 def pr_curve(
-    runs: Any,
+    run: Any,
     qrels: Any,
     *,
     recall_points: RecallPoints = None,
@@ -220,9 +213,11 @@ def pr_curve(
 
     Parameters
     ----------
-    runs
+    run
         One run or many (a ``run_id`` column): a frame, a path, a glob, a list of paths
         (anything :func:`polars_ireval.judge` takes). A LazyFrame gives a LazyFrame.
+        Formerly ``runs=`` (still accepted), as :func:`roc_curve` and
+        :func:`polars_ireval.evaluate` name it.
     qrels
         The judgments: a frame or a path.
     recall_points
@@ -306,7 +301,7 @@ def pr_curve(
         )
     check_options(max_depth=max_depth, ties=ties, missing=missing)
     table, keys, lazy = _judged(
-        runs, qrels, unjudged=False, missing=missing, max_depth=max_depth, ties=ties,
+        run, qrels, unjudged=False, missing=missing, max_depth=max_depth, ties=ties,
         level=level,
     )  # fmt: skip
     num_rel = table.group_by(keys).agg(pl.col(_REL).sum().cast(pl.Int64).alias(_R))
@@ -534,7 +529,9 @@ def confusion(
     └──────────┴─────┴─────┴─────┴─────┘
     """
     n = _n_docs(n_docs)
-    _count("k", k, "the cutoff (the top k ranks are the retrieved set)", optional=True)
+    check_positive_int(
+        "k", k, what="the cutoff (the top k ranks are the retrieved set)", optional=True
+    )
     check_relevance_level(relevance_level)
     level = relevance_level
     check_options(max_depth=max_depth, ties=ties, missing=missing)

@@ -26,7 +26,8 @@ import numpy as np
 import polars as pl
 
 from polars_ireval._base import schema as S
-from polars_ireval.judge import Ties, as_qrels, group_keys, judge_and_rankings
+from polars_ireval.io.intake import Inputs
+from polars_ireval.judge import Ties, group_keys, judge_and_rankings
 from polars_ireval.measures._expr import RANK, relevant
 from polars_ireval.measures.ap import running_precisions
 from polars_ireval.measures.depth import (
@@ -123,8 +124,7 @@ def _at_ranks(events: pl.LazyFrame, qrels: pl.LazyFrame, plan: DepthPlan) -> pl.
 
 
 def one_pass(
-    run: Any,
-    qrels: Any,
+    inputs: Inputs,
     curves: list[tuple[Curve, str]],
     depths: list[int],
     *,
@@ -135,8 +135,9 @@ def one_pass(
     ties: Ties,
     contributors: list[str] | None = None,
 ) -> dict[int, pl.LazyFrame]:
-    """The curves of the one-pass measures (by their order), from one evaluation table;
-    the R_k of AP'' pools the rankings of ``contributors`` (None: every run).
+    """The curves of the one-pass measures (by their order), from one evaluation table of
+    ``inputs`` (checked at the front door, :func:`polars_ireval.depth_curve`); the R_k of
+    AP'' pools the rankings of ``contributors`` (None: every run).
 
     The rankings are numbered in (run, query) order; their retrieved rows (the events) are
     sorted by ranking and rank, and each measure's running values are computed over them.
@@ -145,10 +146,10 @@ def one_pass(
     values there; per-query statistics (R, the ideal DCG at each depth, the R_k of AP'')
     are joined on the query."""
     table = judge_and_rankings(
-        run, qrels, judged_only=condensed, ties=ties, unjudged=residuals, collect=False
+        inputs, judged_only=condensed, ties=ties, unjudged=residuals, collect=False
     ).table.lazy()
     keys = group_keys(table)
-    q = as_qrels(qrels).lazy().cache()
+    q = inputs.qrels.lazy().cache()
     table = table.cache()  # read for the rankings and the events
     depth = pl.lit(pl.Series(DEPTH, depths, dtype=pl.UInt32))
     plans = [_plan(curve, kind, relevance_level, depth) for curve, kind in curves]

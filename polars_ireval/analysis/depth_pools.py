@@ -16,10 +16,11 @@ import numpy as np
 import polars as pl
 
 from polars_ireval._base import schema as S
+from polars_ireval._base.options import check_flag, check_positive_int
 from polars_ireval._base.resources import require, require_listable
-from polars_ireval.analysis.campaign import SINGLE_RUN, check_count, contributor_list
+from polars_ireval.analysis.campaign import SINGLE_RUN, contributor_list
 from polars_ireval.errors import ParameterError
-from polars_ireval.judge import as_qrels, as_run, check_flag
+from polars_ireval.io.intake import intake_qrels, intake_run
 
 __all__ = ["depth_qrels", "judged_depth", "pool_depths"]
 
@@ -54,7 +55,7 @@ def _ranked_lazy(runs: Any, contributors: list[str] | None) -> tuple[pl.LazyFram
     """``run_id, query_id, doc_id, rank`` of the (contributing) runs, lazily; and whether
     the input was lazy. Unknown contributors raise :class:`ParameterError`, for a lazy run
     when the query is collected."""
-    run = as_run(runs)
+    run = intake_run(runs)
     lazy = isinstance(run, pl.LazyFrame)
     lf = run.lazy()
     if S.RUN_ID not in lf.collect_schema():
@@ -184,15 +185,15 @@ def depth_qrels(
         if isinstance(depth, (str, bytes)) or not hasattr(depth, "__iter__"):
             raise ParameterError(f"depth={depth!r}: give a pool depth or a list of depths")
         require_listable("depth=", depth, fix="ask for fewer depths (e.g. depth=[10, 20, 50])")
-        depths = [check_count("depth", d, what="each pool depth") for d in depth]
+        depths = [check_positive_int("depth", d, what="each pool depth") for d in depth]
         if not depths:
             raise ParameterError("depth=[]: give at least one pool depth")
     else:
-        depths = [check_count("depth", depth, what="the pool depth")]
-    values = sorted({int(d) for d in depths if d is not None})
+        depths = [check_positive_int("depth", depth, what="the pool depth")]
+    values = sorted(set(depths))
     names = contributor_list(contributors)
     ranked, lazy_runs = _ranked_lazy(runs, names)
-    q = as_qrels(qrels)
+    q = intake_qrels(qrels)
     lazy = lazy_runs or isinstance(q, pl.LazyFrame)
     entry = (
         ranked.filter(pl.col(S.RANK) <= max(values))
@@ -274,7 +275,7 @@ def judged_depth(runs: Any, qrels: Any, *, per_query: bool = False) -> Any:
     """
     check_flag("per_query", per_query)
     ranked, lazy_runs = _ranked_lazy(runs, None)
-    q = as_qrels(qrels)
+    q = intake_qrels(qrels)
     lazy = lazy_runs or isinstance(q, pl.LazyFrame)
     qlf = q.lazy()
     judged = (

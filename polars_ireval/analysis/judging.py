@@ -27,16 +27,21 @@ import numpy as np
 import polars as pl
 
 from polars_ireval._base import schema as S
+from polars_ireval._base.options import (
+    check_flag,
+    check_persistence,
+    check_positive_int,
+    check_relevance_level,
+)
 from polars_ireval._base.progress import ProgressOption, bar, check_progress
 from polars_ireval._base.resources import require, require_listable
 from polars_ireval.analysis.budget_scores import METHOD, STATUS, score_budgets
 from polars_ireval.analysis.campaign import (
     BEST_RANK,
     CANDIDATE,
+    PERSISTENCE,
     Campaign,
     build_campaign,
-    check_count,
-    check_p,
     check_queries,
     contributing,
     contributor_list,
@@ -57,7 +62,7 @@ from polars_ireval.analysis.pooling import (
     trim,
 )
 from polars_ireval.errors import ParameterError
-from polars_ireval.judge import as_qrels, as_run, check_flag, check_relevance_level
+from polars_ireval.io.intake import intake_qrels, intake_run
 
 __all__ = [
     "STATUSES",
@@ -279,12 +284,12 @@ def simulate_judging(
     """
     specs = _methods(methods)
     budget_list = _budgets(budgets)
-    p = check_p(p)
+    p = check_persistence(p, what=PERSISTENCE)
     check_flag("per_query", per_query)
-    size = check_count("batch", batch, what="the batch size")
+    size = check_positive_int("batch", batch, what="the batch size", optional=True)
     if size is None:
         raise ParameterError("batch=None: give the batch size, a positive integer (default 100)")
-    depth = check_count("depth", depth, what="the pool depth")
+    depth = check_positive_int("depth", depth, what="the pool depth", optional=True)
     if unknown not in UNKNOWN:
         raise ParameterError(
             f"unknown={unknown!r}: documents the qrels never judged are either "
@@ -297,11 +302,11 @@ def simulate_judging(
     option: ProgressOption = False if progress is None or callable(progress) else progress
     check_progress(option)
 
-    run_frame = as_run(runs)
+    run_frame = intake_run(runs)
     if isinstance(run_frame, pl.LazyFrame):
         run_frame = run_frame.collect()
     ranked = rank_runs(run_frame)
-    q = as_qrels(qrels)
+    q = intake_qrels(qrels)
     qrels_df = q.collect() if isinstance(q, pl.LazyFrame) else q
     check_queries(ranked, qrels_df, "the qrels")
     judged_queries = qrels_df.select(S.QUERY_ID).unique()
@@ -456,9 +461,7 @@ def _budgets(budgets: Any) -> list[int]:
         raise ParameterError("budgets=[]: give at least one number of judgments")
     out = []
     for b in values:
-        n = check_count("budgets", b, what="each budget (a number of judgments)")
-        assert n is not None
-        out.append(n)
+        out.append(check_positive_int("budgets", b, what="each budget (a number of judgments)"))
     return sorted(set(out))
 
 

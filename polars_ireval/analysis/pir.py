@@ -35,6 +35,7 @@ import numpy as np
 import polars as pl
 
 from polars_ireval._base import schema as S
+from polars_ireval._base.options import check_persistence, check_positive_int
 from polars_ireval._base.resources import require
 from polars_ireval.engines.base import measures_estimate
 from polars_ireval.errors import (
@@ -654,14 +655,14 @@ def simulate_sessions(
     >>> out["pir"].item(), out["sessions"].item()
     (1.0, 50)
     """
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise ParameterError(f"n={n!r}: give a positive number of sessions")
+    n = check_positive_int("n", n, what="the number of sessions")
     rng = _rng(seed)
-    if not (isinstance(p, (int, float)) and 0 < p < 1):
-        raise ParameterError(f"p={p!r}: the persistence must lie in (0, 1)")
+    p = check_persistence(p, what="the user's persistence")
     if not (isinstance(noise, (int, float)) and math.isfinite(noise) and noise >= 0):
         raise ParameterError(f"noise={noise!r}: give a non-negative standard deviation")
-    if not isinstance(depth, int) or depth < 1 or not isinstance(pool, int) or pool < depth:
+    depth = check_positive_int("depth", depth, what="the length of each list")
+    pool = check_positive_int("pool", pool, what="the number of documents per session")
+    if pool < depth:
         raise ParameterError(
             f"depth={depth!r}, pool={pool!r}: give 1 <= depth <= pool (whole numbers)"
         )

@@ -57,18 +57,23 @@ import numpy as np
 import polars as pl
 
 from polars_ireval._base import schema as S
+from polars_ireval._base.options import (
+    check_flag,
+    check_persistence,
+    check_positive_int,
+    check_relevance_level,
+)
 from polars_ireval._base.progress import ProgressOption, bar, check_progress
 from polars_ireval.analysis.campaign import (
     BEST_RANK,
     CANDIDATE,
     FIRST_RUN,
     MAX_WEIGHT,
+    PERSISTENCE,
     QUERY_NUMBER,
     SUM_WEIGHT,
     Campaign,
     build_campaign,
-    check_count,
-    check_p,
     check_queries,
     contributing,
     contributor_list,
@@ -76,8 +81,8 @@ from polars_ireval.analysis.campaign import (
     rank_runs,
 )
 from polars_ireval.errors import ParameterError
+from polars_ireval.io.intake import intake_qrels
 from polars_ireval.io.pools import ORDER, POOL_COLUMNS, WEIGHT, read_pool, write_pool
-from polars_ireval.judge import as_qrels, check_flag, check_relevance_level
 
 __all__ = [
     "METHODS",
@@ -555,10 +560,12 @@ def pool(
     ['11', '10']
     """
     spec = method_of(method)
-    p = check_p(p)
-    budget = check_count("budget", budget, what="the number of documents to judge")
-    depth = check_count("depth", depth, what="the pool depth")
-    batch = check_count("batch", batch, what="the batch size")
+    p = check_persistence(p, what=PERSISTENCE)
+    budget = check_positive_int(
+        "budget", budget, what="the number of documents to judge", optional=True
+    )
+    depth = check_positive_int("depth", depth, what="the pool depth", optional=True)
+    batch = check_positive_int("batch", batch, what="the batch size", optional=True)
     check_flag("per_query", per_query)
     check_relevance_level(relevance_level)
     if progress is not None and not callable(progress):
@@ -579,7 +586,7 @@ def pool(
     ranked = rank_runs(runs, names)
     judged_qrels: pl.DataFrame | None = None
     if qrels is not None:
-        q = as_qrels(qrels)
+        q = intake_qrels(qrels)
         judged_qrels = q.collect() if isinstance(q, pl.LazyFrame) else q
         check_queries(ranked, judged_qrels, "the qrels")
     camp = build_campaign(contributing(ranked, names), p)

@@ -18,18 +18,16 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import numpy as np
 import polars as pl
 
 from polars_ireval._base.numeric import snap
+from polars_ireval._base.options import Missing, check_missing, renamed
 from polars_ireval.analysis.significance import CORRECTIONS, RESULT_COLUMNS, TESTS
 from polars_ireval.analysis.significance.inputs import (
-    MISSING,
-    Missing,
     check_values,
-    choice,
     chosen_runs,
     collect,
     matrices,
@@ -330,16 +328,17 @@ pass the frame of one compare() call
         )
 
 
+@renamed(per_query="results", runs="run_ids")
 def report(
-    per_query: pl.DataFrame | pl.LazyFrame,
+    results: pl.DataFrame | pl.LazyFrame,
     comparison: pl.DataFrame | pl.LazyFrame,
     *,
-    runs: str | Sequence[str] | None = None,
+    run_ids: str | Sequence[str] | None = None,
     measures: str | Sequence[str] | None = None,
     ci: Literal["mean", "delta"] | None = None,
     sort_by: str | None = None,
     decimals: int = 4,
-    missing: Literal["error", "intersect", "zero"] = "error",
+    missing: Missing = "error",
     mode: Literal["baseline", "letters"] | None = None,
     run_col: str = "run_id",
     query_col: str = "query_id",
@@ -349,18 +348,18 @@ def report(
 
     Parameters
     ----------
-    per_query
-        The per-query frame given to :func:`polars_ireval.compare` (the means come from
-        it, over the same topics: they are checked against the comparison's).
+    results
+        The per-query scores given to :func:`polars_ireval.compare` (the means come from
+        them, over the same topics: they are checked against the comparison's).
     comparison
         What :func:`polars_ireval.compare` returned (one test and correction; any
         measures; each comparison once; a LazyFrame is collected). Against a baseline (or
         a fixed score), a run's cell is marked ``▲`` or ``▼`` when it is significantly
         above or below; otherwise each run gets a letter and its cell the letters of the
         runs it is significantly better than.
-    runs
+    run_ids
         Rows to show, in this order (default: the runs of the comparison, in the order of
-        ``per_query``, the baseline first); run ids, or one, as for :func:`compare`. The
+        ``results``, the baseline first); run ids, or one, as for :func:`compare`. The
         marks and the legend still describe the whole family that was compared.
     measures
         Columns to show (default: the comparison's measures); one measure string is one
@@ -375,7 +374,7 @@ def report(
         Digits printed.
     missing
         The ``missing=`` given to :func:`compare` (the means must cover the same topics):
-        ``"error"``, ``"intersect"`` or ``"zero"``.
+        ``"error"``, ``"skip"`` (formerly ``"intersect"``, still accepted) or ``"zero"``.
     mode
         The marks: ``"baseline"`` (``▲``/``▼``) or ``"letters"``. By default (``None``),
         ``▲``/``▼`` when every row compares a run with one same run (or with a fixed
@@ -395,15 +394,15 @@ def report(
     Examples
     --------
     >>> import polars as pl, polars_ireval as ir
-    >>> per_q = pl.DataFrame({
+    >>> results = pl.DataFrame({
     ...     "run_id": ["bm25"] * 6 + ["dense"] * 6 + ["rand"] * 6,
     ...     "query_id": ["q1", "q2", "q3", "q4", "q5", "q6"] * 3,
     ...     "measure": "nDCG@10",
     ...     "value": [0.2, 0.5, 0.4, 0.1, 0.6, 0.3,
     ...               0.4, 0.6, 0.4, 0.3, 0.8, 0.6,
     ...               0.1, 0.2, 0.1, 0.0, 0.3, 0.1]})
-    >>> cmp = ir.compare(per_q, baseline="bm25", test="t", correction="holm")
-    >>> print(ir.report(per_q, cmp).to_text())
+    >>> cmp = ir.compare(results, baseline="bm25", test="t", correction="holm")
+    >>> print(ir.report(results, cmp).to_text())
     run    nDCG@10
     bm25   0.3500
     dense  0.5167▲
@@ -414,7 +413,7 @@ def report(
     ▲ / ▼: significantly higher / lower than bm25.
     Means of column 'value'.
     <BLANKLINE>
-    >>> print(ir.report(per_q, ir.compare(per_q, test="t")).to_markdown())
+    >>> print(ir.report(results, ir.compare(results, test="t")).to_markdown())
     | # | run | nDCG@10 |
     |---|---|---:|
     | a | bm25 | 0.3500<sup>c</sup> |
@@ -429,7 +428,7 @@ def report(
     <BLANKLINE>
     """
     comparison = _checked_comparison(comparison)
-    missing = cast(Missing, choice(missing, MISSING, "missing", {}))  # as compare reads it
+    missing = check_missing(missing)  # as compare reads it
     if not isinstance(decimals, int) or isinstance(decimals, bool) or not 0 <= decimals <= 12:
         raise ParameterError(f"decimals={decimals!r}: give an integer from 0 to 12")
     meta = _meta(comparison)
@@ -439,13 +438,13 @@ def report(
     layout, base = _layout(comparison, meta, mode)
     _check_ci(ci, layout, comparison, meta, shown_measures)
     df = collect(
-        per_query, a=col_a, b=col_a, run_col=run_col, query_col=query_col, measure_col=measure_col
+        results, a=col_a, b=col_a, run_col=run_col, query_col=query_col, measure_col=measure_col
     )
     check_values(df, col_a, col_a)
     order = _run_order(df, comparison)
-    shown = order if runs is None else chosen_runs(order, runs)  # as compare: a str is one run id
+    shown = order if run_ids is None else chosen_runs(order, run_ids)  # a str is one run id
     if not shown:
-        raise ParameterError("runs=[]: name at least one run to show (or None for all)")
+        raise ParameterError("run_ids=[]: name at least one run to show (or None for all)")
     cells = _mean_cells(
         df, comparison, meta, order, shown_measures, missing=missing, ci=ci, decimals=decimals
     )
@@ -590,7 +589,7 @@ def _run_order(df: pl.DataFrame, comparison: pl.DataFrame) -> list[str]:
     order = [r for r in df["run"].unique(maintain_order=True).to_list() if r in compared]
     missing_runs = [r for r in compared if r not in order]
     if missing_runs:
-        raise ParameterError(f"runs {missing_runs} of the comparison are not in per_query")
+        raise ParameterError(f"runs {missing_runs} of the comparison are not in results")
     return order
 
 
@@ -712,9 +711,9 @@ def _check_means(cmp: pl.DataFrame, means: dict[str, float], n: int, measure: st
     bad = [r for r, v in expected.items() if r in means and abs(means[r] - v) > 1e-9]
     if ns != [n] or bad:
         raise ParameterError(
-            f"measure {measure!r}: per_query gives {n} topics but the comparison used {ns}"
+            f"measure {measure!r}: results give {n} topics but the comparison used {ns}"
             + (f", and different means for {bad[:3]}" if bad else "")
-            + "; pass report() the per_query frame and missing= given to compare()"
+            + "; pass report() the results and missing= given to compare()"
         )
 
 

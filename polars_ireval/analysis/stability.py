@@ -34,6 +34,7 @@ import polars as pl
 
 from polars_ireval._base import schema as S
 from polars_ireval._base.collect import collect
+from polars_ireval._base.options import check_positive_int
 from polars_ireval._base.resources import require, require_listable
 from polars_ireval.analysis.campaign import contributor_list
 from polars_ireval.analysis.depth_pass import CURVE_ORDER, Curve, one_pass
@@ -42,10 +43,9 @@ from polars_ireval.analysis.volatility import Volatility, volatility
 from polars_ireval.engines.base import measures_estimate, ranking_count
 from polars_ireval.errors import IrevalError, ParameterError
 from polars_ireval.evaluate import evaluate
+from polars_ireval.io.intake import Inputs, intake
 from polars_ireval.judge import (
     Ties,
-    as_qrels,
-    as_run,
     check_flag,
     check_options,
     check_relevance_level,
@@ -136,20 +136,12 @@ def _depths(depths: Any) -> list[int]:
 
 
 def _pool_depth(pool_depth: Any) -> int | None:
-    if pool_depth is None:
-        return None
-    if isinstance(pool_depth, (float, np.floating)) and math.isnan(pool_depth):
-        raise ParameterError("pool_depth=nan: give the pool depth as a positive integer, or None")
-    if (
-        isinstance(pool_depth, (bool, np.bool_))
-        or not isinstance(pool_depth, (int, np.integer))
-        or pool_depth < 1
-    ):
-        raise ParameterError(
-            f"pool_depth={pool_depth!r}: give the depth of the judgment pool as a positive "
-            "integer (e.g. pool_depth=100), or None to use the qrels as they are"
-        )
-    return int(pool_depth)
+    return check_positive_int(
+        "pool_depth",
+        pool_depth,
+        what="the depth of the judgment pool (e.g. pool_depth=100; None: the qrels as they are)",
+        optional=True,
+    )
 
 
 def _resolve(item: Any, order: int) -> Curve:
@@ -426,8 +418,8 @@ def depth_curve(
             "contributors= names the runs that make the pool of pool_depth= (and the R_k "
             "of AP''); pass pool_depth too"
         )
-    run = as_run(runs, ties=ties)
-    q: Any = as_qrels(qrels)
+    inputs = intake(runs, qrels, ties=ties)  # the run checked first, as evaluate checks
+    run, q = inputs.run, inputs.qrels
     lazy = isinstance(run, pl.LazyFrame) or isinstance(q, pl.LazyFrame)
     if pool is not None:
         q = depth_qrels(run, q, depth=pool, contributors=names)
@@ -451,7 +443,7 @@ def depth_curve(
     }  # fmt: skip
     frames: dict[int, pl.LazyFrame] = {}
     if fast:
-        frames.update(one_pass(run, q, fast, values, contributors=names, **options))
+        frames.update(one_pass(Inputs(run, q), fast, values, contributors=names, **options))
     if slow:
         frames.update(_evaluated(run.lazy(), q.lazy(), slow, values, **options))
     out = pl.concat([frames[c.order] for c in curves]).drop(CURVE_ORDER)
@@ -556,8 +548,7 @@ def ap_pooled(
     │ b      ┆ AP''@1  ┆ 0.5   │
     └────────┴─────────┴───────┘
     """
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ParameterError(f"k={k!r}: AP'' needs the evaluation depth, a positive integer")
+    k = check_positive_int("k", k, what="the evaluation depth of AP''")
     curve = depth_curve(
         runs, qrels, [AP_POOLED[0]], depths=[int(k)], per_query=per_query,
         condensed=condensed, contributors=contributors, relevance_level=relevance_level,

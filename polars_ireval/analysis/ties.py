@@ -25,18 +25,12 @@ import polars as pl
 
 from polars_ireval._base import schema as S
 from polars_ireval._base.collect import collect
+from polars_ireval._base.options import Missing, check_flag, check_relevance_level
 from polars_ireval.errors import ParameterError
 from polars_ireval.evaluate import evaluate
+from polars_ireval.io.intake import intake
 from polars_ireval.io.readers import Scores, check_scores, float32_scores
-from polars_ireval.judge import (
-    INPUT_RANK,
-    EvalTies,
-    Missing,
-    as_inputs,
-    check_flag,
-    check_options,
-    check_relevance_level,
-)
+from polars_ireval.judge import INPUT_RANK, EvalTies, check_options
 from polars_ireval.parse import MeasureLike, parse_measures
 from polars_ireval.registry import Measure, definitions
 from polars_ireval.results import MEASURE, VALUE
@@ -180,7 +174,8 @@ def tie_sensitivity(
     parsed = parse_measures(measures)
     _check_measures(parsed, relevance_level)
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels, pl.LazyFrame)
-    run_in, qrels_in = as_inputs(run, qrels, validate=validate)
+    inputs = intake(run, qrels, validate=validate)
+    run_in, qrels_in = inputs.run, inputs.qrels
     run_in = float32_scores(run_in, scores)
     options: dict[str, Any] = {
         "per_query": True,

@@ -16,6 +16,7 @@ import polars as pl
 
 from polars_ireval._base import schema as S
 from polars_ireval._base.numeric import RELATIVE_TOLERANCE, snap
+from polars_ireval._base.options import check_positive_int
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -217,15 +218,7 @@ def volatility(curve: Any, reference_depth: int = 1000) -> Volatility:
     >>> v.changes.sort("run_id")["changes"].to_list()
     [1, 1, 0]
     """
-    if (
-        isinstance(reference_depth, (bool, np.bool_))
-        or not isinstance(reference_depth, (int, np.integer))
-        or reference_depth < 1
-    ):
-        raise ParameterError(
-            f"reference_depth={reference_depth!r}: give one of the curve's depths (a "
-            "positive integer)"
-        )
+    check_positive_int("reference_depth", reference_depth, what="one of the curve's depths")
     frame = _curve_frame(curve)
     measures = frame[MEASURE].unique(maintain_order=True).to_list()
     from scipy import stats

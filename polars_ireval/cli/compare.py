@@ -5,7 +5,7 @@
     ireval compare QRELS RUN [RUN ...] [-m MEASURES]... [--baseline RUN | --pairs all]
            [--test t|wilcoxon|sign|randomization|bootstrap|tukey_hsd|randomized_tukey_hsd]
            [--correction none|bonferroni|holm|bh|by] [--alternative two-sided|greater|less]
-           [--alpha A] [-a COLUMN] [-b COLUMN] [--missing error|intersect|zero]
+           [--alpha A] [-a COLUMN] [-b COLUMN] [--missing error|skip|zero]
            [--resamples N] [--seed S] [--ci t|percentile|bca|tukey|none]
            [--format table|markdown|latex|html|tsv|csv|jsonl|parquet] [-o FILE]...
 
@@ -33,6 +33,7 @@ from pathlib import Path
 import polars as pl
 
 from polars_ireval._base.numeric import RELATIVE_TOLERANCE
+from polars_ireval._base.options import check_missing
 from polars_ireval.analysis.reporting import Report, report
 from polars_ireval.analysis.significance import (
     ALTERNATIVES,
@@ -114,8 +115,10 @@ def _parser() -> Parser:
     p.add_argument(
         "--missing",
         default="error",
-        choices=("error", "intersect", "zero"),
-        help="queries some runs lack: error (default), intersect, zero",
+        choices=("error", "skip", "zero", "intersect"),
+        metavar="{error,skip,zero}",
+        help="queries some runs lack: error (default), skip (compare on the queries every "
+        "run has; 'intersect', its old name, is still accepted), zero (score them 0)",
     )
     p.add_argument("--resamples", type=int, default=10_000, help="resamples (10000)")
     p.add_argument("--seed", type=int, default=None, help="seed of the resampling")
@@ -198,10 +201,12 @@ def _run(argv: list[str]) -> int:
         except ValueError:
             baseline = args.baseline  # compare() names the runs in its error
     residuals = any(c in ("residual", "upper", "projected") for c in (args.a, args.b))
+    # 'intersect', the old name of 'skip', without the library's DeprecationWarning
+    missing = check_missing("skip" if args.missing == "intersect" else args.missing)
     progress.update("evaluating", f"{len(paths)} run file(s)")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", CoverageWarning)
-        per_q = evaluate(
+        results = evaluate(
             run,
             qrels,
             parsed,
@@ -215,7 +220,7 @@ def _run(argv: list[str]) -> int:
     progress.done()  # the resampling tests show their own bar
     try:
         cmp = compare(
-            per_q,
+            results,
             baseline=baseline,
             pairs=args.pairs,
             test=args.test,
@@ -224,7 +229,7 @@ def _run(argv: list[str]) -> int:
             alpha=args.alpha,
             a=args.a,
             b=args.b,
-            missing=args.missing,
+            missing=missing,
             ci=None if args.ci == "none" else args.ci,
             resamples=args.resamples,
             seed=args.seed,
@@ -235,18 +240,18 @@ def _run(argv: list[str]) -> int:
         )
     except MissingQueryError as e:
         raise MissingQueryError(
-            f"{e} (on the command line: --missing intersect, or -c to score them 0)"
+            f"{e} (on the command line: --missing skip, or -c to score them 0)"
         ) from None
     rep: Report | None = None
     wanted = {fmt for _, fmt in outputs} | ({stdout_fmt} if stdout_fmt else set())
     if wanted & set(REPORT_FORMATS):
         rep = report(
-            per_q,
+            results,
             cmp,
             ci=args.show_ci,
             sort_by=args.sort_by,
             decimals=args.decimals,
-            missing=args.missing,
+            missing=missing,
             # every pair (the default): letters, also for two runs, whose one pair would
             # otherwise read as a comparison with the lower run as baseline
             mode=None if args.baseline is not None else "letters",

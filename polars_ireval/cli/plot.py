@@ -160,20 +160,20 @@ def figure(args: Any) -> Any:
         return draw(scores, measure=(names[0], names[1]))
     (name,) = _measures(args, 1, one=True)
     residuals = args.kind == "ranges"
-    per_q = evaluate(
+    results = evaluate(
         runs, qrels, [name], per_query=True, residuals=residuals,
         relevance_level=args.relevance_level,
     )  # fmt: skip
     if args.kind == "ranges":
-        return draw(per_q, measure=name)
+        return draw(results, measure=name)
     if args.kind == "delta":
         if args.baseline is None:
             raise UsageError("plot delta needs the run to compare with: --baseline RUN")
-        return draw(per_q, baseline=args.baseline, measure=name)
+        return draw(results, baseline=args.baseline, measure=name)
     from polars_ireval.analysis.significance import compare
 
     cmp = compare(
-        per_q, baseline=args.baseline, pairs=None if args.baseline else "all", test=args.test,
+        results, baseline=args.baseline, pairs=None if args.baseline else "all", test=args.test,
         correction=args.correction, seed=args.seed,
     )  # fmt: skip
     return draw(cmp, measure=name)

@@ -50,6 +50,7 @@ from polars_ireval.engines.base import (
     run_frame,
 )
 from polars_ireval.errors import ParameterError, TieOrdersError
+from polars_ireval.io.intake import intake
 from polars_ireval.judge import INPUT_RANK, Missing, group_keys
 from polars_ireval.registry import Measure
 from polars_ireval.results import MEASURE, SKIPPED_PREFIX, VALUE, NoRelevant, long_result
@@ -92,7 +93,7 @@ def averaged(
     ``depth``: the deepest rank the measures read (:func:`read_depth`); a group of tied
     documents starting below it is not arranged, and the rankings are evaluated cut there.
 
-    ``run`` and ``qrels`` are canonical (checked) frames (:func:`polars_ireval.judge.as_inputs`).
+    ``run`` and ``qrels`` are canonical (checked) frames (:func:`polars_ireval.io.intake.intake`).
     The tie groups are found eagerly (a lazy run is collected for them); the cap is
     checked then (:class:`~polars_ireval.errors.TieOrdersError`). The evaluations stay
     lazy for a lazy run.
@@ -397,8 +398,8 @@ def evaluate_spark(request: Request) -> Any:
             "Polars: pass the run and qrels as Polars frames or paths (for a Spark "
             "DataFrame, df.toArrow() and polars.from_arrow), or another tie policy"
         )
-    run_df = run_frame(r.run, "trec_eval", validate=r.validate)
-    qrels_df = qrels_frame(r.qrels, validate=r.validate)
+    inputs = intake(r.run, r.qrels, validate=r.validate)  # this engine's intake
+    run_df, qrels_df = run_frame(inputs.run, "trec_eval"), qrels_frame(inputs.qrels)
     if r.missing == "error":
         check_missing(run_df, qrels_df)
     labels = [m.label for m in r.parsed]

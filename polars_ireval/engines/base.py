@@ -13,16 +13,15 @@ from polars_ireval._base import schema as S
 from polars_ireval._base.collect import collect
 from polars_ireval._base.resources import memory_budget, require
 from polars_ireval.errors import MissingQueryError, ParameterError
+from polars_ireval.io.intake import Frame, Inputs
 from polars_ireval.io.validation import rankings
 from polars_ireval.judge import (
     AVERAGE,
     INPUT_RANK,
     EvalTies,
     Missing,
-    as_qrels,
-    as_run,
-    coverage,
     coverage_of,
+    present_rankings,
 )
 from polars_ireval.measures.usermodel import model_positions
 from polars_ireval.registry import Measure
@@ -44,11 +43,14 @@ USER_FRAME = 4
 class Request:
     """One evaluation, as :func:`polars_ireval.evaluate` hands it to an engine.
 
-    The options are already checked and the measures parsed; the inputs are as the user
-    gave them (a frame, a path, a Spark table), each engine reading and validating them
-    its own way. ``lazy``: an input is a LazyFrame, so the result stays lazy where the
-    engine can, and no coverage warning is given (it would run the query). ``con``: the
-    engine's connection (a DuckDB connection, a SparkSession), or None for its default.
+    The options are already checked and the measures parsed. ``inputs``: the run and
+    qrels read and checked at the front door (:func:`polars_ireval.io.intake.intake`), for
+    the Polars and DuckDB engines; None for the Spark engines, which read ``run`` and
+    ``qrels`` as the user gave them (a Spark table stays in Spark), each with its own
+    intake. ``lazy``: an input is a LazyFrame,
+    so the result stays lazy where the engine can, and no coverage warning is given (it
+    would run the query). ``con``: the engine's connection (a DuckDB connection, a
+    SparkSession), or None for its default.
     """
 
     run: Any
@@ -65,10 +67,17 @@ class Request:
     lazy: bool = False
     con: Any = None
     no_relevant: NoRelevant = "zero"
+    inputs: Inputs | None = None
 
     @property
     def parsed(self) -> list[Measure]:
         return list(self.measures)
+
+    @property
+    def checked(self) -> Inputs:
+        """The inputs read and checked at the front door (engines that take them)."""
+        assert self.inputs is not None, "evaluate reads the inputs for this engine"
+        return self.inputs
 
     @property
     def warn(self) -> bool:
@@ -112,10 +121,11 @@ def refuse_average_residuals(residuals: bool) -> None:
 INPUT_ORDER = "input_order"
 
 
-def run_frame(run: Any, ties: str, *, validate: bool = True) -> pl.DataFrame:
-    """The run as the Polars readers validate it, with the columns the SQL judge reads
-    (``input_rank`` for ``ties="rank"``, ``input_order`` for ``ties="input_order"``)."""
-    run_df = collect(as_run(run, ties=ties, validate=validate).lazy(), run)
+def run_frame(run: Frame, ties: str) -> pl.DataFrame:
+    """A checked run (:class:`~polars_ireval.io.intake.Inputs`' ``run``) in memory, with the
+    columns the SQL judge reads (``input_rank`` for ``ties="rank"``, ``input_order`` for
+    ``ties="input_order"``)."""
+    run_df = collect(run.lazy(), run)
     keys = [S.RUN_ID, S.QUERY_ID] if S.RUN_ID in run_df.columns else [S.QUERY_ID]
     cols = [*keys, S.DOC_ID, S.SCORE]
     if ties == "rank":
@@ -126,17 +136,19 @@ def run_frame(run: Any, ties: str, *, validate: bool = True) -> pl.DataFrame:
     return run_df
 
 
-def qrels_frame(qrels: Any, *, validate: bool = True) -> pl.DataFrame:
-    """The qrels as the Polars readers validate them."""
-    frame = collect(as_qrels(qrels, validate=validate).lazy(), qrels)
+def qrels_frame(qrels: Frame) -> pl.DataFrame:
+    """Checked qrels (:class:`~polars_ireval.io.intake.Inputs`' ``qrels``) in memory."""
+    frame = collect(qrels.lazy(), qrels)
     return frame.select(S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
 
 
 def check_missing(run: pl.DataFrame, qrels: pl.DataFrame) -> None:
     """Raise :class:`MissingQueryError` when a judged query has no ranking in the run
     (``missing="error"``)."""
-    keys = [S.RUN_ID, S.QUERY_ID] if S.RUN_ID in run.columns else [S.QUERY_ID]
-    absent = coverage(run, qrels).filter(~pl.col("in_run")).sort(keys)
+    inputs = Inputs(run, qrels)
+    keys = inputs.keys
+    cov = collect(coverage_of(present_rankings(inputs), qrels.lazy()), run)
+    absent = cov.filter(~pl.col("in_run")).sort(keys)
     if absent.height:
         sample = ", ".join(str(r) for r in absent.select(keys).head(5).rows())
         raise MissingQueryError(

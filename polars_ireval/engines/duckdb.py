@@ -119,8 +119,8 @@ def evaluate(request: Request) -> pl.DataFrame:
     if average:
         refuse_average_residuals(r.residuals)
     parsed = r.parsed
-    run_df = run_frame(r.run, "trec_eval" if average else r.ties, validate=r.validate)
-    qrels_df = qrels_frame(r.qrels, validate=r.validate)
+    run_df = run_frame(r.checked.run, "trec_eval" if average else r.ties)
+    qrels_df = qrels_frame(r.checked.qrels)
     if r.missing == "error":
         check_missing(run_df, qrels_df)
     multi = S.RUN_ID in run_df.columns
@@ -149,7 +149,7 @@ def _evaluate(con: Any, run_df: pl.DataFrame, qrels_df: pl.DataFrame, r: Request
         ).collect()
 
     def by_rank(frame: Any, missing: Missing, policy: NoRelevant) -> pl.LazyFrame:
-        ranked = run_frame(frame, "rank", validate=False)
+        ranked = run_frame(frame, "rank")  # an arrangement of the checked run
         return _per_query_frame(con, ranked, qrels_df, r, "rank", missing, policy).lazy()
 
     checked: NoRelevant = "zero" if r.no_relevant == "error" else r.no_relevant

@@ -26,14 +26,13 @@ from polars_ireval.engines.base import (
     refuse_average_residuals,
 )
 from polars_ireval.errors import ParameterError
+from polars_ireval.io.intake import Inputs
 from polars_ireval.judge import (
     AVERAGE,
     RANKING,
     EvalTies,
     Missing,
     Ties,
-    as_inputs,
-    as_qrels,
     condense,
     group_keys,
     judge_and_rankings,
@@ -58,9 +57,9 @@ def evaluate(request: Request) -> pl.LazyFrame | pl.DataFrame:
     # rankings) in memory when both are small (see polars_ireval._base.collect)
     with small_inputs(r.run, r.qrels):
         per_q, names = named_per_query_frame(
-            r.run, r.qrels, r.parsed, relevance_level=r.relevance_level, missing=r.missing,
+            r.checked, r.parsed, relevance_level=r.relevance_level, missing=r.missing,
             max_depth=r.max_depth, judged_only=r.judged_only, ties=r.ties,
-            residuals=r.residuals, warn=r.warn, validate=r.validate, no_relevant=r.no_relevant,
+            residuals=r.residuals, warn=r.warn, no_relevant=r.no_relevant,
         )  # fmt: skip
     result = long_result(per_q, r.parsed, per_query=r.per_query, residuals=r.residuals, names=names)
     if r.lazy:
@@ -68,15 +67,14 @@ def evaluate(request: Request) -> pl.LazyFrame | pl.DataFrame:
     return collect(result, r.run)  # in memory for a small run, whatever the qrels
 
 
-def per_query_frame(run: Any, qrels: Any, measures: list[Measure], **options: Any) -> pl.LazyFrame:
+def per_query_frame(inputs: Inputs, measures: list[Measure], **options: Any) -> pl.LazyFrame:
     """The Polars engine of :func:`evaluate` up to the per-query values: the frame of
     :func:`named_per_query_frame` (same arguments), without its column names."""
-    return named_per_query_frame(run, qrels, measures, **options)[0]
+    return named_per_query_frame(inputs, measures, **options)[0]
 
 
 def named_per_query_frame(
-    run: Any,
-    qrels: Any,
+    inputs: Inputs,
     measures: list[Measure],
     *,
     relevance_level: int = 1,
@@ -86,7 +84,6 @@ def named_per_query_frame(
     ties: EvalTies = "trec_eval",
     residuals: bool = False,
     warn: bool = False,
-    validate: bool = True,
     no_relevant: NoRelevant = "zero",
 ) -> tuple[pl.LazyFrame, list[str] | None]:
     """The Polars engine of :func:`evaluate` up to the per-query values: a lazy frame with
@@ -115,9 +112,9 @@ def named_per_query_frame(
         closed, enumerated = split_average(measures, residuals, max_depth, judged_only)
         if enumerated:
             frame = _per_query_enumerated(
-                run, qrels, closed, enumerated, relevance_level=relevance_level,
+                inputs, closed, enumerated, relevance_level=relevance_level,
                 missing=missing, max_depth=max_depth, judged_only=judged_only, warn=warn,
-                validate=validate, no_relevant=no_relevant,
+                no_relevant=no_relevant,
             )  # fmt: skip
             return frame, None
     # Most measures need only the judged documents and their ranks: a much smaller table.
@@ -132,13 +129,11 @@ def named_per_query_frame(
     ]  # fmt: skip
     # any order of the ties, then averaged
     ranked_by = cast(Ties, "trec_eval" if average else ties)
-    run, qrels = as_inputs(run, qrels, ties=ranked_by, validate=validate)
     check_positions(
-        measures, run, qrels, engine="polars", missing=missing, residuals=residuals
+        measures, inputs.run, inputs.qrels, engine="polars", missing=missing, residuals=residuals
     )  # the C/W/L measures' vectors, before they are built
     table, present, numbering, judged, retrieved = judge_and_rankings(
-        run,
-        qrels,
+        inputs,
         max_depth=None if average else max_depth,
         judged_only=judged_only,
         ties=ranked_by,
@@ -163,12 +158,12 @@ def named_per_query_frame(
                 residuals=residuals,
                 ranked=present if missing == "zero" else None,
                 numbering=numbering,
-                qrels=as_qrels(qrels).lazy() if kind == "stats" else None,
+                qrels=inputs.qrels.lazy() if kind == "stats" else None,
                 average=average,
                 depth=max_depth,
             )
         )
-    qrels_lf = as_qrels(qrels).lazy()
+    qrels_lf = inputs.qrels.lazy()
     if warn or no_relevant == "error":
         check_coverage(
             present, qrels_lf, measures, relevance_level=relevance_level, missing=missing,
@@ -335,8 +330,7 @@ def split_average(
 
 
 def _per_query_enumerated(
-    run: Any,
-    qrels: Any,
+    inputs: Inputs,
     closed: list[Measure],
     enumerated: list[Measure],
     *,
@@ -345,13 +339,12 @@ def _per_query_enumerated(
     max_depth: int | None,
     judged_only: bool,
     warn: bool,
-    validate: bool,
     no_relevant: NoRelevant,
 ) -> pl.LazyFrame:
     """:func:`per_query_frame` under ``ties="average"`` for the measures ``closed`` (their
     closed forms) and ``enumerated`` (averaged over the arrangements of the tied
     documents), the checks and warnings made once for both."""
-    run, qrels = as_inputs(run, qrels, validate=validate)
+    run, qrels = inputs.run, inputs.qrels
     qrels_lf = qrels.lazy()
     if warn or no_relevant == "error":
         check_coverage(
@@ -364,12 +357,18 @@ def _per_query_enumerated(
     checked: NoRelevant = "zero" if no_relevant == "error" else no_relevant
     options: dict[str, Any] = {
         "relevance_level": relevance_level, "max_depth": max_depth,
-        "judged_only": judged_only, "validate": False,
+        "judged_only": judged_only,
     }  # fmt: skip
 
     def by_rank(frame: Any, miss: Missing, policy: NoRelevant) -> pl.LazyFrame:
+        # an arrangement of the checked run: checked
         return per_query_frame(
-            frame, qrels, enumerated, ties="rank", missing=miss, no_relevant=policy, **options
+            Inputs(frame, qrels),
+            enumerated,
+            ties="rank",
+            missing=miss,
+            no_relevant=policy,
+            **options,
         )
 
     labels = [m.label for m in enumerated]
@@ -379,7 +378,7 @@ def _per_query_enumerated(
     )  # fmt: skip
     if closed:
         part = per_query_frame(
-            run, qrels, closed, ties="average", missing=missing, no_relevant=checked, **options
+            inputs, closed, ties="average", missing=missing, no_relevant=checked, **options
         )
         per_q = part.join(per_q, on=group_keys(part), how="full", coalesce=True)
     return per_q

@@ -70,6 +70,7 @@ from polars_ireval.errors import (
     SchemaError,
     ScoreError,
 )
+from polars_ireval.io.intake import intake_qrels, intake_run
 from polars_ireval.judge import INPUT_RANK
 from polars_ireval.registry import JUDGED_WEIGHT_PREFIX, Measure, SqlSpec
 from polars_ireval.sql import library
@@ -279,8 +280,12 @@ def evaluate(request: Request) -> Any:
     spark = spark_session(r.con)
     run_sdf, run_native = spark_frame(spark, r.run)
     qrels_sdf, qrels_native = spark_frame(spark, r.qrels)
-    run_df = None if run_native else run_frame(r.run, ties, validate=r.validate)
-    qrels_df = None if qrels_native else qrels_frame(r.qrels, validate=r.validate)
+    # the Spark engine's intake: a Spark table stays in Spark, a frame or path is read and
+    # checked as the front door reads for the other engines
+    run_df = (
+        None if run_native else run_frame(intake_run(r.run, ties=ties, validate=r.validate), ties)
+    )
+    qrels_df = None if qrels_native else qrels_frame(intake_qrels(r.qrels, validate=r.validate))
     if missing == "error" and run_df is not None and qrels_df is not None:
         check_missing(run_df, qrels_df)
     if run_df is not None:

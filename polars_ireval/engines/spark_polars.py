@@ -46,6 +46,7 @@ from polars_ireval import errors as E
 from polars_ireval._base import schema as S
 from polars_ireval.engines.base import INPUT_ORDER, Request, qrels_frame
 from polars_ireval.errors import EmptyInputError, IrevalError, MissingQueryError, SchemaError
+from polars_ireval.io.intake import Inputs, intake, intake_qrels, intake_run
 from polars_ireval.judge import INPUT_RANK
 from polars_ireval.registry import JUDGED_WEIGHT_PREFIX
 from polars_ireval.results import long_result, wide_names
@@ -66,7 +67,8 @@ def evaluate(request: Request) -> Any:
     if not native:  # read and checked as the Polars readers do, then handed to Spark
         from polars_ireval.engines.base import run_frame
 
-        run_sdf = from_polars(spark, run_frame(r.run, r.ties, validate=r.validate))
+        checked = intake_run(r.run, ties=r.ties, validate=r.validate)
+        run_sdf = from_polars(spark, run_frame(checked, r.ties))
     qrels_df = _qrels(spark, r.qrels, r.validate)
     columns = list(run_sdf.columns)
     lacking = [c for c in (S.QUERY_ID, S.DOC_ID, S.SCORE) if c not in columns]
@@ -150,9 +152,13 @@ def partition_scorer(
             parsed = parse_measures(measures)
             if options["residuals"]:
                 parsed += with_judged_weights(parsed)
+            # each partition's intake: rows a Spark table held are checked here
+            validate = options["validate"]
+            inputs = intake(frame, qrels, ties=options["ties"], validate=validate)
             per_q, _ = named_per_query_frame(
-                frame, qrels, parsed, missing="skip", warn=False, **options
-            )
+                inputs, parsed, missing="skip", warn=False,
+                **{k: v for k, v in options.items() if k != "validate"},
+            )  # fmt: skip
             data, error = _ipc(per_q.collect()), None
         except IrevalError as exc:
             data, error = None, f"{type(exc).__name__}: {exc}"
@@ -174,8 +180,8 @@ def _qrels(spark: Any, qrels: Any, validate: bool) -> pl.DataFrame:
                 f"the Spark qrels lack column(s) {lacking}; they need query_id, doc_id, relevance"
             )
         local = pl.from_arrow(sdf.select(S.QUERY_ID, S.DOC_ID, S.RELEVANCE).toArrow())
-        return qrels_frame(local, validate=validate)
-    return qrels_frame(qrels, validate=validate)
+        return qrels_frame(intake_qrels(local, validate=validate))
+    return qrels_frame(intake_qrels(qrels, validate=validate))
 
 
 def _ipc(frame: pl.DataFrame) -> bytes:
@@ -229,9 +235,10 @@ def _unranked(
     if options["ties"] == "rank":
         row[INPUT_RANK] = 1
     ranking = runs.with_columns(pl.lit(v).alias(k) for k, v in row.items()).drop("_", strict=False)
-    per_q, _ = named_per_query_frame(
-        ranking, judged, measures, missing="zero", warn=False, **options
-    )
+    per_q, _ = named_per_query_frame(  # a ranking made here, of checked qrels
+        Inputs(ranking, judged), measures, missing="zero", warn=False,
+        **{k: v for k, v in options.items() if k != "validate"},
+    )  # fmt: skip
     return per_q.collect().join(absent, on=keys, how="semi")
 
 

@@ -259,6 +259,74 @@ def canonical_columns(frame: FrameT, source: str, kind: str) -> FrameT:
     return frame.with_columns(*[id_column(frame, c, source) for c in ids], value)
 
 
+def canonical_run_columns(columns: Sequence[str], ties: str) -> list[str]:
+    """The columns of a canonical run of ``columns``: ``[run_id,] query_id, doc_id, score``,
+    and ``input_rank`` when the run has it (``ties="rank"`` orders by it, and the SQL
+    engines read it); an error for ``ties="rank"`` without it."""
+    keys = [c for c in (S.RUN_ID, S.QUERY_ID) if c in columns]
+    if INPUT_RANK in columns:
+        return [*keys, S.DOC_ID, S.SCORE, INPUT_RANK]
+    if ties == "rank":
+        raise ParameterError(
+            "ties='rank' orders tied documents by the run's own ranks: the run needs an "
+            f"{INPUT_RANK} column (or a 'rank' column, read as it), and has {list(columns)}"
+        )
+    return [*keys, S.DOC_ID, S.SCORE]
+
+
+def checked_lazy_run(frame: pl.LazyFrame, *, ties: str, validate: bool) -> pl.LazyFrame:
+    """A LazyFrame run in canonical form (:func:`canonical_run_columns`), checked as
+    :func:`validate_run` checks a DataFrame, as part of its query (``validate=False``: only
+    renamed and cast); its schema (columns, types) is checked at once."""
+    frame = rename_aliases(frame)
+    require(frame, (S.QUERY_ID, S.DOC_ID, S.SCORE), INPUT, "run")
+    schema = frame.collect_schema()
+    keys = [c for c in (S.RUN_ID, S.QUERY_ID, S.DOC_ID) if c in schema]
+    casts = [id_column(frame, c, INPUT) for c in keys]
+    casts.append(float_score(score_column(frame, INPUT)))
+    columns = canonical_run_columns(schema.names(), ties)
+    if not validate:
+        return frame.select(columns).with_columns(casts)
+    out: dict[str, pl.DataType] = {c: pl.String() for c in keys}
+    out[S.SCORE] = pl.Float64()
+    out |= {c: schema[c] for c in columns[len(out) :]}
+    checked = frame.select(columns).map_batches(
+        lambda df: validate_run(df, INPUT), schema=pl.Schema(out)
+    )
+    return checked.cache()  # checked once, however often the plan reads it
+
+
+#: A column a lazy query joins to make another's checks run first (one row, dropped).
+_GATE = "__gate"
+
+
+def checked_lazy_qrels(
+    frame: pl.LazyFrame, *, validate: bool, after: pl.LazyFrame | None = None
+) -> pl.LazyFrame:
+    """LazyFrame qrels in canonical form (``query_id, doc_id, relevance``), checked as
+    :func:`validate_qrels` checks a DataFrame, as part of its query (``validate=False``:
+    only renamed and cast). ``after``: a lazy frame whose query must have run (and raised
+    its errors) before these qrels are checked."""
+    frame = rename_aliases(frame)
+    columns = (S.QUERY_ID, S.DOC_ID, S.RELEVANCE)
+    require(frame, columns, INPUT, "qrels")
+    casts = [
+        id_column(frame, S.QUERY_ID, INPUT),
+        id_column(frame, S.DOC_ID, INPUT),
+        relevance_column(frame, INPUT),
+    ]
+    if not validate:
+        return frame.select(casts)
+    schema = pl.Schema({S.QUERY_ID: pl.String, S.DOC_ID: pl.String, S.RELEVANCE: pl.Int64})
+    source = frame.select(columns)
+    if after is not None:  # one row from `after`: its query runs first
+        source = source.join(after.select(pl.len().alias(_GATE)), how="cross")
+    checked = source.map_batches(
+        lambda df: validate_qrels(df.drop(_GATE, strict=False), INPUT), schema=schema
+    )
+    return checked.cache()
+
+
 def narrowed(frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataFrame:
     """``frame.select(columns)``, still known as checked (with its rankings) when ``frame``
     was: for a checked frame whose extra columns a caller leaves out."""
@@ -397,7 +465,7 @@ def relevance_column(frame: pl.DataFrame | pl.LazyFrame, source: str) -> pl.Expr
     whole numbers in the 64-bit range (``1.0`` is 1; ``1.7``, NaN, infinities and
     ``1e30`` are :class:`RelevanceError`, naming the row), and so must unsigned ones
     (a UInt64 above 2**63 - 1). Values are checked on a DataFrame; a LazyFrame's only by
-    type here (its values when it is collected, see :func:`polars_ireval.judge.as_qrels`).
+    type here (its values when it is collected, see :func:`polars_ireval.io.intake.intake_qrels`).
     """
     dtype = _schema(frame)[S.RELEVANCE]
     col = pl.col(S.RELEVANCE)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_ireval._base import schema as S
+from polars_ireval._base.options import check_positive_int, renamed
 from polars_ireval.errors import ParameterError
 from polars_ireval.plot.drawing import figure_and_axes, figure_class, style
 from polars_ireval.plot.frames import (
@@ -34,8 +35,7 @@ def _curve_keys(frame: pl.DataFrame) -> list[str]:
 
 
 def _check_lines(n: int, max_lines: int, what: str, keys: list[str]) -> None:
-    if not isinstance(max_lines, int) or isinstance(max_lines, bool) or max_lines < 1:
-        raise ParameterError(f"max_lines={max_lines!r}: must be a positive integer")
+    check_positive_int("max_lines", max_lines)
     if n > max_lines:
         raise ParameterError(
             f"{what}: the frame holds {n} curves (one per {', '.join(keys)}), more than "
@@ -246,34 +246,34 @@ def pir_curves(frame: Any, *, ax: Any = None, max_lines: int = 32) -> Figure:
 
 
 def _depth_runs(
-    df: pl.DataFrame, names: list[str], runs: Sequence[str] | None, top: int
+    df: pl.DataFrame, names: list[str], run_ids: Sequence[str] | None, top: int
 ) -> list[str]:
-    """The runs to draw: ``runs`` checked, or the ``top`` best by the first measure at the
-    deepest depth (score descending, ties by run id)."""
+    """The runs to draw: ``run_ids`` checked, or the ``top`` best by the first measure at
+    the deepest depth (score descending, ties by run id)."""
     found = df[S.RUN_ID].unique().sort().to_list()
-    if runs is not None:
-        runs = as_run_ids(runs, "plot.depth_curves")
-        unknown = [r for r in runs if r not in set(found)]
-        if unknown or not runs or len(runs) != len(set(runs)):
+    if run_ids is not None:
+        listed = as_run_ids(run_ids, "plot.depth_curves")
+        unknown = [r for r in listed if r not in set(found)]
+        if unknown or not listed or len(listed) != len(set(listed)):
             raise ParameterError(
-                f"plot.depth_curves: runs= must name runs of the curve, each once; unknown "
-                f"{unknown}, given {len(runs)} ({len(set(runs))} distinct); the curve has "
+                f"plot.depth_curves: run_ids= must name runs of the curve, each once; unknown "
+                f"{unknown}, given {len(listed)} ({len(set(listed))} distinct); the curve has "
                 f"{len(found)} runs, e.g. {found[:3]}"
             )
-        return runs
-    if not isinstance(top, int) or isinstance(top, bool) or top < 1:
-        raise ParameterError(f"top={top!r}: must be a positive integer")
+        return listed
+    top = check_positive_int("top", top)
     first = df.filter(pl.col(MEASURE) == names[0])
     deepest = first.filter(pl.col("depth") == first["depth"].max())
     ranked = deepest.sort([VALUE, S.RUN_ID], descending=[True, False], nulls_last=True)
     return ranked[S.RUN_ID].head(top).to_list()
 
 
+@renamed(runs="run_ids")
 def depth_curves(
     curve: pl.DataFrame | pl.LazyFrame,
     *,
     measure: str | Sequence[str] | None = None,
-    runs: str | Sequence[str] | None = None,
+    run_ids: str | Sequence[str] | None = None,
     top: int = 10,
     ax: Any = None,
     log_depth: bool = True,
@@ -293,13 +293,13 @@ def depth_curves(
     measure
         The measure(s) to draw, one panel each, in the order given (default: every
         measure of the curve, in its order).
-    runs
+    run_ids
         The runs to draw, in legend order (one run id, a str, is one run). Default: the
         ``top`` runs by the first measure
         drawn at the curve's deepest depth (score descending, ties by run id), the same
         runs in every panel.
     top
-        How many runs to draw when ``runs`` is not given (default 10).
+        How many runs to draw when ``run_ids`` is not given (default 10).
     ax
         One Axes (one measure) or a sequence of Axes, one per measure (e.g. a column of
         a grid, to set the condensed curves beside the usual ones); default a new figure
@@ -348,15 +348,13 @@ def depth_curves(
             f"plot.depth_curves: measure={measure!r}: {unknown or 'none'} not in the curve, "
             f"which has {found}"
         )
-    shown = _depth_runs(df, names, runs, top)
+    shown = _depth_runs(df, names, run_ids, top)
     _check_lines(len(shown), max_lines, "plot.depth_curves", [S.RUN_ID])
     if pool_depth is None and "pooled" in df.columns:
         marked = df.filter(pl.col("pooled"))["depth"].unique().to_list()
         pool_depth = marked[0] if len(marked) == 1 else None
-    elif pool_depth is not None and (
-        not isinstance(pool_depth, int) or isinstance(pool_depth, bool) or pool_depth < 1
-    ):
-        raise ParameterError(f"pool_depth={pool_depth!r}: must be a positive integer (or None)")
+    else:
+        pool_depth = check_positive_int("pool_depth", pool_depth, optional=True)
     if ax is None:
         Figure = figure_class()
         fig = Figure(figsize=(7.0, 0.6 + 2.8 * len(names)), layout="constrained")

@@ -66,13 +66,13 @@ def as_run_id(x: Any, what: str, name: str) -> str:
     raise ParameterError(f"{what}: {name}={x!r} is no run id: give a str (or an integer)")
 
 
-def as_run_ids(runs: Any, what: str) -> list[str]:
-    """``runs=``: run ids, or one (a str is one run id, never its characters)."""
-    if isinstance(runs, (str, numbers.Integral)):
-        runs = [runs]
-    if isinstance(runs, Mapping) or not isinstance(runs, Iterable):
-        raise ParameterError(f"{what}: runs={runs!r}: give a run id or a list of run ids")
-    return [as_run_id(r, what, "runs") for r in runs]
+def as_run_ids(run_ids: Any, what: str) -> list[str]:
+    """``run_ids=``: run ids, or one (a str is one run id, never its characters)."""
+    if isinstance(run_ids, (str, numbers.Integral)):
+        run_ids = [run_ids]
+    if isinstance(run_ids, Mapping) or not isinstance(run_ids, Iterable):
+        raise ParameterError(f"{what}: run_ids={run_ids!r}: give a run id or a list of run ids")
+    return [as_run_id(r, what, "run_ids") for r in run_ids]
 
 
 def ordered_runs(found: Sequence[str], order: Sequence[str] | None, what: str) -> list[str]:

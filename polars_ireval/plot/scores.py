@@ -12,8 +12,8 @@ import polars as pl
 
 from polars_ireval._base import schema as S
 from polars_ireval._base.numeric import RELATIVE_TOLERANCE
+from polars_ireval._base.options import Missing, check_missing, check_positive_int, renamed
 from polars_ireval.analysis.agreement import agreement
-from polars_ireval.analysis.significance import MISSING, Missing
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -88,12 +88,11 @@ def _checked(df: pl.DataFrame, columns: Sequence[str], what: str, source: str) -
     return df
 
 
-def _missing_policy(missing: Any, what: str) -> str:
-    if not isinstance(missing, str) or missing not in MISSING:
-        raise ParameterError(
-            f"{what}: missing={missing!r} is unknown; use one of {list(MISSING)}, as for ir.compare"
-        )
-    return missing
+def _missing_policy(missing: Any, what: str) -> Missing:
+    try:
+        return check_missing(missing)
+    except ParameterError as exc:
+        raise ParameterError(f"{what}: {exc}, as for ir.compare") from None
 
 
 def _topics(
@@ -101,7 +100,7 @@ def _topics(
 ) -> pl.DataFrame:
     """The rows of ``runs`` after :func:`polars_ireval.compare`'s missing-query policy: a
     query some run lacks (no row, or a null score) is an error (``"error"``), left out for
-    every run (``"intersect"``) or scored 0 (``"zero"``, refused for a residual)."""
+    every run (``"skip"``) or scored 0 (``"zero"``, refused for a residual)."""
     df = df.filter(pl.col(S.RUN_ID).is_in(list(runs)))
     scored = df.filter(pl.all_horizontal(pl.col(c).is_not_null() for c in columns))
     grid = pl.DataFrame({S.RUN_ID: list(runs)}, schema={S.RUN_ID: pl.String}).join(
@@ -116,10 +115,10 @@ def _topics(
         zero = "" if RESIDUAL in columns else ", or missing='zero' to score them 0"
         raise MissingQueryError(
             f"{what}: {lacking.height} (run, query) score(s) missing: {shown}{more}; pass "
-            f"missing='intersect' to use the queries every run has{zero} (or evaluate "
+            f"missing='skip' to use the queries every run has{zero} (or evaluate "
             "with missing='zero')"
         )
-    if missing == "intersect":
+    if missing == "skip":
         kept = scored.join(lacking.select(S.QUERY_ID).unique(), on=S.QUERY_ID, how="anti")
         if kept.height == 0:
             raise EmptyInputError(
@@ -131,7 +130,7 @@ def _topics(
             f"{what}: missing='zero' cannot score 'residual' for the {lacking.height} missing "
             f"(run, query) score(s), e.g. {lacking[S.RUN_ID][0]!r} lacks query "
             f"{lacking[S.QUERY_ID][0]!r}: its residual is unknown; evaluate with "
-            "missing='zero' (which computes it) or use missing='intersect'"
+            "missing='zero' (which computes it) or use missing='skip'"
         )
     zeros = lacking.with_columns(pl.lit(0.0).alias(c) for c in columns)
     return pl.concat([scored, zeros], how="diagonal_relaxed")
@@ -147,12 +146,13 @@ def _difference(a: pl.Expr, b: pl.Expr) -> pl.Expr:
     return pl.when(close).then(0.0).otherwise(a - b)
 
 
+@renamed(per_q="results", runs="run_ids")
 def per_query_delta_frame(
-    per_q: pl.DataFrame | pl.LazyFrame,
+    results: pl.DataFrame | pl.LazyFrame,
     *,
     baseline: str | int,
     measure: str | None = None,
-    runs: str | Sequence[str] | None = None,
+    run_ids: str | Sequence[str] | None = None,
     missing: Missing = "error",
 ) -> pl.DataFrame:
     """Each run's topic-wise difference from ``baseline``, sorted: what
@@ -160,29 +160,29 @@ def per_query_delta_frame(
 
     Returns ``run_id, query_id, delta, position``: ``delta = value(run) - value(baseline)``
     per topic, ``position`` 0, 1, ... by decreasing delta (ties by query id) within each
-    run; runs in the order of ``runs`` (default: by run id). Run and query ids are
+    run; runs in the order of ``run_ids`` (default: by run id). Run and query ids are
     compared as strings, as :func:`polars_ireval.compare` compares them: ``baseline="1"``
-    or ``baseline=1`` for a run id 1, ``runs="b"`` for the one run ``b``.
+    or ``baseline=1`` for a run id 1, ``run_ids="b"`` for the one run ``b``.
 
-    A query scored for some of the runs (``baseline`` and ``runs``) and not others (no
+    A query scored for some of the runs (``baseline`` and ``run_ids``) and not others (no
     row, or a null value) follows ``missing=``, as for :func:`polars_ireval.compare`:
-    ``"error"`` (default; the message names them), ``"intersect"`` (the queries every
-    run has) or ``"zero"`` (score them 0). A (run, query) twice, a NaN or infinite value
-    and a value column not of numbers are refused. A difference within rounding error
-    of the two scores (1e-14 of the larger) is 0, a tie, as :func:`polars_ireval.compare`
-    counts it.
+    ``"error"`` (default; the message names them), ``"skip"`` (the queries every run
+    has; formerly ``"intersect"``) or ``"zero"`` (score them 0). A (run, query) twice, a
+    NaN or infinite value and a value column not of numbers are refused. A difference
+    within rounding error of the two scores (1e-14 of the larger) is 0, a tie, as
+    :func:`polars_ireval.compare` counts it.
 
     Examples
     --------
     >>> import polars as pl
-    >>> per_q = pl.DataFrame({"run_id": ["a", "a", "b", "b"], "query_id": ["1", "2"] * 2,
-    ...                       "measure": "AP", "value": [0.2, 0.5, 0.4, 0.3]})
-    >>> per_query_delta_frame(per_q, baseline="a").rows()
+    >>> results = pl.DataFrame({"run_id": ["a", "a", "b", "b"], "query_id": ["1", "2"] * 2,
+    ...                         "measure": "AP", "value": [0.2, 0.5, 0.4, 0.3]})
+    >>> per_query_delta_frame(results, baseline="a").rows()
     [('b', '1', 0.2..., 0), ('b', '2', -0.2, 1)]
     """
     what, source = "plot.per_query_delta", "ir.evaluate(per_query=True)"
-    missing = _missing_policy(missing, what)  # type: ignore[assignment]
-    df = eager(per_q, what)
+    missing = _missing_policy(missing, what)
+    df = eager(results, what)
     require_columns(df, [S.RUN_ID, S.QUERY_ID, VALUE], what, source)
     df, _ = one_measure(df, measure, what)
     df = _checked(df, [VALUE], what, source)
@@ -194,12 +194,12 @@ def per_query_delta_frame(
             f"({sorted(found)[:10]})"
         )
     others = sorted(r for r in found if r != baseline)
-    if runs is not None:
-        listed = as_run_ids(runs, what)
+    if run_ids is not None:
+        listed = as_run_ids(run_ids, what)
         unknown = [r for r in listed if r not in others]
         if unknown or not listed or len(listed) != len(set(listed)):
             raise ParameterError(
-                f"plot.per_query_delta: runs={runs!r} must list runs of the frame other "
+                f"plot.per_query_delta: run_ids={run_ids!r} must list runs of the frame other "
                 f"than the baseline, each once ({others[:10]}); unknown: {unknown}"
             )
         others = listed
@@ -218,12 +218,13 @@ def per_query_delta_frame(
     )
 
 
+@renamed(per_q="results", runs="run_ids")
 def per_query_delta(
-    per_q: pl.DataFrame | pl.LazyFrame,
+    results: pl.DataFrame | pl.LazyFrame,
     *,
     baseline: str | int,
     measure: str | None = None,
-    runs: str | Sequence[str] | None = None,
+    run_ids: str | Sequence[str] | None = None,
     ax: Any = None,
     max_runs: int = 12,
     missing: Missing = "error",
@@ -235,7 +236,7 @@ def per_query_delta(
 
     Parameters
     ----------
-    per_q
+    results
         Per-query scores: ``ir.evaluate(..., per_query=True)`` (``run_id, query_id,
         measure, value``).
     baseline
@@ -243,15 +244,15 @@ def per_query_delta(
         its decimal text, as for :func:`polars_ireval.compare`).
     measure
         The measure to draw (required when the frame holds several).
-    runs
+    run_ids
         The runs to compare, in panel order (default: every other run, by run id); one
         run id (a str) is one run.
     ax
         One Axes (with one run to draw) or a sequence of Axes (one per run).
     max_runs
-        Refuse to draw more panels than this (default 12): pass ``runs=[...]``.
+        Refuse to draw more panels than this (default 12): pass ``run_ids=[...]``.
     missing
-        Queries scored for some of the runs and not others: ``"error"``, ``"intersect"``
+        Queries scored for some of the runs and not others: ``"error"``, ``"skip"``
         or ``"zero"``, as for :func:`polars_ireval.compare` (see
         :func:`per_query_delta_frame`).
 
@@ -260,16 +261,15 @@ def per_query_delta(
     matplotlib.figure.Figure
     """
     deltas = per_query_delta_frame(
-        per_q, baseline=baseline, measure=measure, runs=runs, missing=missing
+        results, baseline=baseline, measure=measure, run_ids=run_ids, missing=missing
     )
-    name = one_measure(eager(per_q, "plot.per_query_delta"), measure, "")[1]
+    name = one_measure(eager(results, "plot.per_query_delta"), measure, "")[1]
     shown = deltas[S.RUN_ID].unique(maintain_order=True).to_list()
-    if not isinstance(max_runs, int) or isinstance(max_runs, bool) or max_runs < 1:
-        raise ParameterError(f"max_runs={max_runs!r}: must be a positive integer")
+    max_runs = check_positive_int("max_runs", max_runs)
     if len(shown) > max_runs:
         raise ParameterError(
             f"plot.per_query_delta: {len(shown)} runs to compare with {baseline!r}, one "
-            f"panel each, more than max_runs={max_runs}; choose them with runs=[...] (or "
+            f"panel each, more than max_runs={max_runs}; choose them with run_ids=[...] (or "
             "raise max_runs)"
         )
     if ax is None:
@@ -281,7 +281,7 @@ def per_query_delta(
         if len(axes) != len(shown):
             raise ParameterError(
                 f"plot.per_query_delta: {len(shown)} runs to draw ({shown[:5]}) but "
-                f"{len(axes)} Axes given; pass one Axes per run (or runs=[...])"
+                f"{len(axes)} Axes given; pass one Axes per run (or run_ids=[...])"
             )
         fig = figure_and_axes(axes[0], (7.0, 3.0))[0]
     for run, one in zip(shown, axes, strict=True):
@@ -312,8 +312,9 @@ def per_query_delta(
 # --------------------------------------------------------------------------- score ranges
 
 
+@renamed(per_q="results")
 def score_ranges_frame(
-    per_q: pl.DataFrame | pl.LazyFrame,
+    results: pl.DataFrame | pl.LazyFrame,
     *,
     measure: str | None = None,
     order_by: str | Sequence[str] | None = None,
@@ -331,7 +332,7 @@ def score_ranges_frame(
     Every run is averaged over the same topics: a query scored for some runs and not
     others (no row, or a null value or residual) follows ``missing=`` as in
     :func:`polars_ireval.compare`: ``"error"`` (default; the message names them) or
-    ``"intersect"`` (the queries every run has); ``"zero"`` is refused where a query is
+    ``"skip"`` (the queries every run has); ``"zero"`` is refused where a query is
     missing, as the residual of a query not scored is unknown (evaluate with
     ``missing="zero"``, which computes it). The ``order_by`` measure's means follow the
     same policy. A (run, query) twice (a run twice in an aggregated frame), a NaN or
@@ -345,15 +346,15 @@ def score_ranges_frame(
     Examples
     --------
     >>> import polars as pl
-    >>> per_q = pl.DataFrame({"run_id": ["a", "a", "b", "b"], "query_id": ["1", "2"] * 2,
-    ...                       "measure": "RBP(p=0.8)", "value": [0.2, 0.4, 0.5, 0.5],
-    ...                       "residual": [0.5, 0.3, 0.0, 0.2]})
-    >>> score_ranges_frame(per_q).select("run_id", "base", "upper").rows()
+    >>> results = pl.DataFrame({"run_id": ["a", "a", "b", "b"], "query_id": ["1", "2"] * 2,
+    ...                         "measure": "RBP(p=0.8)", "value": [0.2, 0.4, 0.5, 0.5],
+    ...                         "residual": [0.5, 0.3, 0.0, 0.2]})
+    >>> score_ranges_frame(results).select("run_id", "base", "upper").rows()
     [('b', 0.5, 0.6), ('a', 0.30000000000000004, 0.7000000000000001)]
     """
     what, source = "plot.score_ranges", "ir.evaluate(..., residuals=True)"
-    missing = _missing_policy(missing, what)  # type: ignore[assignment]
-    df = eager(per_q, what)
+    missing = _missing_policy(missing, what)
+    df = eager(results, what)
     require_columns(df, [S.RUN_ID, VALUE, RESIDUAL], what, source)
     full = df
     df, name = one_measure(df, measure, what)
@@ -426,8 +427,9 @@ def _averaged(
     return df.select(S.RUN_ID, *columns)
 
 
+@renamed(per_q="results")
 def score_ranges(
-    per_q: pl.DataFrame | pl.LazyFrame,
+    results: pl.DataFrame | pl.LazyFrame,
     *,
     measure: str | None = None,
     order_by: str | Sequence[str] | None = None,
@@ -440,7 +442,7 @@ def score_ranges(
 
     Parameters
     ----------
-    per_q
+    results
         ``ir.evaluate(..., residuals=True)``, per query (averaged here as evaluate
         averages) or aggregated.
     measure
@@ -451,15 +453,15 @@ def score_ranges(
     ax
         The Axes to draw on (default: a new figure).
     missing
-        Queries scored for some runs and not others: ``"error"`` or ``"intersect"``, as
+        Queries scored for some runs and not others: ``"error"`` or ``"skip"``, as
         for :func:`polars_ireval.compare` (see :func:`score_ranges_frame`).
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    ranges = score_ranges_frame(per_q, measure=measure, order_by=order_by, missing=missing)
-    name = one_measure(eager(per_q, "plot.score_ranges"), measure, "")[1]
+    ranges = score_ranges_frame(results, measure=measure, order_by=order_by, missing=missing)
+    name = one_measure(eager(results, "plot.score_ranges"), measure, "")[1]
     n = ranges.height
     fig, ax = figure_and_axes(ax, (max(6.0, 1.5 + 0.14 * n), 4.0))
     x = ranges["position"].to_list()

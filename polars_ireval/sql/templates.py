@@ -39,6 +39,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, cast
 
+import numpy as np
+
 from polars_ireval.errors import ParameterError
 from polars_ireval.sql import options as O
 
@@ -282,8 +284,8 @@ def literal(v: Any) -> str:
         return "NULL"
     if isinstance(v, bool):
         return "TRUE" if v else "FALSE"
-    if isinstance(v, int):
-        return str(v)
+    if isinstance(v, (int, np.integer)):  # numpy's too, as the option checks take them
+        return str(int(v))
     if isinstance(v, float):
         if not math.isfinite(v):
             raise ParameterError(f"{v!r} is not a finite number")

@@ -39,9 +39,10 @@ from polars_ireval.errors import (
     UnknownMeasureError,
 )
 from polars_ireval.io import validation as V
+from polars_ireval.io.intake import intake_run
 from polars_ireval.io.lines import read_fields
 from polars_ireval.io.tables import expand_paths, frame_from_object, paths_label
-from polars_ireval.judge import as_run, group_keys
+from polars_ireval.judge import group_keys
 from polars_ireval.registry import Aggregate
 from polars_ireval.results import CoverageWarning, long_frame
 
@@ -316,7 +317,7 @@ def evaluate_prefs(
     """
     names = select_measures(measures, PREFS_MEASURES, PREFS_NICKNAMES)
     lazy = isinstance(run, pl.LazyFrame) or isinstance(prefs, pl.LazyFrame)
-    run_lf = as_run(run).lazy()
+    run_lf = intake_run(run).lazy()
     keys = group_keys(run_lf)
     prefs_df = _as_prefs(prefs)
     if not lazy:

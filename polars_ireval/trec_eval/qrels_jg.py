@@ -20,6 +20,7 @@ from typing import Any
 import polars as pl
 
 from polars_ireval._base import schema as S
+from polars_ireval._base.options import check_flag
 from polars_ireval.errors import (
     EmptyInputError,
     MeasureSyntaxError,
@@ -29,9 +30,10 @@ from polars_ireval.errors import (
 )
 from polars_ireval.evaluate import evaluate
 from polars_ireval.io import validation as V
+from polars_ireval.io.intake import intake_run
 from polars_ireval.io.lines import read_fields
 from polars_ireval.io.tables import expand_paths, frame_from_object, paths_label
-from polars_ireval.judge import as_run, check_flag, group_keys
+from polars_ireval.judge import group_keys
 from polars_ireval.parse import parse_measures
 from polars_ireval.registry import Measure
 from polars_ireval.results import MEASURE, VALUE
@@ -180,7 +182,7 @@ def evaluate_jg(
     check_flag("per_query", per_query)
     measures_ = _jg_measures(measures)
     lazy = isinstance(run, pl.LazyFrame) or isinstance(qrels_jg, pl.LazyFrame)
-    run_lf = as_run(run).lazy()
+    run_lf = intake_run(run).lazy()
     keys = group_keys(run_lf)
     run_keys = [k for k in keys if k == S.RUN_ID]
     qrels_lf = _as_qrels_jg(qrels_jg).lazy()

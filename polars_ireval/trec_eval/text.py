@@ -26,9 +26,10 @@ from polars_ireval._base.collect import collect, small_inputs
 from polars_ireval.engines.polars import per_query_frame
 from polars_ireval.errors import ParameterError
 from polars_ireval.evaluate import evaluate_table
+from polars_ireval.io.intake import Inputs, intake
 from polars_ireval.io.lines import max_line_bytes
 from polars_ireval.io.readers import Scores, read_qrels, read_run
-from polars_ireval.judge import judge
+from polars_ireval.judge import judge_and_rankings
 from polars_ireval.measures.iprec import needed_relevant
 from polars_ireval.registry import REGISTRY, Measure
 from polars_ireval.results import long_result
@@ -126,8 +127,11 @@ def trec_eval_text(
     items, lengths = trec_items(specs, version)
     items = _configure(items, version=version, num_docs=num_docs)
     wanted = [i for i in items if isinstance(i, Measure)]
-    run = read_run([run_path], run_id="none", scores=scores)
-    qrels = read_qrels(qrels_path)
+    # the intake: read, checked and narrowed to the judge's columns once; what is cut or
+    # added below keeps those columns, so the evaluation takes it as it is (Inputs)
+    checked = intake(read_run([run_path], run_id="none", scores=scores), read_qrels(qrels_path))
+    run, qrels = checked.run, checked.qrels
+    assert isinstance(run, pl.DataFrame) and isinstance(qrels, pl.DataFrame)
     z_table = None if zscores is None else read_zscores(zscores)
     if query is not None:
         run = run.filter(pl.col(S.QUERY_ID) == query)
@@ -164,13 +168,13 @@ def trec_eval_text(
     table = None
     if trec10 or not wanted:
         unjudged = bool(lengths) or trec10 or any(m.needs_unjudged for m in wanted)
-        table = judge(run, qrels, unjudged=unjudged, **options)
+        table = _judged(run, qrels, unjudged=unjudged, **options)
         evaluated = sorted(table[S.QUERY_ID].unique().to_list())
         values = _per_query_values(table, computed, relevance_level, run if complete else None)
     else:  # evaluate's engine: one judgment, each measure on the smallest table it needs
         with small_inputs(run, qrels):  # its queries on the inputs in memory if they are small
-            per_q = per_query_frame(
-                run, qrels, computed, relevance_level=relevance_level, **options
+            per_q = per_query_frame(  # read (and checked) by the readers above
+                Inputs(run, qrels), computed, relevance_level=relevance_level, **options
             )
         values = collect(long_result(per_q, computed, per_query=True), run, qrels)
         evaluated = sorted(values[S.QUERY_ID].unique().to_list())
@@ -335,7 +339,14 @@ def _relstring_table(
     depth = options["max_depth"]
     if not options["judged_only"]:
         depth = length if depth is None else min(depth, length)
-    return judge(run, qrels, unjudged=True, **{**options, "max_depth": depth})
+    return _judged(run, qrels, unjudged=True, **{**options, "max_depth": depth})
+
+
+def _judged(run: pl.DataFrame, qrels: pl.DataFrame, **options: Any) -> pl.DataFrame:
+    """The evaluation table of a run and qrels the readers read (checked): nothing is
+    checked again."""
+    table: pl.DataFrame = judge_and_rankings(Inputs(run, qrels), **options).table
+    return table
 
 
 def first_tag(path: str) -> str:

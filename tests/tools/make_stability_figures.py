@@ -47,7 +47,7 @@ def figure(usual: pl.DataFrame, condensed: pl.DataFrame, top: int = 10):
     fig = Figure(figsize=(11.0, 14.0), layout="constrained")
     grid = fig.subplots(len(MEASURES), 2, sharex=True)
     for col, (curve, title) in enumerate([(usual, "usual"), (condensed, "condensed")]):
-        plot.depth_curves(curve, runs=shown, ax=grid[:, col], pool_depth=POOL_DEPTH)
+        plot.depth_curves(curve, run_ids=shown, ax=grid[:, col], pool_depth=POOL_DEPTH)
         grid[0, col].set_title(
             f"{title}: unjudged documents "
             + ("count as non-relevant" if col == 0 else "removed (judged only)"),

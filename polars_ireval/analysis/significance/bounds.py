@@ -8,8 +8,9 @@ from typing import Any
 
 import polars as pl
 
+from polars_ireval._base.options import Missing, check_missing, renamed
 from polars_ireval.analysis.significance.comparison import TooFewRuns, compare
-from polars_ireval.analysis.significance.inputs import Missing, choice
+from polars_ireval.analysis.significance.inputs import choice
 from polars_ireval.analysis.significance.tests import TEST_ALIASES, TESTS
 from polars_ireval.errors import EmptyInputError, ParameterError
 
@@ -21,11 +22,12 @@ BOUNDS: dict[str, str] = {
 }
 
 
+@renamed(per_query="results", runs="run_ids")
 def compare_bounds(
-    per_query: pl.DataFrame | pl.LazyFrame,
+    results: pl.DataFrame | pl.LazyFrame,
     *,
     measures: str | Sequence[str] | None = None,
-    runs: str | Sequence[str] | None = None,
+    run_ids: str | Sequence[str] | None = None,
     test: str = "wilcoxon",
     alpha: float = 0.05,
     missing: Missing = "error",
@@ -47,10 +49,10 @@ def compare_bounds(
 
     Parameters
     ----------
-    per_query
+    results
         Per-query scores with residuals: ``evaluate(..., per_query=True, residuals=True)``
         on measures that have a residual (RBP, P, SDCG, the C/W/L measures).
-    measures, runs, test, alpha, missing
+    measures, run_ids, test, alpha, missing
         As for :func:`compare` (``missing`` applies to each comparison separately: a
         query whose projection is undefined, residual 1, is missing there). ``test`` is a
         paired one-sided test: not the (two-sided, family-wise) Tukey tests.
@@ -67,14 +69,14 @@ def compare_bounds(
     Examples
     --------
     >>> import polars as pl, polars_ireval as ir
-    >>> per_q = pl.DataFrame({
+    >>> results = pl.DataFrame({
     ...     "run_id": ["a"] * 5 + ["b"] * 5,
     ...     "query_id": ["1", "2", "3", "4", "5"] * 2,
     ...     "measure": "RBP(p=0.8)",
     ...     "value": [0.6, 0.7, 0.5, 0.8, 0.9, 0.2, 0.3, 0.1, 0.3, 0.4],
     ...     "residual": [0.1, 0.0, 0.1, 0.1, 0.0, 0.5, 0.4, 0.6, 0.4, 0.5],
     ...     "projected": [0.67, 0.7, 0.56, 0.9, 0.9, 0.4, 0.5, 0.25, 0.9, 0.8]})
-    >>> ir.compare_bounds(per_q).select("comparison", "pairs", "significant", "fraction")
+    >>> ir.compare_bounds(results).select("comparison", "pairs", "significant", "fraction")
     shape: (3, 4)
     ┌───────────────────┬───────┬─────────────┬──────────┐
     │ comparison        ┆ pairs ┆ significant ┆ fraction │
@@ -95,11 +97,12 @@ def compare_bounds(
             "paired tests (alternative='greater', Table 5's design); use test='wilcoxon' (the "
             "paper's), 't', 'sign', 'randomization' or 'bootstrap'"
         )
+    missing = check_missing(missing)  # once for the three comparisons
     frames = []
     for name, column in BOUNDS.items():
         try:
             cmp = compare(
-                per_query,
+                results,
                 pairs="all",
                 test=test,
                 alternative="greater",
@@ -107,7 +110,7 @@ def compare_bounds(
                 a="value",
                 b=column,
                 measures=measures,
-                runs=runs,
+                run_ids=run_ids,
                 missing=missing,
                 **{"ci": None, **options},
             )

@@ -13,14 +13,13 @@ import numpy as np
 import polars as pl
 
 from polars_ireval._base.numeric import RELATIVE_TOLERANCE, is_integer, snap, snap_signed
+from polars_ireval._base.options import Missing, check_missing, renamed
 from polars_ireval._base.progress import ProgressOption
 from polars_ireval.analysis.significance.corrections import adjust
 from polars_ireval.analysis.significance.inputs import (
-    MISSING,
     RESIDUAL_COLUMNS,
     Alternative,
     Matrices,
-    Missing,
     check_values,
     choice,
     chosen_measures,
@@ -82,8 +81,9 @@ RESULT_COLUMNS: tuple[str, ...] = (
 )
 
 
+@renamed(per_query="results", runs="run_ids")
 def compare(
-    per_query: pl.DataFrame | pl.LazyFrame,
+    results: pl.DataFrame | pl.LazyFrame,
     *,
     baseline: str | float | None = None,
     pairs: Literal["all"] | tuple[str, str] | Sequence[tuple[str, str]] | None = None,
@@ -94,7 +94,7 @@ def compare(
     a: str = "value",
     b: str | None = None,
     measures: str | Sequence[str] | None = None,
-    runs: str | Sequence[str] | None = None,
+    run_ids: str | Sequence[str] | None = None,
     missing: Missing = "error",
     ci: str | None = "auto",
     confidence: float | None = None,
@@ -116,7 +116,7 @@ def compare(
 
     Parameters
     ----------
-    per_query
+    results
         Per-query scores: what :func:`polars_ireval.evaluate` returns with
         ``per_query=True`` (eager or lazy; one or many measures; with ``residual`` and
         ``projected`` when evaluated with ``residuals=True``), or any frame with run,
@@ -146,7 +146,7 @@ def compare(
         (Tukey's HSD on the two-way run x topic ANOVA residual variance, p from
         ``scipy.stats.studentized_range``) or ``"randomized_tukey_hsd"`` (Sakai's
         randomised Tukey HSD). The Tukey tests are family-wise over all pairs of the runs
-        compared (``runs``), whatever rows ``baseline``/``pairs`` ask for.
+        compared (``run_ids``), whatever rows ``baseline``/``pairs`` ask for.
     correction
         ``"none"`` (default), ``"bonferroni"``, ``"holm"``, ``"bh"`` (Benjamini-Hochberg)
         or ``"by"`` (Benjamini-Yekutieli), applied per measure over the rows of the result
@@ -167,19 +167,20 @@ def compare(
         comparing a residual column, ``a`` or ``b`` in ``residual``, ``upper``,
         ``projected``: every measure that has residuals, as evaluate gives them only for
         RBP, P, SDCG and the C/W/L measures).
-    runs
-        The runs taking part, a list or one id (default: every run of the frame). As
-        everywhere a run is named (``baseline``, ``pairs``), a str is one id (never its
+    run_ids
+        The runs taking part, a list of run ids or one (default: every run of the frame).
+        As everywhere a run is named (``baseline``, ``pairs``), a str is one id (never its
         characters) and an integer names the run whose id is its decimal text (ids are
-        read as strings: ``runs=[1, 2]`` are the runs ``'1'`` and ``'2'``). The
+        read as strings: ``run_ids=[1, 2]`` are the runs ``'1'`` and ``'2'``). The
         missing-query policy, the ANOVA and the Tukey families are over these runs, with
-        ``baseline`` or explicit ``pairs`` as with every pair: pass ``runs`` to narrow them
-        (e.g. to the runs of the pairs).
+        ``baseline`` or explicit ``pairs`` as with every pair: pass ``run_ids`` to narrow
+        them (e.g. to the runs of the pairs). Formerly ``runs=`` (still accepted).
     missing
         Queries scored for some runs and not others (absent rows or null scores):
-        ``"error"`` (default; the message names them), ``"intersect"`` (compare each
-        measure on the queries every run has) or ``"zero"`` (score them 0; refused for the
-        residual columns, whose value for an absent query is unknown).
+        ``"error"`` (default; the message names them), ``"skip"`` (compare each measure
+        on the queries every run has; formerly ``"intersect"``, still accepted) or
+        ``"zero"`` (score them 0; refused for the residual columns, whose value for an
+        absent query is unknown).
     ci
         Confidence interval of ``delta``: ``"t"`` (from scipy's t-test result),
         ``"percentile"`` or ``"bca"`` (``scipy.stats.bootstrap`` with ``resamples`` and
@@ -200,9 +201,10 @@ def compare(
         entropy). With an int, every pair sees the same resamples, so a pair's result does
         not depend on the other pairs.
     method
-        ``"auto"``, ``"exact"``, or ``"approx"`` (Wilcoxon: scipy's normal approximation)
-        / ``"monte_carlo"`` (randomization). ``"auto"``: Wilcoxon as scipy decides for each
-        pair alone; randomization exact when ``2**n <= resamples``.
+        How the p-value is computed: ``"auto"``, ``"exact"``, or ``"approx"`` (Wilcoxon:
+        scipy's normal approximation) / ``"monte_carlo"`` (randomization). ``"auto"``:
+        Wilcoxon as scipy decides for each pair alone; randomization exact when ``2**n <=
+        resamples``.
     continuity
         Wilcoxon's continuity correction in the normal approximation: ``"none"`` (scipy's
         default), ``"scipy"`` (0.5 on T+) or ``"seed003"`` (0.5 on W, the sum of signed
@@ -276,12 +278,12 @@ def compare(
     Examples
     --------
     >>> import polars as pl, polars_ireval as ir
-    >>> per_q = pl.DataFrame({
+    >>> results = pl.DataFrame({
     ...     "run_id": ["bm25"] * 6 + ["dense"] * 6,
     ...     "query_id": ["q1", "q2", "q3", "q4", "q5", "q6"] * 2,
     ...     "measure": "nDCG@10",
     ...     "value": [0.2, 0.5, 0.4, 0.1, 0.6, 0.3, 0.4, 0.6, 0.4, 0.3, 0.8, 0.6]})
-    >>> cmp = ir.compare(per_q, baseline="bm25", test="t")
+    >>> cmp = ir.compare(results, baseline="bm25", test="t")
     >>> cmp.select("run_a", "run_b", "delta", "ci_low", "p_value", "wins", "ties", "losses")
     shape: (1, 8)
     ┌───────┬───────┬──────────┬──────────┬─────────┬──────┬──────┬────────┐
@@ -294,7 +296,7 @@ def compare(
 
     The exact randomization test (2**6 sign flips) and a one-sample t-test against 0.3:
 
-    >>> ir.compare(per_q, baseline="bm25", test="randomization").select(
+    >>> ir.compare(results, baseline="bm25", test="randomization").select(
     ...     "statistic", "p_value", "resamples", "mc_error")
     shape: (1, 4)
     ┌───────────┬─────────┬───────────┬──────────┐
@@ -304,7 +306,7 @@ def compare(
     ╞═══════════╪═════════╪═══════════╪══════════╡
     │ 0.166667  ┆ 0.0625  ┆ 64        ┆ 0.0      │
     └───────────┴─────────┴───────────┴──────────┘
-    >>> ir.compare(per_q, baseline=0.3, alternative="greater").select(
+    >>> ir.compare(results, baseline=0.3, alternative="greater").select(
     ...     "run_a", "mean_a", "mean_b", "statistic", "p_value")
     shape: (2, 5)
     ┌───────┬──────────┬────────┬───────────┬──────────┐
@@ -338,9 +340,9 @@ def compare(
         pairs=pairs,
         progress=progress,
     )
-    missing = cast(Missing, choice(missing, MISSING, "missing", {}))  # "Error" is "error"
+    missing = check_missing(missing)  # "Error" is "error"
     df = collect(
-        per_query, a=opts.a, b=opts.b, run_col=run_col, query_col=query_col, measure_col=measure_col
+        results, a=opts.a, b=opts.b, run_col=run_col, query_col=query_col, measure_col=measure_col
     )
     check_values(df, opts.a, opts.b)
     all_runs = df["run"].unique(maintain_order=True).to_list()
@@ -348,7 +350,7 @@ def compare(
         df, measures, residual=opts.a in RESIDUAL_COLUMNS or opts.b in RESIDUAL_COLUMNS
     )
     taking_part, explicit = _taking_part(
-        all_runs, runs=runs, baseline=baseline, pairs=pairs, one_sample=one_sample
+        all_runs, run_ids=run_ids, baseline=baseline, pairs=pairs, one_sample=one_sample
     )
     frames = []
     for measure in measure_names:
@@ -362,11 +364,11 @@ def compare(
 
 
 def _taking_part(
-    all_runs: list[str], *, runs: Any, baseline: Any, pairs: Any, one_sample: bool
+    all_runs: list[str], *, run_ids: Any, baseline: Any, pairs: Any, one_sample: bool
 ) -> tuple[list[str], list[tuple[str, str]] | None]:
-    """The runs taking part (``runs``, checked with ``baseline`` and ``pairs``) and the
+    """The runs taking part (``run_ids``, checked with ``baseline`` and ``pairs``) and the
     explicit pairs, if any."""
-    family = chosen_runs(all_runs, runs)
+    family = chosen_runs(all_runs, run_ids)
     if isinstance(pairs, str):
         choice(pairs, ["all"], "pairs", {})
     as_run = str(int(cast(int, baseline))) if is_integer(baseline) else None
@@ -380,11 +382,12 @@ def _taking_part(
     explicit = (
         chosen_pairs(pairs, family) if pairs is not None and not isinstance(pairs, str) else None
     )
-    # every run of ``runs`` takes part, whichever rows are asked for: the missing-query
+    # every run of ``run_ids`` takes part, whichever rows are asked for: the missing-query
     # policy, the ANOVA (effect_size="sakai") and the Tukey interval are over them all
     taking_part = family
     if not one_sample and len(taking_part) < 2:
-        held = f"{'runs= keeps' if runs is not None else 'the frame holds'} {len(taking_part)} "
+        held = f"{'run_ids= keeps' if run_ids is not None else 'the frame holds'} "
+        held += f"{len(taking_part)} "
         held += f"({', '.join(map(repr, taking_part)) or 'none'})"
         raise TooFewRuns(
             f"compare needs at least two runs; {held}; to test one run against a fixed score "

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from polars_ireval._base.numeric import is_number
+from polars_ireval._base.options import renamed
 from polars_ireval.analysis.significance.inputs import choice
 from polars_ireval.errors import ParameterError
 
@@ -22,24 +23,27 @@ CORRECTIONS: dict[str, str] = {
 CORRECTION_ALIASES = {"fdr_bh": "bh", "fdr_by": "by", "benjamini_hochberg": "bh"}
 
 
-def adjust_p_values(p: Any, method: str = "holm") -> np.ndarray:
+@renamed(p="p_values", method="correction")
+def adjust_p_values(p_values: Any, correction: str = "holm") -> np.ndarray:
     """p-values adjusted for multiple comparisons (one family).
 
     Parameters
     ----------
-    p
+    p_values
         The family's p-values: a 1-D array-like of numbers in [0, 1] (NaN, infinite,
         missing values, booleans and strings are refused; a 2-D array is not one family).
-    method
+        Formerly ``p=`` (still accepted).
+    correction
         ``"none"``, ``"bonferroni"``, ``"holm"`` (step-down, family-wise error),
         ``"bh"`` (Benjamini-Hochberg, false discovery rate) or ``"by"``
-        (Benjamini-Yekutieli, false discovery rate under any dependence). The statsmodels
-        names ``"fdr_bh"`` and ``"fdr_by"`` are accepted.
+        (Benjamini-Yekutieli, false discovery rate under any dependence), as
+        :func:`polars_ireval.compare`'s ``correction=``. The statsmodels names
+        ``"fdr_bh"`` and ``"fdr_by"`` are accepted. Formerly ``method=`` (still accepted).
 
     Returns
     -------
     numpy.ndarray
-        Adjusted p-values (at most 1), in the order of ``p``; reject where they are
+        Adjusted p-values (at most 1), in the order of ``p_values``; reject where they are
         ``<= alpha`` (as statsmodels' ``multipletests`` does).
 
     Examples
@@ -50,12 +54,13 @@ def adjust_p_values(p: Any, method: str = "holm") -> np.ndarray:
     >>> adjust_p_values([0.01, 0.04, 0.03], "bh").round(4).tolist()
     [0.03, 0.04, 0.04]
     """
-    how = choice(method, list(CORRECTIONS), "correction", CORRECTION_ALIASES)
-    return adjust(_p_values(p), how)
+    how = choice(correction, list(CORRECTIONS), "correction", CORRECTION_ALIASES)
+    return adjust(_p_values(p_values), how)
 
 
 def _p_values(p: Any) -> np.ndarray:
-    """``p`` as a 1-D float array of p-values, or a ParameterError naming the first bad one."""
+    """``p`` as a 1-D float array of p-values, or a ParameterError naming the first bad one
+    (``p[i]``, the i-th p-value)."""
     try:
         arr = np.asarray(p)
     except ValueError:  # ragged nesting
@@ -84,7 +89,8 @@ def _p_values(p: Any) -> np.ndarray:
 
 
 def adjust(pv: np.ndarray, how: str) -> np.ndarray:
-    """The adjusted p-values of a checked 1-D array ``pv`` by the canonical method ``how``."""
+    """The adjusted p-values of a checked 1-D array ``pv`` by the canonical correction
+    ``how``."""
     m = pv.size
     if how == "none" or m == 0:
         return pv.copy()

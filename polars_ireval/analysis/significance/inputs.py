@@ -1,8 +1,8 @@
-"""Reading a frame of per-query scores for a comparison: the columns, the checks of the
-scores, the missing-query policy, the runs x queries matrices, and the choices and names
-(runs, pairs, measures) the callers pass.
+"""Reading a frame of per-query scores (``results``) for a comparison: the columns, the
+checks of the scores, the missing-query policy, the runs x queries matrices, and the
+choices and names (run ids, pairs, measures) the callers pass.
 
-:func:`polars_ireval.compare` and :func:`polars_ireval.report` read their per-query frame
+:func:`polars_ireval.compare` and :func:`polars_ireval.report` read their ``results``
 with the same functions, so that a report's means are over the topics its comparison used.
 """
 
@@ -18,6 +18,8 @@ import numpy as np
 import polars as pl
 
 from polars_ireval._base.numeric import is_integer, is_number
+from polars_ireval._base.options import MISSING as MISSING
+from polars_ireval._base.options import Missing as Missing
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -28,12 +30,9 @@ from polars_ireval.errors import (
 )
 
 Alternative = Literal["two-sided", "greater", "less"]
-Missing = Literal["error", "intersect", "zero"]
 
 #: The alternatives of a test (``alternative=``), as scipy names them.
 ALTERNATIVES: tuple[str, ...] = ("two-sided", "greater", "less")
-#: The missing-query policies (``missing=``) of a comparison and of its report.
-MISSING: tuple[str, ...] = ("error", "intersect", "zero")
 #: Columns derived from the residual: ``missing="zero"`` cannot invent them.
 RESIDUAL_COLUMNS = ("residual", "upper", "projected")
 
@@ -238,10 +237,10 @@ def matrices(
             more = f" and {len(rr) - 5} more" if len(rr) > 5 else ""
             raise MissingQueryError(
                 f"measure {measure!r}: {len(rr)} (run, query) score(s) missing: {shown}{more}; "
-                "pass missing='intersect' to compare on the queries every run has, or "
+                "pass missing='skip' to compare on the queries every run has, or "
                 "missing='zero' to score them 0 (or evaluate with missing='zero')"
             )
-        if missing == "intersect":
+        if missing == "skip":
             keep = ~lacking.any(axis=0)
             if keep.sum() < 2:
                 raise EmptyInputError(
@@ -258,7 +257,7 @@ def matrices(
                         f"missing='zero' cannot score {name!r} for the {int(gaps.sum())} missing "
                         f"(run, query) score(s) of {measure!r}: its residual is unknown; "
                         "evaluate with missing='zero' (which computes it) or use "
-                        "missing='intersect'"
+                        "missing='skip'"
                     )
                 x[gaps] = 0.0
     return Matrices(measure, runs, queries, xa, xa if a == b else xb)
@@ -326,15 +325,15 @@ def run_name(x: Any, runs: Sequence[str], what: str) -> str:
     return name
 
 
-def chosen_runs(all_runs: list[str], runs: Any) -> list[str]:
-    """``runs=``: a list of run ids, or one id (a str is one run, not its characters)."""
-    if runs is None:
+def chosen_runs(all_runs: list[str], run_ids: Any) -> list[str]:
+    """``run_ids=``: a list of run ids, or one id (a str is one run, not its characters)."""
+    if run_ids is None:
         return all_runs
-    if isinstance(runs, str):
-        runs = [runs]
-    if isinstance(runs, Mapping) or not isinstance(runs, Iterable):
-        raise ParameterError(f"runs={runs!r}: give a run id or a list of run ids")
-    return list(dict.fromkeys(run_name(r, all_runs, "runs") for r in runs))
+    if isinstance(run_ids, str):
+        run_ids = [run_ids]
+    if isinstance(run_ids, Mapping) or not isinstance(run_ids, Iterable):
+        raise ParameterError(f"run_ids={run_ids!r}: give a run id or a list of run ids")
+    return list(dict.fromkeys(run_name(r, all_runs, "run_ids") for r in run_ids))
 
 
 def chosen_pairs(pairs: Any, runs: list[str]) -> list[tuple[str, str]]:

@@ -11,6 +11,7 @@ from typing import Any, cast
 import numpy as np
 
 from polars_ireval._base.numeric import RELATIVE_TOLERANCE, is_number
+from polars_ireval._base.options import check_positive_int
 from polars_ireval._base.progress import ProgressOption, check_progress
 from polars_ireval._base.resources import require
 from polars_ireval.analysis.significance.corrections import CORRECTION_ALIASES, CORRECTIONS
@@ -222,8 +223,7 @@ def _effect_size(
 def _check_numbers(kw: dict[str, Any]) -> tuple[Any, Any, Any]:
     """``resamples``, ``min_difference`` and ``tolerance``, checked (not yet converted)."""
     resamples = kw["resamples"]
-    if not isinstance(resamples, (int, np.integer)) or isinstance(resamples, bool) or resamples < 1:
-        raise ParameterError(f"resamples={resamples!r}: must be a positive integer (e.g. 10000)")
+    check_positive_int("resamples", resamples, what="the number of resamples (e.g. 10000)")
     mind = kw["min_difference"]
     if mind is not None and (not is_number(mind) or not 0 < mind < math.inf):
         raise ParameterError(
