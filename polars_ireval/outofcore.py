@@ -43,9 +43,10 @@ import polars as pl
 
 from polars_ireval._base import schema as S
 from polars_ireval._base.options import check_positive_int
+from polars_ireval.engines import polars as polars_engine
+from polars_ireval.engines.base import Request
 from polars_ireval.engines.polars import per_query_frame
 from polars_ireval.errors import IrevalError, ParameterError
-from polars_ireval.evaluate import evaluate
 from polars_ireval.io.intake import Inputs, intake_run
 from polars_ireval.io.readers import (
     RunIdPolicy,
@@ -191,7 +192,13 @@ def evaluate_out_of_core(
     }  # fmt: skip
 
     def in_memory(frame: pl.DataFrame) -> pl.DataFrame:
-        out = evaluate(frame, qrels_frame, parsed, per_query=per_query, **options)
+        # read and checked here: the Polars engine takes them as they are (no second intake)
+        by = "trec_eval" if ties == "average" else ties
+        inputs = Inputs(intake_run(frame, ties=by), qrels_frame)
+        request = Request(
+            frame, qrels_frame, tuple(parsed), per_query=per_query, inputs=inputs, **options
+        )
+        out = polars_engine.evaluate(request)
         assert isinstance(out, pl.DataFrame)
         return out
 

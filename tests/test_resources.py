@@ -42,16 +42,28 @@ SCIPY_LIMIT = DUCKDB_LIMIT = int(2.5 * GiB)
 HANG = 120
 
 
+#: The child sets its own limit before it runs ``-c CODE`` or ``-m MODULE``: a limit set in
+#: ``preexec_fn`` runs Python in the forked copy of the test worker, where the gRPC threads
+#: of an earlier Spark test abort the child before it execs (SIGABRT, "epoll_wait error").
+LAUNCH = """\
+import resource, runpy, sys
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+mode, target, sys.argv = sys.argv[2], sys.argv[3], [sys.argv[3], *sys.argv[4:]]
+if mode == "-m":
+    runpy.run_module(target, run_name="__main__", alter_sys=True)
+else:
+    exec(compile(target, "<string>", "exec"), {"__name__": "__main__"})
+"""
+
+
 def limited(args: list[str], limit: int = POLARS_LIMIT, **env: str) -> subprocess.CompletedProcess:
-    """``python args...`` under ``RLIMIT_AS = limit``, the budget left to the package."""
-
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
+    """``python args...`` (``-c CODE`` or ``-m MODULE ...``) under ``RLIMIT_AS = limit``,
+    the budget left to the package."""
     environ = {k: v for k, v in os.environ.items() if not k.startswith("IREVAL_")}
     environ.update(env)
     return subprocess.run(
-        [sys.executable, *args], preexec_fn=cap, capture_output=True, text=True,
+        [sys.executable, "-c", LAUNCH, str(limit), *args], capture_output=True, text=True,
         env=environ, timeout=HANG, cwd=Path(__file__).parents[1],
     )  # fmt: skip
 
