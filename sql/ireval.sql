@@ -925,14 +925,18 @@ FROM (
     GROUP BY run_id, query_id
 );
 
--- SetF: (1 + beta) P R / (beta P + R), trec_eval's set_F.x (beta not squared), 0 when the
--- denominator is 0.
-CREATE OR REPLACE MACRO ireval_set_f(eval_table, beta := 1, rel := 1) AS TABLE
+-- SetF: (1 + w) P R / (w P + R), 0 when the denominator is 0; w = beta, trec_eval's set_F.x (not
+-- squared), or f_beta * f_beta (van Rijsbergen's beta, seed 003) when f_beta is given.
+CREATE OR REPLACE MACRO ireval_set_f(eval_table, beta := 1, rel := 1, f_beta := NULL) AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (beta IS NOT NULL AND regexp_full_match(typeof(beta), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(beta AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(beta AS DOUBLE)) AND TRY_CAST(beta AS DOUBLE) >= 0, FALSE))
         THEN 'ireval_set_f: beta := ' || CASE typeof(beta) WHEN 'VARCHAR' THEN '''' || replace(CAST(beta AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(beta AS VARCHAR), 'NULL') END || ' is invalid; it must be a non-negative finite number'
     WHEN NOT (rel IS NOT NULL AND regexp_full_match(typeof(rel), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(rel AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(rel AS HUGEINT) >= 0 OR TRY_CAST(rel AS HUGEINT) = -4611686018427387904, FALSE))
         THEN 'ireval_set_f: rel := ' || CASE typeof(rel) WHEN 'VARCHAR' THEN '''' || replace(CAST(rel AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(rel AS VARCHAR), 'NULL') END || ' is invalid; it must be an integer grade of 0 or more (negative grades are never relevant)'
+    WHEN NOT (f_beta IS NULL OR (regexp_full_match(typeof(f_beta), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(f_beta AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(f_beta AS DOUBLE)) AND TRY_CAST(f_beta AS DOUBLE) >= 0, FALSE)))
+        THEN 'ireval_set_f: f_beta := ' || CASE typeof(f_beta) WHEN 'VARCHAR' THEN '''' || replace(CAST(f_beta AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(f_beta AS VARCHAR), 'NULL') END || ' is invalid; it must be a non-negative finite number (or NULL)'
+    WHEN COALESCE(TRY_CAST(f_beta AS DOUBLE) IS NOT NULL AND TRY_CAST(beta AS DOUBLE) <> 1, FALSE)
+        THEN 'ireval_set_f: ' || 'give beta or f_beta, not both (beta is trec_eval''s set_F weight of recall, beta² in van Rijsbergen''s F; f_beta is his beta, squared here)'
 END), eval_table::VARCHAR)))
 SELECT run_id, query_id,
     CASE WHEN b2 * sp + sr > 0
@@ -944,7 +948,7 @@ FROM (
         ELSE CAST(0 AS DOUBLE) END AS sp,
         CASE WHEN num_rel > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_rel AS DOUBLE)
         ELSE CAST(0 AS DOUBLE) END AS sr,
-        CAST(TRY_CAST(beta AS DOUBLE) AS DOUBLE) AS b2
+        CAST(COALESCE(TRY_CAST(f_beta AS DOUBLE) * TRY_CAST(f_beta AS DOUBLE), TRY_CAST(beta AS DOUBLE)) AS DOUBLE) AS b2
     FROM (
     SELECT
         run_id,
@@ -3019,9 +3023,9 @@ FROM ireval_eval_table
 GROUP BY run_id, query_id;
 
 -- InvSq@k: the sum over the top k ranks i of utility / (i (i + 1)), in rank order. Column
--- residual: the weight 1 / (i (i + 1)) of the unjudged documents in the top d = min(k,
--- retrieved), in rank order, plus that of the ranks past d, 1 / (d + 1) - 1 / (k + 1) (1 / (d +
--- 1) without k).
+-- residual (as RBP@k's): the weight 1 / (i (i + 1)) of the unjudged documents in the top d =
+-- min(k, retrieved), in rank order, plus that of every rank past d, 1 / (d + 1); at most 1, and
+-- 1 when nothing in the top d is judged (polars_ireval.measures._expr's unit_residual).
 CREATE OR REPLACE MACRO ireval_invsq(eval_table, k := NULL, max_rel := 1, gains := '') AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
@@ -3065,14 +3069,16 @@ running AS (
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS unjudged_w,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank ASC) AS depth,
+        SUM(CASE WHEN unjudged = CAST(0 AS DOUBLE) THEN 1 ELSE 0 END) OVER (
+            PARTITION BY run_id, query_id
+        ) AS judged,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
     FROM t
 )
 SELECT pa.run_id, pa.query_id, COALESCE(x.total, CAST(0 AS DOUBLE)) AS value,
-    COALESCE(x.unjudged_w, CAST(0 AS DOUBLE))
-        + (CAST(1 AS DOUBLE) / (CAST(COALESCE(x.depth, 0) AS DOUBLE) + CAST(1 AS DOUBLE))
-            - CASE WHEN TRY_CAST(k AS HUGEINT) IS NULL THEN CAST(0 AS DOUBLE)
-                ELSE CAST(1 AS DOUBLE) / (CAST(TRY_CAST(k AS HUGEINT) AS DOUBLE) + CAST(1 AS DOUBLE)) END)
+    CASE WHEN COALESCE(x.judged, 0) = 0 THEN CAST(1 AS DOUBLE)
+    ELSE LEAST(CAST(1 AS DOUBLE), x.unjudged_w
+        + CAST(1 AS DOUBLE) / (CAST(x.depth AS DOUBLE) + CAST(1 AS DOUBLE))) END
         AS residual
 FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
 LEFT JOIN running AS x
@@ -3159,7 +3165,8 @@ LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1;
 
 -- RBP residual@k: the weight of the unjudged documents in the top d ranks plus p^d, the most
--- RBP@k could still grow. ties as for ireval_rbp.
+-- RBP@k could still grow; at most 1, and 1 when nothing in the top d is judged (with ties :=
+-- 'average', rbp_eval's tie weights cut at k: its sum). ties as for ireval_rbp.
 CREATE OR REPLACE MACRO ireval_rbp_resid(eval_table, k := NULL, p := 0.8, ties := 'rank') AS TABLE
 WITH ireval_eval_table AS NOT MATERIALIZED (SELECT * FROM query_table(COALESCE(error(CASE
     WHEN NOT (k IS NULL OR (regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(k AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(k AS HUGEINT) >= 1, FALSE)))
@@ -3212,14 +3219,18 @@ running AS (
     FROM t
 ),
 depth AS (
-    SELECT run_id, query_id, COUNT(*) AS d
+    SELECT run_id, query_id,
+        SUM(CASE WHEN TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT) THEN 1 ELSE 0 END) AS d,
+        SUM(CASE WHEN relevance IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
+            THEN 1 ELSE 0 END) AS judged
     FROM ireval_eval_table
-    WHERE rank IS NOT NULL AND (TRY_CAST(k AS HUGEINT) IS NULL OR rank <= TRY_CAST(k AS HUGEINT))
+    WHERE rank IS NOT NULL
     GROUP BY run_id, query_id
 )
 SELECT pa.run_id, pa.query_id,
-    COALESCE(x.total, CAST(0 AS DOUBLE))
-        + pow(CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE), CAST(COALESCE(dp.d, 0) AS DOUBLE)) AS value
+    CASE WHEN TRY_CAST(ties AS VARCHAR) <> 'average' AND COALESCE(dp.judged, 0) = 0 THEN CAST(1 AS DOUBLE)
+    ELSE LEAST(CAST(1 AS DOUBLE), COALESCE(x.total, CAST(0 AS DOUBLE))
+        + pow(CAST(TRY_CAST(p AS DOUBLE) AS DOUBLE), CAST(dp.d AS DOUBLE))) END AS value
 FROM (SELECT DISTINCT run_id, query_id FROM ireval_eval_table) AS pa
 LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1

@@ -72,7 +72,9 @@ LEFT JOIN running AS x
 -- macro: ireval_rbp_resid(k: positive_int | NULL := NULL, p: open_unit_interval := 0.8,
 --     ties: rbp_ties := 'rank')
 -- RBP residual@k: the weight of the unjudged documents in the top d ranks plus p^d, the
--- most RBP@k could still grow. ties as for ireval_rbp.
+-- most RBP@k could still grow; at most 1, and 1 when nothing in the top d is judged
+-- (with ties := 'average', rbp_eval's tie weights cut at k: its sum). ties as for
+-- ireval_rbp.
 WITH t AS (
     SELECT run_id, query_id, rank,
         CASE WHEN relevance IS NULL THEN weight ELSE CAST(0 AS DOUBLE) END AS term
@@ -88,14 +90,18 @@ running AS (
     FROM t
 ),
 depth AS (
-    SELECT run_id, query_id, COUNT(*) AS d
+    SELECT run_id, query_id,
+        SUM(CASE WHEN {k} IS NULL OR rank <= {k} THEN 1 ELSE 0 END) AS d,
+        SUM(CASE WHEN relevance IS NOT NULL AND ({k} IS NULL OR rank <= {k})
+            THEN 1 ELSE 0 END) AS judged
     FROM {eval_table}
-    WHERE rank IS NOT NULL AND ({k} IS NULL OR rank <= {k})
+    WHERE rank IS NOT NULL
     GROUP BY run_id, query_id
 )
 SELECT pa.run_id, pa.query_id,
-    COALESCE(x.total, CAST(0 AS DOUBLE))
-        + pow(CAST({p} AS DOUBLE), CAST(COALESCE(dp.d, 0) AS DOUBLE)) AS value
+    CASE WHEN {ties} <> 'average' AND COALESCE(dp.judged, 0) = 0 THEN CAST(1 AS DOUBLE)
+    ELSE LEAST(CAST(1 AS DOUBLE), COALESCE(x.total, CAST(0 AS DOUBLE))
+        + pow(CAST({p} AS DOUBLE), CAST(dp.d AS DOUBLE))) END AS value
 FROM {@pairs} AS pa
 LEFT JOIN running AS x
     ON x.run_id = pa.run_id AND x.query_id = pa.query_id AND x.from_end = 1

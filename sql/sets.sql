@@ -29,9 +29,11 @@ SELECT run_id, query_id,
     ELSE CAST(0 AS DOUBLE) END AS value
 FROM {@stats}
 
--- macro: ireval_set_f(beta: non_negative := 1, rel: grade := 1)
--- SetF: (1 + beta) P R / (beta P + R), trec_eval's set_F.x (beta not squared),
--- 0 when the denominator is 0.
+-- macro: ireval_set_f(beta: non_negative := 1, rel: grade := 1,
+--     f_beta: non_negative | NULL := NULL)
+--     where beta_or_f_beta
+-- SetF: (1 + w) P R / (w P + R), 0 when the denominator is 0; w = beta, trec_eval's set_F.x
+-- (not squared), or f_beta * f_beta (van Rijsbergen's beta, seed 003) when f_beta is given.
 SELECT run_id, query_id,
     CASE WHEN b2 * sp + sr > 0
         THEN (CAST(1 AS DOUBLE) + b2) * sp * sr / (b2 * sp + sr)
@@ -42,7 +44,7 @@ FROM (
         ELSE CAST(0 AS DOUBLE) END AS sp,
         CASE WHEN num_rel > 0 THEN CAST(rel_ret AS DOUBLE) / CAST(num_rel AS DOUBLE)
         ELSE CAST(0 AS DOUBLE) END AS sr,
-        CAST({beta} AS DOUBLE) AS b2
+        CAST(COALESCE({f_beta} * {f_beta}, {beta}) AS DOUBLE) AS b2
     FROM {@stats}
 ) AS pr
 

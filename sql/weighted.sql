@@ -24,9 +24,10 @@ GROUP BY run_id, query_id
 -- macro: ireval_invsq(k: positive_int | NULL := NULL, max_rel: positive_int := 1,
 --     gains: utility_map := '')
 -- InvSq@k: the sum over the top k ranks i of utility / (i (i + 1)), in rank order. Column
--- residual: the weight 1 / (i (i + 1)) of the unjudged documents in the top d = min(k,
--- retrieved), in rank order, plus that of the ranks past d, 1 / (d + 1) - 1 / (k + 1)
--- (1 / (d + 1) without k).
+-- residual (as RBP@k's): the weight 1 / (i (i + 1)) of the unjudged documents in the top
+-- d = min(k, retrieved), in rank order, plus that of every rank past d, 1 / (d + 1); at
+-- most 1, and 1 when nothing in the top d is judged (polars_ireval.measures._expr's
+-- unit_residual).
 WITH t AS (
     SELECT run_id, query_id, rank,
         {@utility} / (CAST(rank AS DOUBLE) * (CAST(rank AS DOUBLE) + CAST(1 AS DOUBLE)))
@@ -48,14 +49,16 @@ running AS (
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS unjudged_w,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank ASC) AS depth,
+        SUM(CASE WHEN unjudged = CAST(0 AS DOUBLE) THEN 1 ELSE 0 END) OVER (
+            PARTITION BY run_id, query_id
+        ) AS judged,
         row_number() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
     FROM t
 )
 SELECT pa.run_id, pa.query_id, COALESCE(x.total, CAST(0 AS DOUBLE)) AS value,
-    COALESCE(x.unjudged_w, CAST(0 AS DOUBLE))
-        + (CAST(1 AS DOUBLE) / (CAST(COALESCE(x.depth, 0) AS DOUBLE) + CAST(1 AS DOUBLE))
-            - CASE WHEN {k} IS NULL THEN CAST(0 AS DOUBLE)
-                ELSE CAST(1 AS DOUBLE) / (CAST({k} AS DOUBLE) + CAST(1 AS DOUBLE)) END)
+    CASE WHEN COALESCE(x.judged, 0) = 0 THEN CAST(1 AS DOUBLE)
+    ELSE LEAST(CAST(1 AS DOUBLE), x.unjudged_w
+        + CAST(1 AS DOUBLE) / (CAST(x.depth AS DOUBLE) + CAST(1 AS DOUBLE))) END
         AS residual
 FROM {@pairs} AS pa
 LEFT JOIN running AS x

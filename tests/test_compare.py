@@ -589,6 +589,38 @@ def test_tukey_hsd_on_two_way_anova_residuals(name: str) -> None:
     assert cmp["effect_size_kind"].unique().to_list() == ["sakai"]
 
 
+def test_tukey_p_values_far_in_the_tail_are_never_zero_and_fall_as_q_grows() -> None:
+    """scipy's studentized range stops at a floor (4.66e-15 for k = 3, df = 48, whatever
+    q past 19) or underflows to 0 (k = 59: the DL 2020 campaign's p = 0 for pash_r3 vs
+    p_bm25). The p-value stays within what one pair and the Bonferroni sum over the C(k, 2)
+    pairs prove, p₂ <= p <= C(k, 2) p₂ with p₂ = P(|t_df| > q / sqrt 2), and is exact for
+    two runs (the paired t-test of the ANOVA's residual variance)."""
+    from polars_ireval.analysis.significance.tests import studentized_range_sf
+
+    q = np.array([2.0, 5.0, 10.0, 12.0, 15.0, 19.67, 24.5, 40.0])
+    for k, df in ((3, 48), (59, 2842), (143, 142 * 49)):
+        p = studentized_range_sf(q, k, df)
+        pair = 2 * stats.t.sf(q / math.sqrt(2), df)
+        assert (p > 0).all() and (np.diff(p) < 0).all(), (k, p)
+        assert (p >= pair).all() and (p <= np.minimum(1, k * (k - 1) / 2 * pair)).all()
+    scipy = stats.studentized_range.sf(q[:3], 3, 48)  # where scipy is accurate, its value
+    assert studentized_range_sf(q[:3], 3, 48) == pytest.approx(scipy, rel=1e-12)
+    two = studentized_range_sf(q, 2, 30)
+    assert two == pytest.approx(2 * stats.t.sf(q / math.sqrt(2), 30), rel=1e-12)
+    # through compare: a run far above three others on 50 topics (q about 115, where scipy
+    # gives its floor, one p for three q; only a q past about 5,000 underflows the bound
+    # itself, below 1e-308)
+    rng = np.random.default_rng(3)
+    rows = [("far", f"q{i}", 0.9 + rng.normal(0, 0.05)) for i in range(50)]
+    rows += [(f"r{j}", f"q{i}", 0.1 + rng.normal(0, 0.05)) for j in range(3) for i in range(50)]
+    per_q = pl.DataFrame(rows, schema=["run_id", "query_id", "value"], orient="row")
+    cmp = ir.compare(per_q.with_columns(measure=pl.lit("AP")), pairs="all", test="tukey_hsd")
+    far = cmp.filter(pl.col("run_a") == "far").sort("statistic")
+    assert (far["statistic"] > 50).all() and (far["p_value"] > 0).all(), far
+    assert far["p_value"].is_sorted(descending=True) and far["p_value"].n_unique() == 3
+    assert len(set(stats.studentized_range.sf(far["statistic"].to_numpy(), 4, 147))) == 1
+
+
 def test_topics_needed_matches_statsmodels_power() -> None:
     from statsmodels.stats.power import TTestPower
 

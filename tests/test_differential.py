@@ -262,3 +262,24 @@ def test_set_f_weight_against_pytrec_eval(data: tuple, beta: float) -> None:
     for qid, values in want.items():
         for label in (f"SetF(beta={beta})", f"set_F_{beta}"):  # trec_eval's output name
             assert got[(qid, label)] == pytest.approx(values["set_F"], abs=1e-9), (qid, label)
+
+
+@settings(
+    max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(COLLECTIONS, st.sampled_from([0.5, 2.0, 3.0]))
+def test_set_f_of_van_rijsbergens_beta(data: tuple, f_beta: float) -> None:
+    """``SetF(f_beta=β)`` is seed 003's F_β = (β² + 1) P R / (β² P + R) (eq. 6), which is
+    trec_eval's ``set_F.(β²)``: F_3 weighs recall 9 times, where ``SetF(beta=3)`` (trec_eval's
+    ``set_F.3``) weighs it 3 times."""
+    run, qrels = data
+    defined = defined_for_trec_eval(qrels)
+    b2 = f_beta * f_beta
+    want = pytrec_eval.RelevanceEvaluator(defined, {f"set_F.{b2}"}).evaluate(run)
+    precision = pytrec_eval.RelevanceEvaluator(defined, {"set_P", "set_recall"}).evaluate(run)
+    got = _ours(run, qrels, [f"SetF(f_beta={f_beta})"])
+    for qid, values in want.items():
+        p, r = precision[qid]["set_P"], precision[qid]["set_recall"]
+        seed = (b2 + 1) * p * r / (b2 * p + r) if p + r > 0 else 0.0
+        assert got[(qid, f"SetF(f_beta={f_beta})")] == pytest.approx(values["set_F"], abs=1e-9)
+        assert got[(qid, f"SetF(f_beta={f_beta})")] == pytest.approx(seed, abs=1e-9)

@@ -382,6 +382,12 @@ BAD_PARAMETERS = [
     ("RBP(rel=-1)", "ireval_rbp", {"rel": -1}, "rel.*-1 is invalid; it must be an integer grade"),
     ("P@0", "ireval_p", {"k": 0}, "k.*0 is invalid; it must be a positive integer"),
     ("nDCG(gains={-1:5})@5", "ireval_ndcg", {"k": 5, "gains": ",-1=5,"}, "gains.*is invalid"),
+    (
+        "SetF(beta=2,f_beta=3)",
+        "ireval_set_f",
+        {"beta": 2, "f_beta": 3},
+        "give (one of them|beta or f_beta, not both).*beta is trec_eval's set_F weight",
+    ),
 ]
 
 

@@ -1,10 +1,11 @@
 """``evaluate(..., no_relevant=)``: the policy for queries without relevant documents.
 
 Every policy is checked on hand-built qrels with R = 0 queries, for several measures
-normalised by R and one that is not (P@3), against the measures computed here from their
-textbook definitions (the oracle leaves a 0/0 undefined, and each policy then says what
-the evaluation must report); the Polars and DuckDB engines must agree; the error names the
-runs, queries and measures; the command line passes the policy through.
+normalised by R and three that are not (P@3, and the self-normalised SN-AP and SN-DCG of
+seed 004, whose denominators come from the ranking alone), against the measures computed
+here from their textbook definitions (the oracle leaves a 0/0 undefined, and each policy
+then says what the evaluation must report); the Polars and DuckDB engines must agree; the
+error names the runs, queries and measures; the command line passes the policy through.
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ RANKINGS = {
     ("b", "q3"): ["d5"],
 }
 MEASURES = ["AP", "nDCG@5", "R@5", "Rprec", "AP(rel=2)", "P@3"]
+#: seed 004's SN-AP and SN-DCG: normalised by the ranking itself, 0 when it holds nothing
+#: relevant, whatever R is (and the same under every policy)
+SELF_NORMALISED = ["AP(norm='self')@5", "DCG(norm='self')@5"]
+MEASURES += SELF_NORMALISED
 ENGINES = ["polars", "duckdb"]
 
 
@@ -65,6 +70,15 @@ def _oracle(measure: str, ranking: list[str], grades: dict[str, int]) -> float |
     n_rel = len(relevant)
     if measure == "P@3":
         return sum(hit[:3]) / 3
+    if measure == "AP(norm='self')@5":
+        top = hit[:5]
+        precisions = [sum(top[: i + 1]) / (i + 1) for i in range(len(top)) if top[i]]
+        return sum(precisions) / len(precisions) if precisions else 0.0
+    if measure == "DCG(norm='self')@5":
+        gains = [max(grades.get(d, 0), 0) for d in ranking[:5]]
+        dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains))
+        best = sum(g / math.log2(i + 2) for i, g in enumerate(sorted(gains, reverse=True)))
+        return dcg / best if best > 0 else 0.0
     if measure.startswith("AP"):
         precisions = [sum(hit[: i + 1]) / (i + 1) for i in range(len(hit)) if hit[i]]
         return sum(precisions) / n_rel if n_rel else None
@@ -143,13 +157,14 @@ def test_only_measures_normalised_by_r_change() -> None:
     changed = joined.filter(pl.col("value").is_nan())
     assert set(changed["measure"]) == {"AP", "nDCG@5", "R@5", "Rprec", "AP(rel=2)"}
     assert (changed["value_zero"] == 0.0).all()  # trec_eval's convention where undefined
-    assert not joined.filter(pl.col("measure") == "P@3")["value"].is_nan().any()
+    for measure in ["P@3", *SELF_NORMALISED]:
+        assert not joined.filter(pl.col("measure") == measure)["value"].is_nan().any()
 
 
 def test_r_is_counted_at_each_measures_rel() -> None:
     got = _evaluate("skip", "polars", per_query=True).filter(pl.col("query_id") == "q3")
     # q3's one document of grade 1 is relevant to AP, not to AP(rel=2)
-    assert set(got["measure"]) == {"AP", "nDCG@5", "R@5", "Rprec", "P@3"}
+    assert set(got["measure"]) == {"AP", "nDCG@5", "R@5", "Rprec", "P@3", *SELF_NORMALISED}
 
 
 @pytest.mark.parametrize("per_query", [False, True])

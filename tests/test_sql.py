@@ -91,6 +91,7 @@ MEASURES = [
     "SetAP",
     "SetF",
     "SetF(beta=0.5)",
+    "SetF(f_beta=2)",
     "SetAccuracy(num_docs=100000)",
     "SetAccuracy(num_docs=100000,rel=2)@10",
     "Fallout(num_docs=100000)",

@@ -711,6 +711,7 @@ WRONG = {
     "int": [1.5, "a", True, (1,)],
     "int | None": [1.5, "a", False],
     "float": ["a", True, {1: 2}],
+    "float | None": ["a", True, {1: 2}],
     "str": [1, True, (1,)],
     "str | Measure": [1, True, (1,)],
     "bool": [1, "yes"],

@@ -349,28 +349,42 @@ def with_residuals(run: Run, qrels: Qrels, measure: str) -> dict[str, tuple[floa
 def test_residual_is_the_best_case_minus_the_base(
     name: str, data: tuple[Run, Qrels], k: int, max_rel: int
 ) -> None:
+    """SDCG@k is a truncated measure: its best case fills the top k. InvSq@k reads the
+    ranking to depth k of an infinite user model (as RBP@k): its best case also has
+    utility 1 at every rank past k, whose weight is Σ_{i > k} 1/(i(i+1)) = 1/(k+1)."""
     run, qrels = data
     measure = name.format(m=max_rel, k=k)
     got = with_residuals(run, qrels, measure)
     best = ours(*best_case(run, qrels, k, max_rel), measure)
+    beyond = 1 / (k + 1) if measure.startswith("InvSq") else 0.0
     for qid, (base, residual) in got.items():
-        assert base + residual == pytest.approx(best[qid], rel=1e-9, abs=1e-12)
+        assert base + residual == pytest.approx(best[qid] + beyond, rel=1e-9, abs=1e-12)
         assert residual >= 0.0
 
 
 @settings(DERANDOMIZED, max_examples=25)
 @given(data=graded_collections(), k=st.integers(1, 12))
-def test_invsq_residual_without_cutoff_adds_the_infinite_tail(
+def test_invsq_residual_is_rbp_like_with_or_without_a_cutoff(
     data: tuple[Run, Qrels], k: int
 ) -> None:
+    """InvSq and RBP read to depth k leave the same tail in the residual: the weight of
+    every rank past the ranking (1/(n+1) for InvSq, p^n for RBP), so a cutoff deeper than
+    the ranking changes neither value nor residual, and one inside it moves the unjudged
+    weight below k into the tail."""
     run, qrels = data
     deep = max(len(docs) for docs in run.values()) + k
-    whole = with_residuals(run, qrels, "InvSq")
-    cut = with_residuals(run, qrels, f"InvSq@{deep}")
-    for qid, (base, residual) in whole.items():
-        assert base == cut[qid][0]
-        # Σ_{i > deep} 1/(i(i+1)) = 1/(deep+1)
-        assert residual == pytest.approx(cut[qid][1] + 1 / (deep + 1), rel=1e-9, abs=1e-12)
+    for whole_name, cut_name in (("InvSq", f"InvSq@{deep}"), ("RBP(p=0.8)", f"RBP(p=0.8)@{deep}")):
+        whole = with_residuals(run, qrels, whole_name)
+        cut = with_residuals(run, qrels, cut_name)
+        assert whole == pytest.approx(cut, rel=1e-12, abs=1e-15)
+    for qid, (_, residual) in with_residuals(run, qrels, "InvSq").items():
+        n = len(run[qid])
+        unjudged = sum(
+            1 / (i * (i + 1))
+            for i, d in enumerate(ranking(run, qid), 1)
+            if d not in qrels.get(qid, {})
+        )
+        assert residual == pytest.approx(unjudged + 1 / (n + 1), rel=1e-9, abs=1e-12)
 
 
 @settings(DERANDOMIZED, max_examples=25)

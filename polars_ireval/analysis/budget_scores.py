@@ -181,6 +181,9 @@ class _Evaluation:
         base = np.asarray(self.matrix @ (gain * judged))
         resid = np.asarray(self.matrix @ (1.0 - judged)) + self.tail[:, None]
         weight = np.asarray(self.matrix @ judged)
+        # as evaluate's residual (measures._expr.unit_residual): 1 with nothing judged, at
+        # most 1 (a sum of many weights rounds), so that a mean over unjudged rankings is 1
+        resid = np.where(weight > 0.0, np.minimum(resid, 1.0), 1.0)
         return base, resid, weight
 
     def _frame(self, base: np.ndarray, resid: np.ndarray, weight: np.ndarray) -> pl.DataFrame:

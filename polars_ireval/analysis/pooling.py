@@ -612,7 +612,7 @@ def pool(
             .with_columns(pl.Series(WEIGHT, chosen.weight, dtype=pl.Float64))
             .with_row_index(ORDER, offset=1)
         )
-        return out.select(POOL_COLUMNS)
+        return _reported(out)
     seq = (
         static_sequence(camp, spec, eligible)
         .with_row_index(POSITION)
@@ -630,7 +630,22 @@ def pool(
             f"judgments{' for the smallest query' if per_query else ''}; raise the budget, "
             "or use method='max' to fill the budget in the pooling order"
         )
-    return out.with_row_index(ORDER, offset=1).select(POOL_COLUMNS)
+    return _reported(out.with_row_index(ORDER, offset=1))
+
+
+#: The significant digits of a reported weight: a weight is a sum of RBP weights
+#: (1 - p) p^(b - 1), each rounded, times residuals (B, C) that are sums too, so its last
+#: two or three of float64's 17 digits are the order of the operations (Method A's 0.328
+#: came out 0.32799999999999996, B's 0.32799999999999985, C's 0.041 0.0409999999999999
+#: at 15 digits); 13 keep the digits that tell weights apart (to 5e-13), and ``order``
+#: says the rest.
+WEIGHT_DIGITS = 13
+
+
+def _reported(out: pl.DataFrame) -> pl.DataFrame:
+    """The pool's columns, its weights to :data:`WEIGHT_DIGITS` significant digits (the
+    order was chosen on the unrounded weights)."""
+    return out.select(POOL_COLUMNS).with_columns(pl.col(WEIGHT).round_sig_figs(WEIGHT_DIGITS))
 
 
 def _shallowest_pool(seq: pl.DataFrame, per_query: bool) -> int:

@@ -70,6 +70,16 @@ def retrieved(k: Cutoff = None) -> pl.Expr:
     return (k >= RANK).fill_null(False)
 
 
+def unit_residual(total: pl.Expr, judged_rows: pl.Expr) -> pl.Expr:
+    """The residual of a user model whose weights sum to 1 (RBP, InvSq, cwl_eval's infinite
+    models): ``total`` (the weight of the unjudged ranks read plus the tail past them), at
+    most 1, and exactly 1 when no row of ``judged_rows`` (the judged documents the model
+    reads) is true. A sum of many weights rounds (RBP(p=0.8) over 50 unjudged documents
+    sums to 0.9999999999999996, at p=0.95 over 100 to 1.0000000000000002), and with
+    nothing judged all of the model's weight is unknown."""
+    return pl.when(judged_rows.any()).then(total.clip(upper_bound=1.0)).otherwise(1.0)
+
+
 def relevant(rel: int) -> pl.Expr:
     """True for judged documents with grade >= ``rel`` (false for unjudged ones)."""
     return (rel <= REL).fill_null(False)

@@ -179,7 +179,9 @@ def ap_depth(args: dict[str, Any]) -> Any:
     depth=ap_depth,
     tie_bounds=grade_ordered,
     average=_ap_average,
-    by_r=True,
+    # SN-AP divides by the relevant documents it retrieved, not by R: 0 without any, as
+    # SN-DCG (DCG(norm='self')) is
+    by_r=lambda p: p["norm"] != "self",
     sql=ap_sql,
     qrels_stats=True,
     unjudged=False,

@@ -35,6 +35,7 @@ from polars_ireval.measures._expr import (
     retrieved,
     tie_span_end,
     top_rank,
+    unit_residual,
 )
 from polars_ireval.measures.depth import DepthPlan
 from polars_ireval.measures.usermodel import (
@@ -185,7 +186,7 @@ def _rbp_resid_average(
     top = top_rank(k, depth)
     unjudged = ordered_sum(_rbp_tie_weight(p, keep, top), RANK.filter(keep))
     tail = (rbp_depth(top).cast(pl.Float64) * math.log(p)).exp()  # p^d (see _rbp_tie_weight)
-    return unjudged + tail
+    return unit_residual(unjudged + tail, retrieved() & pl.col(S.RELEVANCE).is_not_null())
 
 
 def judged_rbp(params: dict[str, Any]) -> dict[str, Any] | None:
@@ -210,9 +211,11 @@ def rbp_at_depths(args: dict[str, Any]) -> Any:
         plan.value = plan.event("base", plan.running((gain.fill_null(0.0) * weight).cum_sum()))
         unjudged = pl.when(gain.is_null()).then(weight).otherwise(0.0)
         seen = plan.event("unjudged", plan.running(unjudged.cum_sum()))
+        judged = plan.event("judged", plan.running(gain.is_not_null().cum_sum()), zero=0)
         n = plan.ranking("n", pl.len()).fill_null(0)
         depth = pl.min_horizontal(plan.k, n).cast(pl.Float64)
-        plan.residual = seen + pl.lit(float(p)).pow(depth)
+        total = seen + pl.lit(float(p)).pow(depth)  # as measures._expr.unit_residual
+        plan.residual = pl.when(judged > 0).then(total.clip(upper_bound=1.0)).otherwise(1.0)
 
     return fill
 
@@ -349,7 +352,10 @@ def rbp_resid(*, k: int | None = None, p: float = 0.8, ties: RbpTies = "rank") -
     if ties == "average":
         unjudged = pl.col(S.RELEVANCE).is_null()
         err = ordered_sum(_ranked(unjudged.cast(pl.Float64)) * _tie_weight(p, k), _ranked(RANK))
-        return err + pl.lit(float(p)).pow(rbp_depth(k).cast(pl.Float64))
+        # rbp_eval's tie weights cut at k leave part of a tie's weight out: its residual
+        # with nothing judged is below 1 (0.875 for two tied documents at k = 1, p = 0.5)
+        total = err + pl.lit(float(p)).pow(rbp_depth(k).cast(pl.Float64))
+        return total.clip(upper_bound=1.0)
     return rbp_model(p, k).residual(pl.col(S.RELEVANCE).cast(pl.Float64) * 0.0)
 
 

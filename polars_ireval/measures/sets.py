@@ -6,6 +6,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_ireval.errors import ParameterError
 from polars_ireval.measures._expr import (
     expected_count,
     num_rel,
@@ -58,9 +59,26 @@ def _set_relative_p_average(*, rel: int = 1, depth: int | None = None) -> pl.Exp
     return ratio(_found(rel, depth), pl.min_horizontal(retrieved(depth).sum(), num_rel(rel)))
 
 
-def _set_f_average(*, beta: float = 1.0, rel: int = 1, depth: int | None = None) -> pl.Expr:
-    """With x relevant retrieved of n retrieved and R relevant, (1 + beta) P R / (beta P + R)
-    = (1 + beta) x / (beta R + n): linear in x (0 when x = 0)."""
+def recall_weight(beta: float, f_beta: float | None) -> float:
+    """The weight of recall in SetF's (1 + w) P R / (w P + R): trec_eval's ``beta`` as it
+    is, or van Rijsbergen's ``f_beta`` squared (SQL: the rule ``beta_or_f_beta``)."""
+    if f_beta is None:
+        return beta
+    if beta != 1.0:
+        raise ParameterError(
+            f"SetF: beta={beta!r} and f_beta={f_beta!r}: give one of them (beta is trec_eval's "
+            "set_F weight of recall, beta² in van Rijsbergen's F; f_beta is his beta, squared "
+            "here)"
+        )
+    return f_beta * f_beta
+
+
+def _set_f_average(
+    *, beta: float = 1.0, rel: int = 1, f_beta: float | None = None, depth: int | None = None
+) -> pl.Expr:
+    """With x relevant retrieved of n retrieved and R relevant, (1 + w) P R / (w P + R)
+    = (1 + w) x / (w R + n), w = :func:`recall_weight`: linear in x (0 when x = 0)."""
+    beta = recall_weight(beta, f_beta)
     n = retrieved(depth).sum().cast(pl.Float64)
     return ratio((1.0 + beta) * _found(rel, depth), beta * num_rel(rel).cast(pl.Float64) + n)
 
@@ -287,14 +305,16 @@ def set_map(*, rel: int = 1) -> pl.Expr:
     cite="van Rijsbergen, Information Retrieval, 2nd ed., Butterworths, 1979, ch. 7 (E and "
     "F measures)",
     trec=[TrecName("set_F", "beta", (1.0,), "whole", convert=trec_float)],
-    checks={"rel": relevant_grade, "beta": non_negative},
+    checks={"rel": relevant_grade, "beta": non_negative, "f_beta": non_negative},
 )
-def set_f(*, beta: float = 1.0, rel: int = 1) -> pl.Expr:
+def set_f(*, beta: float = 1.0, rel: int = 1, f_beta: float | None = None) -> pl.Expr:
     """Set F-measure: ``(1 + beta) P R / (beta P + R)`` of set precision and recall.
 
-    This is trec_eval's ``set_F.x`` formula, which ir_measures' ``SetF(beta=x)`` passes on:
-    ``beta`` weighs recall directly; it is not squared as in van Rijsbergen's F_β (for his
-    F_β, pass ``beta=β**2``). 0 when both are 0.
+    Two readings of "β", one parameter each. ``beta`` is trec_eval's ``set_F.x`` (and
+    ir_measures' ``SetF(beta=x)``, which passes it on): it weighs recall directly, not
+    squared. ``f_beta`` is van Rijsbergen's β of seed 003 (F_β, eq. 6), squared here:
+    ``SetF(f_beta=3)`` is F_3 = 10 P R / (9 P + R), the same as ``SetF(beta=9)``, while
+    ``SetF(beta=3)`` is F with β² = 3. Give one of them. 0 when P and R are both 0.
 
     Here P is SetP and R is SetR (recall, not the number of relevant documents). F is
     their weighted harmonic mean, 1 / (α/P + (1 − α)/R), van Rijsbergen's F = 1 − E: seed
@@ -314,7 +334,11 @@ def set_f(*, beta: float = 1.0, rel: int = 1) -> pl.Expr:
     ----------
     beta
         Relative weight of recall, a non-negative number (default 1: the harmonic mean
-        of P and R; trec_eval's ``set_F.x``).
+        of P and R; trec_eval's ``set_F.x``, β² in van Rijsbergen's terms).
+    f_beta
+        van Rijsbergen's β (seed 003), a non-negative number, squared into the weight of
+        recall: ``f_beta=2`` is F_2, recall weighed four times precision; instead of
+        ``beta``.
     rel
         Minimum grade counted as relevant (default: the evaluation's ``relevance_level``,
         1 unless set; trec_eval ``-l``).
@@ -328,7 +352,7 @@ def set_f(*, beta: float = 1.0, rel: int = 1) -> pl.Expr:
     --------
     4 documents retrieved, 2 of them relevant (TP = 2, FP = 2), 1 relevant document
     missed (FN = 1): P = 1/2, recall 2/3, F1 = 2 (1/2)(2/3) / (1/2 + 2/3) = 4/7. van
-    Rijsbergen's F_0.5 (β = 0.5, so ``beta=0.25``) leans to the lower precision:
+    Rijsbergen's F_0.5 (β = 0.5: ``f_beta=0.5``, or ``beta=0.25``) leans to the lower precision:
     1.25 (1/3) / (1/8 + 2/3) = 10/19.
 
     >>> import polars as pl, polars_ireval as ir
@@ -336,9 +360,10 @@ def set_f(*, beta: float = 1.0, rel: int = 1) -> pl.Expr:
     ...                     "score": [4.0, 3.0, 2.0, 1.0]})
     >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "x"],
     ...                       "relevance": [1, 0, 1, 1]})
-    >>> ir.evaluate(run, qrels, ["SetF", "SetF(beta=0.25)"])["value"].to_list()
-    [0.5714285714285715, 0.5263157894736842]
+    >>> ir.evaluate(run, qrels, ["SetF", "SetF(beta=0.25)", "SetF(f_beta=0.5)"])["value"].to_list()
+    [0.5714285714285715, 0.5263157894736842, 0.5263157894736842]
     """
+    beta = recall_weight(beta, f_beta)
     p = ratio(rel_ret(rel), retrieved().sum())
     r = ratio(rel_ret(rel), num_rel(rel))
     return ratio((1.0 + beta) * p * r, beta * p + r)

@@ -35,7 +35,15 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from polars_ireval.errors import ParameterError
-from polars_ireval.measures._expr import RANK, REL, Cutoff, exact_div, ordered_sum, retrieved
+from polars_ireval.measures._expr import (
+    RANK,
+    REL,
+    Cutoff,
+    exact_div,
+    ordered_sum,
+    retrieved,
+    unit_residual,
+)
 from polars_ireval.registry import (
     Measure,
     SqlCall,
@@ -215,7 +223,8 @@ class UserModel:
             assert self.tail is not None
             keep = retrieved(self.cutoff) & gain.is_null()
             unjudged = ordered_sum(self.static_weight().filter(keep), RANK.filter(keep))
-            return unjudged + self.tail(retrieved(self.cutoff).sum().cast(pl.Float64))
+            total = unjudged + self.tail(retrieved(self.cutoff).sum().cast(pl.Float64))
+            return unit_residual(total, retrieved(self.cutoff) & gain.is_not_null())
         if not self.adaptive:  # the worst case's weights, on the unknown positions
             both = pl.struct(
                 self._gains(gain, best=False).alias("worst"),

@@ -20,6 +20,7 @@ from polars_ireval.measures._expr import (
     retrieved,
     tie_span_end,
     top_rank,
+    unit_residual,
 )
 from polars_ireval.registry import grade_ordered, measure, positive_int, utility_map
 
@@ -82,15 +83,15 @@ def hit(*, k: int | None = None, max_rel: int = 1, gains: Utilities = None) -> p
 
 
 def _inv_sq_residual(*, k: int | None = None, max_rel: int = 1, gains: Utilities = None) -> pl.Expr:
-    """InvSq@k's residual: the weight of the unjudged documents in the top d = min(k, n
-    retrieved) plus the weight of the ranks past d, Σ_{d < i <= k} 1/(i(i+1)) =
-    1/(d+1) - 1/(k+1) (1/(d+1) without k)."""
+    """InvSq@k's residual, as RBP@k's (seed 004 counts InvSq among the RBP-like measures):
+    the weight of the unjudged documents in the top d = min(k, n retrieved) plus the weight
+    of every rank past d, Σ_{i > d} 1/(i(i+1)) = 1/(d+1). The cutoff is how deep the
+    ranking is read, not a truncation of the user model."""
     keep = retrieved(k) & REL.is_null()
     i = RANK.cast(pl.Float64)
     unjudged = ordered_sum((1.0 / (i * (i + 1.0))).filter(keep), RANK.filter(keep))
     d = retrieved(k).sum().cast(pl.Float64)
-    tail = 1.0 / (d + 1.0) - (1.0 / (k + 1.0) if k is not None else 0.0)
-    return unjudged + tail
+    return unit_residual(unjudged + 1.0 / (d + 1.0), retrieved(k) & REL.is_not_null())
 
 
 def _inv_sq_average(
@@ -127,8 +128,9 @@ def inv_sq(*, k: int | None = None, max_rel: int = 1, gains: Utilities = None) -
     ranking (Moffat et al., CIKM 2013; seed 004): the user reads rank i and stops there with
     probability w_i, a heavier tail than RBP's geometric one. Bounded in [0, 1], monotone;
     1 only for an infinite ranking of utility 1. Its residual (``evaluate(...,
-    residuals=True)``) is the weight of the unjudged documents in the top d = min(k, n
-    retrieved) plus that of the ranks past d: 1/(d+1), less 1/(k+1) with a cutoff.
+    residuals=True)``) is, as RBP@k's, the weight of the unjudged documents in the top
+    d = min(k, n retrieved) plus that of every rank past d, 1/(d+1): value + residual
+    bounds the InvSq of any extension of the ranking, with or without a cutoff.
 
     Parameters
     ----------

@@ -352,6 +352,20 @@ def _gains_or_max_rel(o: Lookup) -> str | None:
     return _GAINS_OR_MAX_REL if o("max_rel") is not None and o("gains") else None
 
 
+_BETA_OR_F_BETA = (
+    "give beta or f_beta, not both (beta is trec_eval's set_F weight of recall, beta² in van "
+    "Rijsbergen's F; f_beta is his beta, squared here)"
+)
+
+
+def _beta_or_f_beta_sql(o: Lookup) -> list[Failure]:
+    return [(f"{o('f_beta')} IS NOT NULL AND {o('beta')} <> 1", quote(_BETA_OR_F_BETA))]
+
+
+def _beta_or_f_beta(o: Lookup) -> str | None:
+    return _BETA_OR_F_BETA if o("f_beta") is not None and o("beta") != 1 else None
+
+
 _NO_CUTOFF = "norm := 'scaled' (SDCG) needs a cutoff k"
 _TOO_DEEP = f"norm := 'scaled' needs k at most {MAX_POSITIONS} (the positions the SQL generates)"
 
@@ -426,6 +440,7 @@ RULES: dict[str, Rule] = {
     "discount_weights": Rule(_discount_weights_sql, _discount_weights),
     "min_below_max": Rule(_min_below_max_sql, _min_below_max),
     "gains_or_max_rel": Rule(_gains_or_max_rel_sql, _gains_or_max_rel),
+    "beta_or_f_beta": Rule(_beta_or_f_beta_sql, _beta_or_f_beta),
     "scaled_cutoff": Rule(_scaled_cutoff_sql, _scaled_cutoff),
     "scaled_best": Rule(_scaled_best_sql, _scaled_best),
 }

@@ -3881,6 +3881,7 @@ FROM (
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS unjudged_w,
       ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank ASC) AS depth,
+      SUM(CASE WHEN unjudged = SAFE_CAST(0 AS FLOAT64) THEN 1 ELSE 0 END) OVER (PARTITION BY run_id, query_id) AS judged,
       ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
     FROM t
   )
@@ -3888,17 +3889,16 @@ FROM (
     pa.run_id,
     pa.query_id,
     COALESCE(x.total, SAFE_CAST(0 AS FLOAT64)) AS value,
-    COALESCE(x.unjudged_w, SAFE_CAST(0 AS FLOAT64)) + (
-      SAFE_CAST(1 AS FLOAT64) / NULLIF((
-        SAFE_CAST(COALESCE(x.depth, 0) AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)
-      ), 0) - CASE
-        WHEN 10 IS NULL
-        THEN SAFE_CAST(0 AS FLOAT64)
-        ELSE SAFE_CAST(1 AS FLOAT64) / NULLIF((
-          SAFE_CAST(10 AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)
+    CASE
+      WHEN COALESCE(x.judged, 0) = 0
+      THEN SAFE_CAST(1 AS FLOAT64)
+      ELSE LEAST(
+        SAFE_CAST(1 AS FLOAT64),
+        x.unjudged_w + SAFE_CAST(1 AS FLOAT64) / NULLIF((
+          SAFE_CAST(x.depth AS FLOAT64) + SAFE_CAST(1 AS FLOAT64)
         ), 0)
-      END
-    ) AS residual
+      )
+    END AS residual
   FROM (
     SELECT DISTINCT
       run_id,

@@ -3847,6 +3847,7 @@ FROM (
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS unjudged_w,
       ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank ASC NULLS FIRST) AS depth,
+      SUM(CASE WHEN unjudged = CAST(0 AS DOUBLE) THEN 1 ELSE 0 END) OVER (PARTITION BY run_id, query_id) AS judged,
       ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC NULLS LAST) AS from_end
     FROM t
   )
@@ -3854,17 +3855,16 @@ FROM (
     pa.run_id,
     pa.query_id,
     COALESCE(x.total, CAST(0 AS DOUBLE)) AS value,
-    COALESCE(x.unjudged_w, CAST(0 AS DOUBLE)) + (
-      CAST(1 AS DOUBLE) / NULLIF((
-        CAST(COALESCE(x.depth, 0) AS DOUBLE) + CAST(1 AS DOUBLE)
-      ), 0) - CASE
-        WHEN 10 IS NULL
-        THEN CAST(0 AS DOUBLE)
-        ELSE CAST(1 AS DOUBLE) / NULLIF((
-          CAST(10 AS DOUBLE) + CAST(1 AS DOUBLE)
+    CASE
+      WHEN COALESCE(x.judged, 0) = 0
+      THEN CAST(1 AS DOUBLE)
+      ELSE LEAST_IGNORE_NULLS(
+        CAST(1 AS DOUBLE),
+        x.unjudged_w + CAST(1 AS DOUBLE) / NULLIF((
+          CAST(x.depth AS DOUBLE) + CAST(1 AS DOUBLE)
         ), 0)
-      END
-    ) AS residual
+      )
+    END AS residual
   FROM (
     SELECT DISTINCT
       run_id,

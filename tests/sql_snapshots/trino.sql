@@ -4027,6 +4027,7 @@ FROM (
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS unjudged_w,
       ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank ASC NULLS FIRST) AS depth,
+      SUM(CASE WHEN unjudged = TRY_CAST(0 AS DOUBLE) THEN 1 ELSE 0 END) OVER (PARTITION BY run_id, query_id) AS judged,
       ROW_NUMBER() OVER (PARTITION BY run_id, query_id ORDER BY rank DESC) AS from_end
     FROM t
   )
@@ -4034,17 +4035,16 @@ FROM (
     pa.run_id,
     pa.query_id,
     COALESCE(x.total, TRY_CAST(0 AS DOUBLE)) AS value,
-    COALESCE(x.unjudged_w, TRY_CAST(0 AS DOUBLE)) + (
-      TRY_CAST(1 AS DOUBLE) / NULLIF((
-        TRY_CAST(COALESCE(x.depth, 0) AS DOUBLE) + TRY_CAST(1 AS DOUBLE)
-      ), 0) - CASE
-        WHEN 10 IS NULL
-        THEN TRY_CAST(0 AS DOUBLE)
-        ELSE TRY_CAST(1 AS DOUBLE) / NULLIF((
-          TRY_CAST(10 AS DOUBLE) + TRY_CAST(1 AS DOUBLE)
+    CASE
+      WHEN COALESCE(x.judged, 0) = 0
+      THEN TRY_CAST(1 AS DOUBLE)
+      ELSE LEAST(
+        TRY_CAST(1 AS DOUBLE),
+        x.unjudged_w + TRY_CAST(1 AS DOUBLE) / NULLIF((
+          TRY_CAST(x.depth AS DOUBLE) + TRY_CAST(1 AS DOUBLE)
         ), 0)
-      END
-    ) AS residual
+      )
+    END AS residual
   FROM (
     SELECT DISTINCT
       run_id,
