@@ -25,6 +25,7 @@ import polars as pl
 
 from polars_ireval._base.numeric import snap
 from polars_ireval._base.options import Missing, check_missing, renamed
+from polars_ireval.analysis import latex
 from polars_ireval.analysis.significance import CORRECTIONS, RESULT_COLUMNS, TESTS
 from polars_ireval.analysis.significance.inputs import (
     check_values,
@@ -41,7 +42,6 @@ Format = Literal["text", "markdown", "latex", "html"]
 _UP, _DOWN = "▲", "▼"
 #: Placeholders that survive great_tables' LaTeX escaping of source notes.
 _TOKENS = {"@@UP@@": r"$\blacktriangle$", "@@DOWN@@": r"$\blacktriangledown$"}
-_LATEX_PREAMBLE = "% needs \\usepackage{booktabs} and \\usepackage{amssymb} (for the marks)\n"
 
 
 @dataclass(frozen=True)
@@ -202,22 +202,108 @@ class Report:
             gt = gt.tab_source_note(line)
         return gt
 
-    def to_latex(self) -> str:
-        """A LaTeX table (booktabs rules, by great_tables), best means in bold, marks as
-        superscripts; needs the ``booktabs`` and ``amssymb`` packages.
+    def to_latex(
+        self,
+        *,
+        caption: str | None = None,
+        label: str | None = None,
+        placement: str = "tbp",
+        size: str | None = "small",
+        fit: latex.Fit = "width",
+        long: latex.Long = "auto",
+        rows_per_table: int = latex.ROWS_PER_TABLE,
+        legend: latex.LegendPlace = "note",
+        wide: bool = False,
+    ) -> str:
+        """A LaTeX table a journal prints (:mod:`polars_ireval.analysis.latex`): booktabs
+        rules, no vertical ones, a header over every column, math minus signs, each
+        measure a column of right-aligned numbers (their decimals line up) beside a column
+        of marks, best means in bold; needs ``booktabs``, ``amssymb`` for the ▲/▼ marks,
+        and ``graphicx`` (``fit="width"``) or ``longtable`` as its first line says.
+
+        Parameters
+        ----------
+        caption
+            The caption (LaTeX text, not escaped); None: none, unless ``legend="caption"``.
+        label
+            ``\\label`` of the table (on the first part of a split table).
+        placement
+            Float placement (``"tbp"``; ``""`` for none).
+        size
+            Font size command of the table: ``"small"`` (default), ``"footnotesize"``,
+            ``"scriptsize"``, ``"tiny"``, ``"normalsize"``, or None for the document's.
+        fit
+            ``"width"``: a table wider than the line is scaled down to it (never up);
+            ``"none"``: as it comes.
+        long
+            ``"auto"``: one float, or several when there are more than
+            ``rows_per_table`` runs (each with the header; the later ones keep the first's
+            number and say "(continued)"); ``"split"``: so, always; ``"longtable"``: one
+            table broken across pages (one-column documents only; it cannot be scaled:
+            choose ``size`` so that it fits the line); ``"none"``: one float whatever its
+            height.
+        rows_per_table
+            Runs per float when split (35: a column of an A4 or letter page).
+        legend
+            ``"note"``: under the table, in footnote size (on the last part); ``"caption"``:
+            appended to the caption; ``"none"``: left out (``Report.legend`` has it).
+        wide
+            ``table*``: across both columns of a two-column document.
 
         Returns
         -------
         str
         """
-        import warnings
+        options = latex.Options(
+            caption=caption, label=label, placement=placement, size=size, fit=fit,
+            long=long, rows_per_table=rows_per_table, legend=legend, wide=wide,
+        )  # fmt: skip
+        return latex.render(self._latex_table(), options)
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # great_tables: LaTeX is young
-            text = self.to_gt("latex").as_latex()
-        for token, latex in _TOKENS.items():
-            text = text.replace(token, latex)
-        return _LATEX_PREAMBLE + text
+    def _latex_table(self) -> latex.Table:
+        by_run: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in self.runs}
+        for rec in self.frame.iter_rows(named=True):
+            by_run[rec["run_id"]][rec["measure"]] = rec
+        labels = dict(zip(self.frame["run_id"], self.frame["label"], strict=True))
+        letters = self.mode == "letters"
+        rows = []
+        for run in self.runs:
+            row = [labels.get(run) or ""] if letters else []
+            row.append(latex.escape(_visible(run)))
+            for m in self.measures:
+                cell = by_run[run].get(m)
+                row += self._latex_cell(cell) if cell is not None else ["", ""]
+            rows.append(row)
+        legend = []
+        for line in self._legend("latex"):
+            line = latex.escape(line)
+            for token, text in _TOKENS.items():
+                line = line.replace(token, text)
+            legend.append(line)
+        packages = ("booktabs",) if letters else ("booktabs", "amssymb")
+        return latex.Table(
+            columns=[r"\#", "Run"] if letters else ["Run"],
+            measures=[latex.escape(_visible(m)) for m in self.measures],
+            rows=rows,
+            legend=legend,
+            packages=packages,
+        )
+
+    def _latex_cell(self, rec: dict[str, Any]) -> list[str]:
+        """The number and the mark column of one cell."""
+        if rec["mean"] is None:
+            return ["", ""]
+        value = latex.number(f"{rec['mean']:.{self.decimals}f}")
+        if rec["best"]:
+            value = f"\\textbf{{{value}}}"
+        mark = rec["mark"] or ""
+        if mark and self.mode != "letters":
+            mark = _TOKENS["@@UP@@"] if mark == _UP else _TOKENS["@@DOWN@@"]
+        mark = f"\\textsuperscript{{{mark}}}" if mark else ""
+        if rec["ci_low"] is not None or rec["ci_high"] is not None:
+            low, high = _num(rec["ci_low"], self.decimals), _num(rec["ci_high"], self.decimals)
+            mark += f"~[{latex.number(low)}, {latex.number(high)}]"
+        return [value, mark]
 
     def to_html(self) -> str:
         """An HTML table (great_tables), best means in ``<strong>``, marks in ``<sup>``.
@@ -411,7 +497,6 @@ def report(
     paired t-test, two-sided, alpha = 0.05; 6 topics.
     Holm correction over the 2 comparisons per measure.
     ▲ / ▼: significantly higher / lower than bm25.
-    Means of column 'value'.
     <BLANKLINE>
     >>> print(ir.report(results, ir.compare(results, test="t")).to_markdown())
     | # | run | nDCG@10 |
@@ -424,7 +509,6 @@ def report(
     No correction for multiple comparisons (3 per measure).
     Superscript letters: the row's run is significantly better than the runs with those letters.
     Bold: the best mean per column.
-    Means of column 'value'.
     <BLANKLINE>
     """
     comparison = _checked_comparison(comparison)
@@ -839,5 +923,6 @@ def _legend_lines(
             f"[low, high]: {meta['confidence']:.0%} confidence interval ({meta['ci_method']}) "
             "of the difference from the baseline."
         )
-    lines.append(f"Means of column {meta['column_a']!r}.")
+    if meta["column_a"] != "value":  # the means of another column than the scores
+        lines.append(f"Means of column {meta['column_a']!r}.")
     return lines
