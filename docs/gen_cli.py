@@ -16,25 +16,43 @@ def _parsers() -> list[tuple[str, str, object]]:
     from polars_ireval.cli import compare, modern, pir, pool, properties, trec_eval
 
     return [
-        ("ireval", "Evaluate runs: one row per run (per query with `-q`).", modern._parser()),
+        ("ireval", "Evaluate runs: one row per run (per query with `-q`).", modern.parser()),
         (
             "ireval trec_eval",
             "A drop-in for trec_eval 9.0.8, byte for byte.",
             trec_eval._trec_parser(),
         ),
-        ("ireval compare", "Significance tests and the tables a paper prints.", compare._parser()),
-        ("ireval pool", "Which documents to judge next.", pool._pool_parser()),
-        ("ireval simulate", "What a judgment budget buys.", pool._simulate_parser()),
+        ("ireval compare", "Significance tests and the tables a paper prints.", compare.parser()),
+        ("ireval pool", "Which documents to judge next.", pool.pool_parser()),
+        ("ireval simulate", "What a judgment budget buys.", pool.simulate_parser()),
         (
             "ireval properties",
             "Seed 004's seven numeric properties of a measure.",
-            properties._parser(),
+            properties.parser(),
         ),
         (
             "ireval pir",
             "Preference identification ratio of measures against user preferences.",
-            pir._parser(),
+            pir.parser(),
         ),
+    ]
+
+
+def _without_a_flag() -> list[str]:
+    from polars_ireval.cli.common import WITHOUT_A_FLAG
+
+    return [
+        "",
+        "## Options of the Python API without a flag",
+        "",
+        "Every option of the functions the commands run that changes a number has a flag of",
+        "the same name (`relevance_level` is `--relevance-level`, `ties` is `--ties`,",
+        "`measures` is `-m`), with the same values; `tests/test_cli_options.py` reads the",
+        "signatures and fails on one without. These are the exceptions:",
+        "",
+        "| command | parameter | why |",
+        "|---|---|---|",
+        *(f"| `{c}` | `{n}` | {why} |" for (c, n), why in WITHOUT_A_FLAG.items()),
     ]
 
 
@@ -61,6 +79,7 @@ def render() -> str:
         for name, what, parser in parsers:
             help_text = parser.format_help().rstrip()  # type: ignore[attr-defined]
             out += ["", f"## {name}", "", what, "", "```text", help_text, "```"]
+        out += _without_a_flag()
         return "\n".join(out) + "\n"
     finally:
         if old is None:

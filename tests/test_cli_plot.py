@@ -21,7 +21,7 @@ import pytest
 import polars_ireval as ir
 from polars_ireval import plot as P
 from polars_ireval.cli import main
-from polars_ireval.cli.plot import KINDS, _parser, figure
+from polars_ireval.cli.plot import KINDS, figure, parser
 
 pytest.importorskip("matplotlib")
 
@@ -91,7 +91,7 @@ def _contents(fig: Any) -> list[Any]:
 
 @pytest.mark.parametrize("kind", sorted(ARGS))
 def test_each_kind_draws_the_librarys_figure(kind: str) -> None:
-    args = _parser().parse_args([kind, *ARGS[kind], "-o", "x.png"])
+    args = parser().parse_args([kind, *ARGS[kind], "-o", "x.png"])
     got = _contents(figure(args))
     want = _contents(_library_figure(kind))
     assert got == want
@@ -123,7 +123,7 @@ def test_pir_kind(tmp_path: Path) -> None:
     argv = ["plot", "pir", lists, qrels, prefs, "-m", "nDCG", "-m", "P", "--cutoffs", "1-5"]
     assert main([*argv, "-o", str(target)]) == 0
     assert target.read_bytes().startswith(MAGIC[".svg"])
-    args = _parser().parse_args([*argv[1:], "-o", str(target)])
+    args = parser().parse_args([*argv[1:], "-o", str(target)])
     want = P.pir_curves(
         ir.pir(sim.lists, sim.qrels, sim.preferences, ["nDCG", "P"], cutoffs=range(1, 6))
     )

@@ -20,14 +20,14 @@ def test_docs_judging_blocks_run_and_print_what_they_show() -> None:
 
 
 def test_docs_judging_command_lines_name_real_options() -> None:
-    from polars_ireval.cli.pool import _pool_parser, _simulate_parser
+    from polars_ireval.cli.pool import pool_parser, simulate_parser
 
     text = Path(DOC).read_text()
     commands = [line for line in text.splitlines() if line.startswith("ireval ")]
     assert len(commands) >= 4
     for line in commands:
         words = line.split("#")[0].split()
-        parser = _pool_parser() if words[1] == "pool" else _simulate_parser()
+        parser = pool_parser() if words[1] == "pool" else simulate_parser()
         known = {o for action in parser._actions for o in action.option_strings}
         flags = [w for w in words[2:] if w.startswith("-")]
         assert set(flags) <= known, line

@@ -12,7 +12,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, NoReturn
+from typing import IO, Any, NoReturn
 
 import polars as pl
 
@@ -27,6 +27,8 @@ from polars_ireval.io.readers import (
     read_run,
     validate_run,
 )
+from polars_ireval.io.validation import INPUT_RANK
+from polars_ireval.results import NO_RELEVANT
 
 DEFAULT_MEASURES = "nDCG@10 AP P@10 R@1000 RR"
 
@@ -182,6 +184,7 @@ def read_runs(
     progress: Progress | None = None,
     *,
     seen: dict[str, str] | None = None,
+    ranks: bool = False,
 ) -> pl.DataFrame:
     """Read every run file into one frame with a ``run_id`` column (one run per file).
 
@@ -193,6 +196,7 @@ def read_runs(
     The frame returned is known as checked (:func:`polars_ireval.validate_run`) with the
     file it comes from (or ``"N run files"``): an error found later, such as a score
     beyond the 32-bit range of ``--scores float32``, names it, not ``<input>``.
+    ``ranks``: keep each line's rank field as ``input_rank`` (for ``--ties rank``).
     """
     origin: dict[str, str] = {} if seen is None else seen
     names = [run_name(p) for p in paths]
@@ -203,15 +207,16 @@ def read_runs(
             claim_run_name(name, path, origin)
         if progress is not None:
             progress.update(f"reading {len(paths)} runs", paths[0], total=len(paths))
-        return read_run(paths, run_id="file")
+        return read_run(paths, run_id="file", ranks=ranks)
     frames: list[pl.DataFrame] = []
     for i, path in enumerate(paths, 1):
         if progress is not None:
             progress.update("reading runs", path, done=i - 1, total=len(paths))
-        frame = read_run(path, run_id="auto")  # errors name the file, not a run_id it lacks
+        frame = read_run(path, run_id="auto", ranks=ranks)  # errors name the file
         if S.RUN_ID not in frame.columns:  # checked again (as evaluate would), naming the file
             frame = validate_run(frame.with_columns(pl.lit(run_name(path)).alias(S.RUN_ID)), path)
-        frame = narrowed(frame, [S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE])
+        keep = [S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE, *([INPUT_RANK] if ranks else [])]
+        frame = narrowed(frame, [c for c in keep if c in frame.columns])
         for rid in frame[S.RUN_ID].unique(maintain_order=True).to_list():
             claim_run_name(rid, path, origin)
         frames.append(frame)
@@ -220,6 +225,103 @@ def read_runs(
     # concatenated, the frames are no longer known as checked: checked here (evaluate would
     # check them anyway, as '<input>'), the runs named apart above
     return validate_run(pl.concat(frames, how="vertical"), paths_label(paths, "run files"))
+
+
+#: The options of the Python functions a command runs that have no flag of their own:
+#: (command, parameter) -> why. ``docs/cli.md`` prints them; ``tests/test_cli_options.py``
+#: fails on any other option without a flag of the same name.
+WITHOUT_A_FLAG: dict[tuple[str, str], str] = {
+    ("ireval", "run"): "the run files are the positional arguments",
+    ("ireval", "validate"): "files are always read and checked by the readers",
+    ("ireval", "con"): "a DuckDB connection or Spark session object; --engine chooses",
+    ("ireval compare", "run"): "the run files are the positional arguments",
+    ("ireval compare", "missing"): "-c sets evaluate's; --missing is compare's own",
+    ("ireval compare", "residuals"): "implied by -a/-b upper, residual or projected",
+    ("ireval compare", "validate"): "files are always read and checked by the readers",
+    ("ireval compare", "con"): "the command evaluates with the Polars engine",
+    ("ireval compare", "engine"): "the command evaluates with the Polars engine",
+    ("ireval compare", "per_query"): "a comparison needs the per-query scores",
+    ("ireval compare", "results"): "the per-query scores of the runs it evaluates",
+    ("ireval compare", "comparison"): "the comparison it computes",
+    ("ireval compare", "run_col"): "a frame's column name; the command names the columns",
+    ("ireval compare", "query_col"): "a frame's column name; the command names the columns",
+    ("ireval compare", "measure_col"): "a frame's column name; the command names the columns",
+    ("ireval compare", "ci"): "report's ci= is --show-ci (--ci is compare's interval method)",
+    ("ireval compare", "self"): "the report",
+    ("ireval pool", "runs"): "the run files are the positional arguments",
+    ("ireval simulate", "runs"): "the run files are the positional arguments",
+    ("ireval properties", "grades"): "Python only: a sequence of grades",
+    ("ireval properties", "bounds"): "Python only: a (low, high) pair",
+    ("ireval pir", "cutoffs"): "--cutoffs takes ranges and lists (1-10, 1,3,5)",
+}
+
+#: ``evaluate``'s ``ties=`` values, as ``--ties`` takes them.
+TIES = ("trec_eval", "doc_id_asc", "input_order", "rank", "average")
+MISSING = ("skip", "zero", "error")
+
+
+def add_evaluation_options(p: argparse.ArgumentParser, *, missing: bool = True) -> None:
+    """The options of :func:`polars_ireval.evaluate` that change a number, with the same
+    names and values on every command that evaluates runs (``ireval``, ``ireval compare``).
+    ``missing``: add ``--missing`` (``ireval compare`` has its own, about the comparison;
+    there ``-c`` alone sets evaluate's)."""
+    p.add_argument(
+        "-l", "--relevance-level", type=int, default=1,
+        help="minimum relevant grade (evaluate's relevance_level; trec_eval -l)",
+    )  # fmt: skip
+    p.add_argument(
+        "-c", "--complete", action="store_true",
+        help="score judged queries a run lacks as 0 (trec_eval -c; evaluate's missing='zero')",
+    )  # fmt: skip
+    if missing:
+        p.add_argument(
+            "--missing", choices=MISSING, default=None,
+            help="judged queries a run lacks: skip (default: left out), zero (as -c) or error",
+        )  # fmt: skip
+    p.add_argument(
+        "--no-relevant", choices=NO_RELEVANT, default="zero",
+        help="queries without relevant documents, for measures normalised by R (AP, "
+        "nDCG...): zero (default, trec_eval), nan, skip (left out of those measures) or error",
+    )  # fmt: skip
+    p.add_argument(
+        "-M", "--max-depth", type=int, default=None,
+        help="evaluate the top M only (trec_eval -M)",
+    )  # fmt: skip
+    p.add_argument(
+        "-J", "--judged-only", action="store_true",
+        help="drop unjudged documents (trec_eval -J)",
+    )  # fmt: skip
+    p.add_argument(
+        "--ties", choices=TIES, default="trec_eval",
+        help="order of documents with equal scores: trec_eval (doc id descending, default), "
+        "doc_id_asc (NIST's DL 2020 RR@10, ir_measures' RR), input_order (the file's line "
+        "order), rank (the rank field, then doc id descending) or average (the expected "
+        "value over every order of each tie)",
+    )  # fmt: skip
+    p.add_argument(
+        "--scores", choices=("float64", "float32"), default="float64",
+        help="float32: round scores to 32-bit floats before ranking, as trec_eval 9.x (and "
+        "pytrec_eval) do, to reproduce results computed with them",
+    )  # fmt: skip
+
+
+def evaluation_options(args: argparse.Namespace, *, missing: bool = True) -> dict[str, Any]:
+    """``evaluate``'s keywords from :func:`add_evaluation_options`' arguments (``missing``
+    as given there); also checks ``-M``."""
+    if args.max_depth is not None and args.max_depth < 1:
+        raise UsageError(f"-M {args.max_depth}: the number of documents must be at least 1")
+    chosen = args.missing if missing else None
+    if args.complete and chosen not in (None, "zero"):
+        raise UsageError(f"-c scores the queries a run lacks as 0; drop it or --missing {chosen}")
+    return {
+        "relevance_level": args.relevance_level,
+        "missing": "zero" if args.complete else (chosen or "skip"),
+        "no_relevant": args.no_relevant,
+        "max_depth": args.max_depth,
+        "judged_only": args.judged_only,
+        "ties": args.ties,
+        "scores": args.scores,
+    }
 
 
 def claim_run_name(name: str, path: str, origin: dict[str, str]) -> None:

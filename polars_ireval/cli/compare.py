@@ -29,6 +29,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -46,6 +47,8 @@ from polars_ireval.cli.common import (
     Parser,
     Progress,
     UsageError,
+    add_evaluation_options,
+    evaluation_options,
     expand_runs,
     guarded,
     read_runs,
@@ -72,7 +75,7 @@ _EXTENSIONS = {
 }
 
 
-def _parser() -> Parser:
+def parser() -> Parser:
     p = Parser(
         prog="ireval compare",
         description=(
@@ -157,16 +160,73 @@ def _parser() -> Parser:
         default=[],
         help="also write FILE, format from its extension (repeatable)",
     )
-    p.add_argument("-l", "--relevance-level", type=int, default=1, help="minimum relevant grade")
-    p.add_argument(
-        "-c", "--complete", action="store_true", help="score judged queries a run lacks as 0"
-    )
-    p.add_argument("-M", "--max-depth", type=int, default=None, help="evaluate the top M only")
-    p.add_argument("-J", "--judged-only", action="store_true", help="drop unjudged documents")
+    add_evaluation_options(p, missing=False)  # --missing above is the comparison's
+    _statistics_options(p)
+    _latex_options(p)
     p.add_argument(
         "--progress", choices=("auto", "always", "never"), default="auto", help="progress on stderr"
     )
     return p
+
+
+def _statistics_options(p: Parser) -> None:
+    """compare's and report's options beyond the test: runs, interval, effect size, power."""
+    p.add_argument(
+        "--run-ids", default=None, metavar="IDS",
+        help="the runs to compare (and show), separated by commas (default: all)",
+    )  # fmt: skip
+    p.add_argument(
+        "--confidence", type=float, default=None,
+        help="level of the intervals (default: 1 - alpha)",
+    )  # fmt: skip
+    p.add_argument(
+        "--effect-size", default="auto",
+        help="auto, cohen_dz (delta / sd of the differences) or sakai (delta / sqrt(V_E))",
+    )  # fmt: skip
+    p.add_argument(
+        "--zero-method", default="wilcox",
+        help="Wilcoxon: zero differences wilcox (dropped, default), pratt or zsplit",
+    )  # fmt: skip
+    p.add_argument(
+        "--power", type=float, default=0.8,
+        help="power for topics_needed (0.8)",
+    )  # fmt: skip
+    p.add_argument(
+        "--min-difference", type=float, default=None,
+        help="difference topics_needed is for (default: each pair's observed delta)",
+    )  # fmt: skip
+    p.add_argument(
+        "--mode", choices=("baseline", "letters"), default=None,
+        help="the table's marks: baseline (up/down) or letters (default: letters unless "
+        "--baseline)",
+    )  # fmt: skip
+
+
+def _latex_options(p: Parser) -> None:
+    """Report.to_latex's options, for --format latex (and -o FILE.tex)."""
+    p.add_argument("--caption", default=None, help="LaTeX: the table's caption")
+    p.add_argument("--label", default=None, help="LaTeX: the table's \\label")
+    p.add_argument("--placement", default="tbp", help="LaTeX: float placement (tbp)")
+    p.add_argument(
+        "--size", default="small",
+        help="LaTeX: font size, small (default), footnotesize, scriptsize, tiny, normalsize",
+    )  # fmt: skip
+    p.add_argument(
+        "--fit", choices=("width", "none"), default="width",
+        help="LaTeX: width (scale a table wider than the line down to it) or none",
+    )  # fmt: skip
+    p.add_argument(
+        "--long", choices=("auto", "split", "longtable", "none"), default="auto",
+        help="LaTeX: many runs: auto (split past --rows-per-table), split, longtable, none",
+    )  # fmt: skip
+    p.add_argument(
+        "--rows-per-table", type=int, default=35, help="LaTeX: runs per float when split (35)"
+    )
+    p.add_argument(
+        "--legend", choices=("note", "caption", "none"), default="note",
+        help="LaTeX: the legend as a note under the table, in the caption, or none",
+    )  # fmt: skip
+    p.add_argument("--wide", action="store_true", help="LaTeX: table* across two columns")
 
 
 def main(argv: Sequence[str]) -> int:
@@ -175,15 +235,14 @@ def main(argv: Sequence[str]) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+    args = parser().parse_args(argv)
     outputs = [(path, _format_of(path)) for path in args.output]
     stdout_fmt = args.format
     if stdout_fmt is None and not outputs:
         stdout_fmt = "table" if sys.stdout.isatty() else "tsv"
     elif stdout_fmt is None and sys.stdout.isatty():
         stdout_fmt = "table"
-    if args.max_depth is not None and args.max_depth < 1:
-        raise UsageError(f"-M {args.max_depth}: the number of documents must be at least 1")
+    options = evaluation_options(args, missing=False)  # checks -M
     from polars_ireval.parse import parse_measures
 
     measures = " ".join(args.measure) if args.measure else DEFAULT_MEASURES
@@ -192,7 +251,7 @@ def _run(argv: list[str]) -> int:
     paths = expand_runs(args.runs)
     progress.update("reading qrels", args.qrels)
     qrels = read_qrels(args.qrels)
-    run = read_runs(paths, progress)
+    run = read_runs(paths, progress, ranks=args.ties == "rank")
     names = run["run_id"].unique(maintain_order=True).to_list()
     baseline: str | float | None = args.baseline
     if args.baseline is not None and args.baseline not in names:
@@ -211,11 +270,8 @@ def _run(argv: list[str]) -> int:
             qrels,
             parsed,
             per_query=True,
-            relevance_level=args.relevance_level,
-            missing="zero" if args.complete else "skip",
-            max_depth=args.max_depth,
-            judged_only=args.judged_only,
             residuals=residuals,
+            **options,
         )
     progress.done()  # the resampling tests show their own bar
     try:
@@ -236,6 +292,12 @@ def _run(argv: list[str]) -> int:
             method=args.method,
             continuity=args.continuity,
             tolerance=args.tolerance,
+            run_ids=_run_ids(args.run_ids),
+            confidence=args.confidence,
+            effect_size=args.effect_size,
+            zero_method=args.zero_method,
+            power=args.power,
+            min_difference=args.min_difference,
             progress={"always": True, "never": False}.get(args.progress, "auto"),
         )
     except MissingQueryError as e:
@@ -254,13 +316,28 @@ def _run(argv: list[str]) -> int:
             missing=missing,
             # every pair (the default): letters, also for two runs, whose one pair would
             # otherwise read as a comparison with the lower run as baseline
-            mode=None if args.baseline is not None else "letters",
+            mode=args.mode or (None if args.baseline is not None else "letters"),
         )
+    latex = {
+        "caption": args.caption, "label": args.label, "placement": args.placement,
+        "size": None if args.size == "none" else args.size, "fit": args.fit, "long": args.long,
+        "rows_per_table": args.rows_per_table, "legend": args.legend, "wide": args.wide,
+    }  # fmt: skip
     for path, fmt in outputs:
-        _write(cmp, rep, fmt, path, ansi=False)
+        _write(cmp, rep, fmt, path, ansi=False, latex=latex)
     if stdout_fmt is not None:
-        _write(cmp, rep, stdout_fmt, None, ansi=sys.stdout.isatty())
+        _write(cmp, rep, stdout_fmt, None, ansi=sys.stdout.isatty(), latex=latex)
     return 0
+
+
+def _run_ids(text: str | None) -> list[str] | None:
+    """``--run-ids a,b,c`` as a list (None: every run)."""
+    if text is None:
+        return None
+    ids = [t.strip() for t in text.split(",") if t.strip()]
+    if not ids:
+        raise UsageError(f"--run-ids {text!r}: name at least one run")
+    return ids
 
 
 def _format_of(path: str) -> str:
@@ -296,7 +373,13 @@ def _ndjson(frame: pl.DataFrame) -> str:
 
 
 def _write(
-    cmp: pl.DataFrame, rep: Report | None, fmt: str, path: str | None, *, ansi: bool
+    cmp: pl.DataFrame,
+    rep: Report | None,
+    fmt: str,
+    path: str | None,
+    *,
+    ansi: bool,
+    latex: dict[str, Any] | None = None,
 ) -> None:
     """Write the comparison frame (tsv, csv, jsonl, parquet) or the report (table,
     markdown, latex, html) to ``path``, or to stdout."""
@@ -317,7 +400,12 @@ def _write(
     elif rep is None:  # _run builds the report whenever a report format is asked for
         raise RuntimeError(f"no report was built for format {fmt!r}")
     else:
-        text = rep.to_text(ansi=ansi) if fmt == "table" else rep.render(fmt)
+        if fmt == "table":
+            text = rep.to_text(ansi=ansi)
+        elif fmt == "latex":
+            text = rep.to_latex(**(latex or {}))
+        else:
+            text = rep.render(fmt)
     if path is None:
         sys.stdout.write(text)
     else:

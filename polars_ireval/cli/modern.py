@@ -30,8 +30,10 @@ from polars_ireval.cli.common import (
     Parser,
     Progress,
     UsageError,
+    add_evaluation_options,
     claim_run_name,
     commands_help,
+    evaluation_options,
     expand_runs,
     format_table,
     read_runs,
@@ -44,7 +46,6 @@ from polars_ireval.io.readers import read_qrels
 from polars_ireval.judge import coverage
 from polars_ireval.outofcore import evaluate_out_of_core
 from polars_ireval.results import (
-    NO_RELEVANT,
     CoverageWarning,
     no_relevant_note,
     no_relevant_pairs,
@@ -62,7 +63,7 @@ _EXTENSIONS = {
 }
 
 
-def _parser() -> Parser:
+def parser() -> Parser:
     p = Parser(
         prog="ireval",
         description=(  # kept as written (the list of commands): one line each
@@ -84,22 +85,14 @@ def _parser() -> Parser:
         help=f"measures: ir_measures strings or trec_eval names (default: {DEFAULT_MEASURES!r})",
     )
     p.add_argument("-q", "--per-query", action="store_true", help="one row per run and query")
-    p.add_argument("-l", "--relevance-level", type=int, default=1, help="minimum relevant grade")
+    add_evaluation_options(p)
     p.add_argument(
-        "-c",
-        "--complete",
+        "--residuals",
         action="store_true",
-        help="score judged queries missing from a run as 0 (trec_eval -c)",
+        help="beside each measure that has one (RBP, P@k, InvSq, the C/W/L measures...), its "
+        "residual and projected value, as columns '<measure> residual' and '<measure> "
+        "projected' (empty for the others)",
     )
-    p.add_argument(
-        "--no-relevant",
-        choices=NO_RELEVANT,
-        default="zero",
-        help="queries without relevant documents, for measures normalised by R (AP, nDCG...): "
-        "zero (default, trec_eval), nan, skip (left out of those measures) or error",
-    )
-    p.add_argument("-M", "--max-depth", type=int, default=None, help="evaluate the top M only")
-    p.add_argument("-J", "--judged-only", action="store_true", help="drop unjudged documents")
     p.add_argument(
         "--format",
         choices=FORMATS,
@@ -131,13 +124,6 @@ def _parser() -> Parser:
         help="evaluate each run file a chunk of queries at a time (N chunks, or auto: about "
         "4M lines each), for a run larger than memory; the output is the same",
     )
-    p.add_argument(
-        "--scores",
-        choices=("float64", "float32"),
-        default="float64",
-        help="float32: round scores to 32-bit floats before ranking, as trec_eval 9.x (and "
-        "pytrec_eval) do, to reproduce results computed with them",
-    )
     p.add_argument("--quiet", action="store_true", help="no summary of skipped queries on stderr")
     p.add_argument(
         "--progress",
@@ -157,7 +143,7 @@ def _parser() -> Parser:
 
 def modern_main(argv: Sequence[str]) -> int:
     """``ireval QRELS RUN...``: one row per run (per query with ``-q``)."""
-    args = _parser().parse_args(argv)
+    args = parser().parse_args(argv)
     if args.write_example is not None:
         from polars_ireval.io.example import write_example
 
@@ -174,8 +160,7 @@ def modern_main(argv: Sequence[str]) -> int:
         raise UsageError(f"give at least one run after the qrels file {args.qrels!r}")
     else:
         raise UsageError("give a qrels file and at least one run (or --example); see ireval -h")
-    if args.max_depth is not None and args.max_depth < 1:
-        raise UsageError(f"-M {args.max_depth}: the number of documents must be at least 1")
+    options = _options(args)  # checks -M, -c with --missing
     if args.batch is not None and args.batch < 1:
         raise UsageError(f"--batch {args.batch}: the number of run files must be at least 1")
     chunks = _chunks(args.chunks)
@@ -206,7 +191,7 @@ def modern_main(argv: Sequence[str]) -> int:
     seen: dict[str, str] = {}
     for start in range(0, len(paths), size):
         batch = paths[start : start + size]
-        run = read_runs(batch, progress, seen=seen)
+        run = read_runs(batch, progress, seen=seen, ranks=args.ties == "rank")
         what = (
             f"{len(paths)} run(s)"
             if size >= len(paths)
@@ -215,7 +200,7 @@ def modern_main(argv: Sequence[str]) -> int:
         progress.update("evaluating", what)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", CoverageWarning)
-            out: Any = evaluate(run, qrels, parsed, **_options(args), engine=args.engine, con=spark)
+            out: Any = evaluate(run, qrels, parsed, **options, engine=args.engine, con=spark)
             if spark is not None:  # a Spark DataFrame: its rows, through Arrow
                 out = pl.from_arrow(out.toArrow())
             results.append(out)
@@ -226,16 +211,17 @@ def modern_main(argv: Sequence[str]) -> int:
     result = _concat_sorted(results)
     if not args.quiet:
         cov = pl.concat(covered)
-        lines = coverage_summary(cov, complete=args.complete)
+        lines = coverage_summary(cov, complete=options["missing"] == "zero")
         pairs = no_relevant_pairs(
             cov, qrels.lazy(), parsed, relevance_level=args.relevance_level,
-            missing="zero" if args.complete else "skip",
+            missing=options["missing"],
         )  # fmt: skip
         note = no_relevant_note(pairs, args.no_relevant)
         for line in [*lines, *([note] if note else [])]:
             print(f"ireval: {line}", file=sys.stderr)
     counts = [m.label for m in parsed if m.defn.integer]
-    write_result(wide_result(result, [m.label for m in parsed]), fmt, args.output, counts)
+    wide = wide_result(result, [m.label for m in parsed], residuals=args.residuals)
+    write_result(wide, fmt, args.output, counts)
     return 0
 
 
@@ -243,12 +229,8 @@ def _options(args: Any) -> dict[str, Any]:
     """The evaluation options the arguments give, as ``evaluate``'s keywords."""
     return {
         "per_query": args.per_query,
-        "relevance_level": args.relevance_level,
-        "missing": "zero" if args.complete else "skip",
-        "no_relevant": args.no_relevant,
-        "max_depth": args.max_depth,
-        "judged_only": args.judged_only,
-        "scores": args.scores,
+        "residuals": args.residuals,
+        **evaluation_options(args),
     }
 
 
@@ -297,7 +279,8 @@ def _out_of_core(
             print(f"ireval: note: {note}", file=sys.stderr)
     counts = [m.label for m in parsed if m.defn.integer]
     result = _concat_sorted(results)
-    write_result(wide_result(result, [m.label for m in parsed]), fmt, args.output, counts)
+    wide = wide_result(result, [m.label for m in parsed], residuals=args.residuals)
+    write_result(wide, fmt, args.output, counts)
     return 0
 
 
@@ -389,18 +372,32 @@ def _sample(ids: Sequence[str], n: int = 5) -> str:
     return shown + (f" and {len(ids) - n} more" if len(ids) > n else "")
 
 
-def wide_result(result: pl.DataFrame, labels: Sequence[str]) -> pl.DataFrame:
+def wide_result(
+    result: pl.DataFrame, labels: Sequence[str], *, residuals: bool = False
+) -> pl.DataFrame:
     """The long result of :func:`evaluate` as one row per run (and query), one column per
-    measure in the order asked for."""
+    measure in the order asked for (with ``residuals``, each followed by its
+    ``'<measure> residual'`` and ``'<measure> projected'`` columns)."""
     index = [c for c in (S.RUN_ID, S.QUERY_ID) if c in result.columns]
+    parts = [("value", "")]
+    if residuals:
+        parts += [("residual", " residual"), ("projected", " projected")]
+    names = [label + suffix for label in labels for _, suffix in parts]
     if result.height == 0:
         return pl.DataFrame(
-            schema={**{c: pl.String for c in index}, **dict.fromkeys(labels, pl.Float64)}
+            schema={**{c: pl.String for c in index}, **dict.fromkeys(names, pl.Float64)}
         )
-    if not index:
-        return result.pivot(on="measure", values="value").select(labels)
-    wide = result.pivot(on="measure", index=index, values="value", maintain_order=True)
-    return wide.select(*index, *labels)
+    keyed = result.with_columns(pl.lit(0).alias("__one")) if not index else result
+    keys = index or ["__one"]
+    wide = None
+    for column, suffix in parts:
+        piece = keyed.pivot(on="measure", index=keys, values=column, maintain_order=True)
+        piece = piece.rename({label: label + suffix for label in labels if label in piece.columns})
+        if wide is not None:
+            piece = wide.join(piece, on=keys, how="left", maintain_order="left")
+        wide = piece
+    assert wide is not None
+    return wide.select(*index, *names)
 
 
 def write_result(

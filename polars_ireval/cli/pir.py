@@ -32,7 +32,7 @@ def pir_main(argv: list[str]) -> int:
     return guarded(_pir, argv)
 
 
-def _parser() -> Parser:
+def parser() -> Parser:
     p = Parser(
         prog="ireval pir",
         description=(
@@ -59,6 +59,10 @@ def _parser() -> Parser:
     )
     p.add_argument("--group-by", default=None, help="a column of the preference file")
     p.add_argument("-l", "--relevance-level", type=int, default=1, help="minimum relevant grade")
+    p.add_argument(
+        "--ties", choices=("trec_eval", "doc_id_asc", "input_order", "rank"), default="trec_eval",
+        help="order of documents with equal scores in the lists (trec_eval: doc id descending)",
+    )  # fmt: skip
     p.add_argument("--format", choices=FORMATS, default=None, help="output format")
     p.add_argument("-o", "--output", default=None, help="write FILE (format from its extension)")
     return p
@@ -111,7 +115,7 @@ def thresholds(text: str) -> list[float | str]:
 
 
 def _pir(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+    args = parser().parse_args(argv)
     measures = args.measure or ["nDCG"]
     frame = pir(
         args.lists,
@@ -122,6 +126,7 @@ def _pir(argv: list[str]) -> int:
         threshold=thresholds(args.threshold),
         group_by=args.group_by,
         relevance_level=args.relevance_level,
+        ties=args.ties,
     )
     fmt = args.format
     if fmt is None:

@@ -56,7 +56,7 @@ def plot_main(argv: list[str]) -> int:
     return guarded(_plot, argv)
 
 
-def _parser() -> Parser:
+def parser() -> Parser:
     kinds = "\n".join(f"  {k:<13} {text}" for k, (_, text) in KINDS.items())
     p = Parser(
         prog="ireval plot",
@@ -94,7 +94,7 @@ class _RawEpilog(argparse.RawDescriptionHelpFormatter):
 
 
 def _plot(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+    args = parser().parse_args(argv)
     if args.kind not in KINDS:
         raise UsageError(f"unknown plot kind {args.kind!r}; choose one of {', '.join(KINDS)}")
     fmt = FORMATS.get(Path(args.output).suffix.lower())

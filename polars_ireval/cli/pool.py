@@ -90,7 +90,7 @@ def _common(p: Parser) -> None:
     )
 
 
-def _pool_parser() -> Parser:
+def pool_parser() -> Parser:
     p = Parser(
         prog="ireval pool",
         description=(
@@ -117,11 +117,15 @@ def _pool_parser() -> Parser:
         "--format", choices=POOL_FORMATS, default=None, help="output format (default: trec)"
     )
     p.add_argument("--quiet", action="store_true", help="no summary line on stderr")
+    p.add_argument(
+        "-l", "--relevance-level", type=int, default=1,
+        help="minimum relevant grade of --qrels (B_mid, C read it)",
+    )  # fmt: skip
     _common(p)
     return p
 
 
-def _simulate_parser() -> Parser:
+def simulate_parser() -> Parser:
     p = Parser(
         prog="ireval simulate",
         description=(
@@ -203,7 +207,7 @@ def _numbers(value: str, flag: str) -> list[int]:
 
 
 def _pool(argv: list[str]) -> int:
-    args = _pool_parser().parse_args(argv)
+    args = pool_parser().parse_args(argv)
     tag = args.method if args.tag is None else args.tag
     if args.tag is not None:  # before pooling; write_pool and pool_text refuse the same
         check_pool_tag(args.tag)
@@ -225,6 +229,7 @@ def _pool(argv: list[str]) -> int:
         qrels=judged,
         contributors=_contributors(args.contributors),
         batch=args.batch,
+        relevance_level=args.relevance_level,
         progress=lambda msg: progress.update("pooling", msg),
     )
     progress.done()
@@ -249,7 +254,7 @@ def _pool(argv: list[str]) -> int:
 
 
 def _simulate(argv: list[str]) -> int:
-    args = _simulate_parser().parse_args(argv)
+    args = simulate_parser().parse_args(argv)
     budgets = _numbers(args.budgets, "--budgets")
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     if not methods:

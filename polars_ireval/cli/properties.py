@@ -25,7 +25,7 @@ def properties_main(argv: list[str]) -> int:
     return guarded(_properties, argv)
 
 
-def _parser() -> Parser:
+def parser() -> Parser:
     p = Parser(
         prog="ireval properties",
         description=(
@@ -49,11 +49,27 @@ def _parser() -> Parser:
     p.add_argument(
         "--properties", default=None, help=f"among {','.join(PROPERTIES)} (default: all)"
     )
+    p.add_argument(
+        "--no-unjudged", dest="unjudged", action="store_false",
+        help="place no unjudged documents in the rankings enumerated",
+    )  # fmt: skip
+    p.add_argument(
+        "--unretrieved", type=int, default=2,
+        help="the most relevant documents a collection holds unretrieved (2)",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-queries", type=int, default=100_000,
+        help="the most synthetic queries per depth (100000)",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-violations", type=int, default=100_000,
+        help="the most violations kept per measure and property (100000)",
+    )  # fmt: skip
     return p
 
 
 def _properties(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+    args = parser().parse_args(argv)
     wanted = None
     if args.properties is not None:
         wanted = [p.strip() for p in args.properties.split(",") if p.strip()]
@@ -61,7 +77,8 @@ def _properties(argv: list[str]) -> int:
             raise UsageError("--properties: give property names separated by commas")
     out = properties(
         args.measures, properties=wanted, explain=args.explain, residual=args.residual,
-        no_relevant=args.no_relevant,
+        no_relevant=args.no_relevant, unjudged=args.unjudged, unretrieved=args.unretrieved,
+        max_queries=args.max_queries, max_violations=args.max_violations,
     )  # fmt: skip
     if args.format == "json":
         print(out.to_json())
