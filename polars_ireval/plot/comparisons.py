@@ -15,7 +15,7 @@ from polars_ireval.analysis.reporting import check_comparison_rows
 from polars_ireval.analysis.significance import CORRECTIONS, TESTS
 from polars_ireval.errors import DuplicateError, ParameterError
 from polars_ireval.parse import lower_is_better as _lower_is_better
-from polars_ireval.plot.drawing import figure_and_axes
+from polars_ireval.plot.drawing import figure_and_axes, label_points
 from polars_ireval.plot.frames import eager, one_measure, ordered_runs, require_columns
 
 if TYPE_CHECKING:
@@ -291,9 +291,10 @@ def significance(
                 color="white" if v > 0 else "black",
             )
     ticks = list(range(n))
-    labels = runs if n <= 60 else [""] * n
-    ax.set_xticks(ticks, labels, rotation=90, fontsize="small")
-    ax.set_yticks(ticks, labels, fontsize="small")
+    # every run labelled, in a size its cell holds (a 143-run matrix: 5 pt)
+    size = label_points(side * 72.0 / max(n, 1))
+    ax.set_xticks(ticks, runs, rotation=90, fontsize=size)
+    ax.set_yticks(ticks, runs, fontsize=size)
     ax.set_xlabel("column run")
     ax.set_ylabel("row run")
     ax.set_title(f"{name}: {_legend_text(df)}", fontsize="small")
@@ -303,7 +304,11 @@ def significance(
         Patch(facecolor="white", edgecolor="black", label="no significant difference"),
         Patch(facecolor="white", edgecolor="0.5", hatch="xx", label="not compared"),
     ]
-    ax.legend(handles=handles, fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    # clear of the grid: a gap of two font sizes
+    ax.legend(
+        handles=handles, fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0),
+        borderaxespad=2.0,
+    )  # fmt: skip
     return fig
 
 

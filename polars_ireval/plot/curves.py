@@ -12,7 +12,7 @@ import polars as pl
 from polars_ireval._base import schema as S
 from polars_ireval._base.options import check_positive_int, renamed
 from polars_ireval.errors import ParameterError
-from polars_ireval.plot.drawing import figure_and_axes, figure_class, style
+from polars_ireval.plot.drawing import figure_and_axes, figure_class, legend, style
 from polars_ireval.plot.frames import (
     MEASURE,
     RESIDUAL,
@@ -35,12 +35,17 @@ def _curve_keys(frame: pl.DataFrame) -> list[str]:
 
 
 def _check_lines(n: int, max_lines: int, what: str, keys: list[str]) -> None:
+    """Refuse more lines than ``max_lines``, with a filter on a column the frame has."""
     check_positive_int("max_lines", max_lines)
     if n > max_lines:
+        if S.QUERY_ID in keys:
+            example = ".filter(pl.col('query_id') == '1')"
+        else:  # a mean curve: keyed by run alone
+            example = ".filter(pl.col('run_id').is_in(['bm25', 'dense']))"
         raise ParameterError(
             f"{what}: the frame holds {n} curves (one per {', '.join(keys)}), more than "
             f"max_lines={max_lines} readable lines; filter it to those to show (e.g. "
-            ".filter(pl.col('query_id') == '1')) or raise max_lines"
+            f"{example}) or raise max_lines"
         )
 
 
@@ -105,7 +110,7 @@ def pr_curve(
     ax.set_xlim(0.0, 1.0)
     ax.set_ylim(0.0, 1.02)
     ax.grid(True, linewidth=0.3)
-    ax.legend(fontsize="small", title="runs by mean precision" if order is None else None)
+    legend(ax, title="runs by mean precision" if order is None else None)
     return fig
 
 
@@ -176,7 +181,7 @@ def roc_curve(
         ax.set_aspect("equal")
     ax.set_ylim(0.0, 1.02)
     ax.grid(True, linewidth=0.3)
-    ax.legend(fontsize="small", loc="lower right")
+    legend(ax, loc="lower right")
     return fig
 
 
@@ -238,7 +243,7 @@ def pir_curves(frame: Any, *, ax: Any = None, max_lines: int = 32) -> Figure:
     low = df["pir"].min()
     ax.set_ylim(min(0.45, float(low) - 0.02 if isinstance(low, float) else 0.45), 1.02)
     ax.grid(True, linewidth=0.3)
-    ax.legend(fontsize="small", loc="lower right")
+    legend(ax, loc="lower right")
     return fig
 
 

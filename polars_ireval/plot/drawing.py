@@ -54,3 +54,40 @@ def style(i: int) -> dict[str, Any]:
         "linestyle": LINESTYLES[i % len(LINESTYLES)],
         "marker": MARKERS[(i + i // len(MARKERS)) % len(MARKERS)],
     }
+
+
+def label_points(room: float) -> float:
+    """The font size (points) of a tick label given ``room`` points along the axis per
+    label: 8 where there is room, down to 4 (at most 80% of the room, so that neighbours do
+    not touch)."""
+    return max(4.0, min(8.0, 0.8 * room))
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``"1 win"``, ``"2 wins"``: the count and the word it agrees with."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+#: Lines a legend lists inside the axes; past it, the legend goes beside them, in columns
+#: of :data:`LEGEND_ROWS` entries (59 runs: two columns).
+LEGEND_INSIDE = 12
+LEGEND_ROWS = 30
+
+
+def legend(ax: Any, *, loc: str = "best", title: str | None = None) -> None:
+    """The axes' legend: inside them for a few lines; for many, beside them (clear of the
+    curves) in columns of :data:`LEGEND_ROWS`, in a smaller font."""
+    n = len(ax.get_legend_handles_labels()[1])
+    if n <= LEGEND_INSIDE:
+        ax.legend(fontsize="small", loc=loc, title=title)
+        return
+    columns = -(-n // LEGEND_ROWS)
+    ax.legend(
+        fontsize="x-small", loc="upper left", bbox_to_anchor=(1.0, 1.0), borderaxespad=1.0,
+        ncols=columns, title=title, title_fontsize="small",
+    )  # fmt: skip
+    fig = ax.get_figure()
+    if fig is not None and len(fig.axes) == 1:  # a figure of its own: widened for the legend
+        width, height = fig.get_size_inches()
+        rows = min(n, LEGEND_ROWS)
+        fig.set_size_inches(width + 1.9 * columns, max(height, 1.0 + 0.17 * rows))

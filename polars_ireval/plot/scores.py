@@ -22,7 +22,7 @@ from polars_ireval.errors import (
     SchemaError,
     ScoreError,
 )
-from polars_ireval.plot.drawing import figure_and_axes, figure_class
+from polars_ireval.plot.drawing import figure_and_axes, figure_class, label_points, plural
 from polars_ireval.plot.frames import (
     MEASURE,
     PROJECTED,
@@ -218,7 +218,11 @@ def per_query_delta_frame(
     )
 
 
-@renamed(per_q="results", runs="run_ids")
+#: Panels of :func:`per_query_delta` on one figure: six rows of four fill a page.
+PANELS_PER_PAGE = 24
+
+
+@renamed(per_q="results", runs="run_ids", max_runs="per_page")
 def per_query_delta(
     results: pl.DataFrame | pl.LazyFrame,
     *,
@@ -226,13 +230,17 @@ def per_query_delta(
     measure: str | None = None,
     run_ids: str | Sequence[str] | None = None,
     ax: Any = None,
-    max_runs: int = 12,
+    per_page: int = PANELS_PER_PAGE,
+    page: int = 1,
     missing: Missing = "error",
 ) -> Figure:
-    """Topic-wise differences against a baseline, sorted, as bars: one panel per run.
+    """Topic-wise differences against a baseline, sorted, as bars: one panel per run, in
+    a grid of small multiples that share their y axis, ``per_page`` panels a figure.
 
     Bars above zero (the run wins the topic) are filled dark grey, bars below zero white
-    and hatched. The title gives the wins and losses.
+    and hatched. Each panel's title gives the wins and losses. A campaign of more runs
+    than ``per_page`` is drawn a page at a time: ``page=2`` for the next ones (the figure's
+    title says which runs of how many).
 
     Parameters
     ----------
@@ -248,9 +256,11 @@ def per_query_delta(
         The runs to compare, in panel order (default: every other run, by run id); one
         run id (a str) is one run.
     ax
-        One Axes (with one run to draw) or a sequence of Axes (one per run).
-    max_runs
-        Refuse to draw more panels than this (default 12): pass ``run_ids=[...]``.
+        One Axes (with one run to draw) or a sequence of Axes (one per run on the page).
+    per_page
+        Panels in one figure (default 24: six rows of four on a page).
+    page
+        Which page of ``per_page`` runs to draw (from 1).
     missing
         Queries scored for some of the runs and not others: ``"error"``, ``"skip"``
         or ``"zero"``, as for :func:`polars_ireval.compare` (see
@@ -264,18 +274,18 @@ def per_query_delta(
         results, baseline=baseline, measure=measure, run_ids=run_ids, missing=missing
     )
     name = one_measure(eager(results, "plot.per_query_delta"), measure, "")[1]
-    shown = deltas[S.RUN_ID].unique(maintain_order=True).to_list()
-    max_runs = check_positive_int("max_runs", max_runs)
-    if len(shown) > max_runs:
+    every = deltas[S.RUN_ID].unique(maintain_order=True).to_list()
+    per_page = check_positive_int("per_page", per_page)
+    page = check_positive_int("page", page)
+    pages = max(1, -(-len(every) // per_page))
+    if page > pages:
         raise ParameterError(
-            f"plot.per_query_delta: {len(shown)} runs to compare with {baseline!r}, one "
-            f"panel each, more than max_runs={max_runs}; choose them with run_ids=[...] (or "
-            "raise max_runs)"
+            f"plot.per_query_delta: page={page}, but {len(every)} runs make {pages} "
+            f"page(s) of {per_page}; use page=1..{pages}"
         )
+    shown = every[(page - 1) * per_page : page * per_page]
     if ax is None:
-        Figure = figure_class()
-        fig = Figure(figsize=(7.0, 0.4 + 2.4 * len(shown)), layout="constrained")
-        axes = list(fig.subplots(len(shown), 1, squeeze=False, sharey=True)[:, 0])
+        fig, axes = _grid(len(shown))
     else:
         axes = [ax] if hasattr(ax, "plot") or not hasattr(ax, "__iter__") else list(ax)
         if len(axes) != len(shown):
@@ -284,6 +294,7 @@ def per_query_delta(
                 f"{len(axes)} Axes given; pass one Axes per run (or run_ids=[...])"
             )
         fig = figure_and_axes(axes[0], (7.0, 3.0))[0]
+    small = len(shown) > 4
     for run, one in zip(shown, axes, strict=True):
         part = deltas.filter(pl.col(S.RUN_ID) == run)
         up = part["delta"] > 0
@@ -292,7 +303,7 @@ def per_query_delta(
             part["delta"],
             width=0.8,
             edgecolor="black",
-            linewidth=0.6,
+            linewidth=0.3 if small else 0.6,
             color=["0.25" if u else "white" for u in up],
             label=run,
         )
@@ -301,12 +312,42 @@ def per_query_delta(
                 patch.set_hatch("///")
         one.axhline(0.0, color="black", linewidth=0.8)
         wins, losses = int(up.sum()), int((part["delta"] < 0).sum())
-        one.set_title(f"{run} vs {baseline}: {wins} wins, {losses} losses", fontsize="medium")
-        one.set_ylabel(f"Δ {name}")
-        one.set_xlabel(f"topics, by decreasing difference (n = {part.height})")
+        score = f"{plural(wins, 'win')}, {plural(losses, 'loss', 'losses')}"
+        if small:
+            one.set_title(f"{run}\n{score}", fontsize=7)
+            one.tick_params(labelsize=6)
+        else:
+            one.set_title(f"{run} vs {baseline}: {score}", fontsize="medium")
+            one.set_ylabel(f"Δ {name}")
+            one.set_xlabel(f"topics, by decreasing difference (n = {part.height})")
         one.set_xticks([])
         one.grid(True, axis="y", linewidth=0.3)
+    if small and ax is None:
+        n = deltas.filter(pl.col(S.RUN_ID) == shown[0]).height
+        first, last = (page - 1) * per_page + 1, (page - 1) * per_page + len(shown)
+        which = f"runs {first}-{last} of {len(every)}" if pages > 1 else f"{len(every)} runs"
+        fig.suptitle(
+            f"Δ {name} against {baseline} per topic, {n} topics by decreasing difference ({which})",
+            fontsize=9,
+        )
     return fig
+
+
+def _grid(n: int) -> tuple[Any, list[Any]]:
+    """A figure of ``n`` panels: one column of wide panels up to 4, else a grid of four
+    columns of small multiples (1.8 x 1.35 inches each) sharing the y axis."""
+    Figure = figure_class()
+    if n <= 4:
+        fig = Figure(figsize=(7.0, 0.4 + 2.4 * n), layout="constrained")
+        return fig, list(fig.subplots(n, 1, squeeze=False, sharey=True)[:, 0])
+    cols = 4
+    rows = -(-n // cols)
+    fig = Figure(figsize=(7.2, 0.5 + 1.35 * rows), layout="constrained")
+    grid = fig.subplots(rows, cols, squeeze=False, sharey=True)
+    axes = [a for row in grid for a in row]
+    for extra in axes[n:]:
+        extra.set_visible(False)
+    return fig, axes[:n]
 
 
 # --------------------------------------------------------------------------- score ranges
@@ -485,7 +526,7 @@ def score_ranges(
         color="black",
         label="projected",
     )
-    ax.set_ylabel(f"{name}: base .. base + residual")
+    ax.set_ylabel(name)
     how = (
         "by decreasing base score"
         if order_by is None
@@ -494,10 +535,10 @@ def score_ranges(
         else "in the order given"
     )
     ax.set_xlabel(f"runs, {how}")
-    if n <= 40:
-        ax.set_xticks(x, ranges[S.RUN_ID].to_list(), rotation=90, fontsize="small")
-    else:
-        ax.set_xticks([])
+    # every run labelled, in a size its slot holds (0.14 inch a run: 8 pt)
+    width = fig.get_size_inches()[0] if ax.get_figure() is fig else 1.5 + 0.14 * n
+    size = label_points((width - 1.5) * 72.0 / max(n, 1))
+    ax.set_xticks(x, ranges[S.RUN_ID].to_list(), rotation=90, fontsize=size)
     ax.set_xlim(-0.7, n - 0.3)
     ax.set_ylim(0.0, 1.02)
     ax.grid(True, axis="y", linewidth=0.3)
