@@ -1,8 +1,9 @@
-"""Screenshots of the built site: the home page and the "Evaluate a TREC campaign" tutorial.
+"""Screenshots of the built site: the home page, two tutorials and the API reference.
 
 ``python docs/screenshots.py`` builds the site (``mkdocs build --strict``) into a temporary
 folder, serves it on localhost, and writes ``docs/images/screenshot-home.png`` and
-``docs/images/screenshot-tutorial.png`` with headless Chromium (``/usr/bin/chromium``;
+``docs/images/screenshot-tutorial.png`` (and the compare tutorial's and the API page's)
+with headless Chromium (``/usr/bin/chromium``;
 Debian: ``apt-get install -y chromium``). Needs the ``docs`` extra.
 """
 
@@ -24,6 +25,7 @@ SHOTS = {
     "screenshot-home.png": "",
     "screenshot-tutorial.png": "tutorials/evaluate/",
     "screenshot-compare.png": "tutorials/compare/",
+    "screenshot-api.png": "reference/api/",
 }
 
 
@@ -58,6 +60,9 @@ def main() -> None:
                         "--no-sandbox",
                         "--disable-gpu",
                         "--hide-scrollbars",
+                        "--disable-background-networking",
+                        "--disable-component-update",
+                        "--no-first-run",
                         f"--user-data-dir={tmp}/profile",
                         f"--screenshot={IMAGES / png}",
                         "--window-size=1280,900",

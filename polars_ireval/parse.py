@@ -92,7 +92,14 @@ def parse_measure(text: str) -> Measure:
 
 
 def known_names() -> list[str]:
-    """Every name accepted in a measure string: canonical, aliases and trec_eval names."""
+    """Every name accepted in a measure string: canonical, aliases and trec_eval names.
+
+    Examples
+    --------
+    >>> import polars_ireval as ir
+    >>> [n for n in ir.known_names() if n.lower().startswith("ndcg")]
+    ['NDCG', 'nDCG', 'ndcg', 'ndcg_cut', 'ndcg_rel']
+    """
     return sorted({*REGISTRY, *ALIASES, *TREC})
 
 

@@ -826,7 +826,14 @@ def declare_residual(
 
 
 def definitions() -> Iterator[MeasureDef]:
-    """Every declared measure, in declaration order."""
+    """Every declared measure, in declaration order.
+
+    Examples
+    --------
+    >>> import polars_ireval as ir
+    >>> sorted(d.name for d in ir.definitions())[:5]
+    ['11pt_avg', 'AP', 'BPM', 'Bpref', 'DCG']
+    """
     return iter(REGISTRY.values())
 
 

@@ -86,3 +86,51 @@ def test_cli_reference_is_fresh() -> None:
             assert f"## {name}\n" in page
         return
     assert page == gen.render(), "docs/cli.md is stale: run `python docs/gen_cli.py`"
+
+
+def _gen_api():
+    spec = importlib.util.spec_from_file_location("gen_api", ROOT / "docs" / "gen_api.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_api_reference_is_fresh_and_lists_every_public_name_once() -> None:
+    """docs/reference/api.md is what docs/gen_api.py writes: every name of ``__all__`` (but
+    the registry dict) once, in sections in a user's reading order (evaluate first), each
+    with a one-line summary; no name of the typing machinery or of Python's builtins."""
+    import polars_ireval as ir
+
+    gen = _gen_api()
+    page = (ROOT / "docs" / "reference" / "api.md").read_text(encoding="utf-8")
+    assert page == gen.render(), "docs/reference/api.md is stale: run `python docs/gen_api.py`"
+    listed = [n for _, _, names in gen.sections() for n in names]
+    assert sorted(listed) == sorted(n for n in ir.__all__ if n != "REGISTRY")
+    assert len(listed) == len(set(listed))
+    assert listed[0] == "evaluate" and gen.sections()[0][0] == "Evaluate"
+    assert "TYPE_CHECKING" not in page
+    rows = [line for line in page.splitlines() if line.startswith("| [`")]
+    assert len(rows) == len(listed)
+    assert all(not line.endswith("|  |") for line in rows)  # each with its summary
+
+
+def test_every_public_function_has_an_example() -> None:
+    """The reference shows an example for each public function (its docstring's doctest,
+    run by the suite); the classes and errors are shown by the functions that make them."""
+    import inspect
+
+    import polars_ireval as ir
+
+    functions = [n for n in ir.__all__ if inspect.isfunction(getattr(ir, n))]
+    without = [n for n in functions if ">>>" not in (inspect.getdoc(getattr(ir, n)) or "")]
+    assert not without, without
+
+
+@pytest.mark.parametrize("page", ["index.md", "reference/api.md"])
+def test_the_python_example_of_the_page_prints_what_it_shows(page: str) -> None:
+    from tests.docblocks import normalise, run_blocks
+
+    for code, printed, expected in run_blocks(ROOT / "docs" / page):
+        if expected is not None:
+            assert normalise(printed) == normalise(expected), code

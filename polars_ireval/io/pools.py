@@ -219,7 +219,16 @@ def read_pool(path: str | Path) -> pl.DataFrame:
     CSV, TSV and JSON-lines files hold the columns by name. A (query, document) listed
     twice is a :class:`DuplicateError`; a line that is not six fields with a whole order and
     a finite weight a :class:`FormatError` naming it; a file without a document an
-    :class:`EmptyInputError`. See :func:`write_pool` for an example.
+    :class:`EmptyInputError`.
+
+    Examples
+    --------
+    >>> import os, tempfile, polars_ireval as ir
+    >>> runs = ir.read_run(ir.example_path("runs"), run_id="file")
+    >>> path = os.path.join(tempfile.mkdtemp(), "to_judge.txt")
+    >>> ir.write_pool(ir.pool(runs, method="depth", depth=1), path, tag="depth1")
+    >>> ir.read_pool(path).columns
+    ['query_id', 'doc_id', 'order', 'weight']
 
     Raises
     ------

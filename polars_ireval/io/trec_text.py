@@ -68,6 +68,12 @@ def run_tag(path: PathLike) -> str | None:
     """Return the tag (sixth column) of the first data line of a TREC run file.
 
     trec_eval prints this as ``runid``. Returns ``None`` for non-text formats.
+
+    Examples
+    --------
+    >>> import polars_ireval as ir
+    >>> ir.run_tag(ir.example_path("runs/bm25.run"))
+    'bm25'
     """
     path = str(path)
     if not is_text_run(path):

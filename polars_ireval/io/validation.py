@@ -111,6 +111,17 @@ def validate_run(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame:
     ``0.0``, as C compares them equal). Raises a specific error for a missing column, a
     null, NaN or infinite score, a duplicate (query, document) within a run, or no rows.
     Columns ``__line``/``__file`` (added by the text readers) locate errors and are dropped.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": [1, 1], "doc_id": ["a", "b"], "score": [2, 1]})
+    >>> ir.validate_run(run).dtypes
+    [String, String, Float64]
+    >>> ir.validate_run(run.with_columns(doc_id=pl.lit("a")))
+    Traceback (most recent call last):
+    ...
+    polars_ireval.errors.DuplicateError: <input>: the run lists (query_id='1', doc_id='a') 2 ...
     """
     frame = rename_aliases(frame)
     require(frame, (S.QUERY_ID, S.DOC_ID, S.SCORE), source, "run")
@@ -170,6 +181,16 @@ def validate_qrels(frame: pl.DataFrame, source: str = "<input>") -> pl.DataFrame
 
     Raises a specific error for a missing column, a null or non-integer grade, a duplicate
     (query, document), or no rows.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> ir.validate_qrels(pl.DataFrame({"qid": [1], "docno": ["a"], "rel": [2]})).columns
+    ['query_id', 'doc_id', 'relevance']
+    >>> ir.validate_qrels(pl.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1.5]}))
+    Traceback (most recent call last):
+    ...
+    polars_ireval.errors.RelevanceError: <input>: relevance 1.5 is not an integer ...
     """
     frame = rename_aliases(frame)
     require(frame, (S.QUERY_ID, S.DOC_ID, S.RELEVANCE), source, "qrels")

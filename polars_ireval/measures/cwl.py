@@ -467,6 +467,15 @@ def nerr9(
     See Also
     --------
     cwl_eval ``NERReq9CWLMetric(k)``; ir_measures ``NERR9``.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c"],
+    ...                     "score": [3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "c"], "relevance": [1, 1]})
+    >>> ir.evaluate(run, qrels, "NERR9@3")["value"][0]
+    1.0
     """
     patience = lambda pos: pl.when(pos.i < k).then(pos.i / (pos.i + 1.0)).otherwise(0.0)  # noqa: E731
     return _nerr(patience, k, unit_gain(rel, gains, min_rel, max_rel))
@@ -500,6 +509,15 @@ def nerr10(
     See Also
     --------
     cwl_eval ``NERReq10CWLMetric(phi)``; ir_measures ``NERR10(p=...)``.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c"],
+    ...                     "score": [3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "c"], "relevance": [1, 1]})
+    >>> ir.evaluate(run, qrels, "NERR10(p=0.8)")["value"][0]
+    1.0
     """
     return _nerr(lambda pos: pos.i * 0.0 + p, k, unit_gain(rel, gains, min_rel, max_rel))
 
@@ -531,6 +549,15 @@ def nerr11(
     See Also
     --------
     cwl_eval ``NERReq11CWLMetric(T)``; ir_measures ``NERR11(T=...)``.
+
+    Examples
+    --------
+    >>> import polars as pl, polars_ireval as ir
+    >>> run = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c"],
+    ...                     "score": [3.0, 2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["a", "c"], "relevance": [1, 1]})
+    >>> ir.evaluate(run, qrels, "NERR11(T=2)@3")["value"][0]
+    1.0
     """
     patience = lambda pos: ((pos.i + 2.0 * T - 1.0) / (pos.i + 2.0 * T)).pow(2)  # noqa: E731
     return _nerr(patience, k, unit_gain(rel, gains, min_rel, max_rel))
