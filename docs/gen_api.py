@@ -36,6 +36,8 @@ SECTIONS: list[tuple[str, str, list[str]]] = [
             "write_pool",
             "run_tag",
             "example_path",
+            "fetch",
+            "datasets",
         ],
     ),
     (

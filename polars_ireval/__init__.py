@@ -18,6 +18,7 @@ from polars_ireval.analysis.properties import Properties, properties
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
+    FetchError,
     FormatError,
     IrevalError,
     MeasureSyntaxError,
@@ -33,6 +34,7 @@ from polars_ireval.errors import (
     UnknownMeasureError,
 )
 from polars_ireval.evaluate import CoverageWarning, evaluate, evaluate_table
+from polars_ireval.io.datasets import datasets, fetch
 from polars_ireval.io.example import example_path
 from polars_ireval.io.readers import read_qrels, read_run, run_tag, validate_qrels, validate_run
 from polars_ireval.judge import condense, coverage, judge
@@ -95,6 +97,7 @@ __all__ = [
     "CoverageWarning",
     "DuplicateError",
     "EmptyInputError",
+    "FetchError",
     "FormatError",
     "IrevalError",
     "JudgingSimulation",
@@ -130,6 +133,8 @@ __all__ = [
     "evaluate_out_of_core",
     "evaluate_table",
     "example_path",
+    "datasets",
+    "fetch",
     "judge",
     "judged_depth",
     "known_names",

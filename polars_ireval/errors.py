@@ -110,3 +110,8 @@ class ResourceError(IrevalError):
         self.estimate = estimate
         self.budget = budget
         super().__init__(message)
+
+
+class FetchError(IrevalError):
+    """A dataset file (:func:`polars_ireval.fetch`) could not be downloaded, or what came
+    is not the file: its size or SHA-256 differs from the package's manifest."""

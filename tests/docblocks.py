@@ -46,6 +46,10 @@ def run_blocks(
     ``after(i, namespace)`` is called after block ``i`` (from 0), if given; ``namespace``
     (a dict, filled in place) lets the caller read the page's variables afterwards."""
     namespace = {} if namespace is None else namespace
+    if "ir.fetch(" in page.read_text():  # served from localhost, never the internet
+        from tests.datasets import local_datasets
+
+        local_datasets()
     results = []
     cwd = os.getcwd()
     os.chdir(ROOT)
