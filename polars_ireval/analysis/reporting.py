@@ -194,6 +194,7 @@ class Report:
             ) from e
         cells = self._cells(fmt)
         gt = GT(cells, rowname_col="run").fmt(lambda x: x, columns=list(self.measures))
+        gt = gt.tab_stubhead(label="Run")  # a header over the run column too
         gt = gt.cols_align("right", columns=list(self.measures))
         labels: dict[str, Any] = {m: _visible(m) for m in self.measures if _visible(m) != m}
         if labels:
