@@ -163,3 +163,26 @@ def test_bad_options(options: dict, message: str) -> None:
     report = ir.report(results, ir.compare(results, baseline=results["run_id"][0]))
     with pytest.raises(ir.ParameterError, match=re.escape(message)):
         report.to_latex(**options)
+
+
+def test_p_values_never_print_zero(tmp_path: Path) -> None:
+    """A p-value that underflowed to 0 (a run a world apart) prints as ``p < 0.001``, in
+    every format, and the LaTeX compiles; the floor is the caller's."""
+    rng = np.random.default_rng(1)
+    rows = [("base", f"q{i}", "AP", 0.2 + rng.normal(0, 0.01)) for i in range(50)]
+    rows += [("far", f"q{i}", "AP", 0.9 + rng.normal(0, 0.01)) for i in range(50)]
+    rows += [("near", f"q{i}", "AP", 0.2 + rng.normal(0, 0.05)) for i in range(50)]
+    results = pl.DataFrame(rows, schema=["run_id", "query_id", "measure", "value"], orient="row")
+    cmp = ir.compare(results, baseline="base")
+    assert cmp.filter(run_a="far")["p_value"][0] < 1e-40
+    rep = ir.report(results, cmp, p_values=True)
+    for text in (rep.to_text(), rep.to_markdown(), rep.to_latex()):
+        assert "p < 0.001" in text and "p = 0.000" not in text and "p = 0 " not in text
+    near = cmp.filter(run_a="near")["p_adjusted"][0]
+    assert f"(p = {near:.3f})" in rep.to_text()
+    assert "p < 0.0001" in ir.report(results, cmp, p_values=True, p_floor=1e-4).to_text()
+    clean(compiled(tmp_path, rep.to_latex(caption="With p."), CLASSES["two-column"]))
+    with pytest.raises(ir.ParameterError, match="p_floor=0"):
+        ir.report(results, cmp, p_values=True, p_floor=0)
+    with pytest.raises(ir.ParameterError, match="letters"):
+        ir.report(results, ir.compare(results, pairs="all"), p_values=True)

@@ -55,7 +55,8 @@ class Report:
         mode, else null), ``measure, mean, mark`` (``"▲"``, ``"▼"``, or the letters of the
         runs it beats; ``""`` when none), ``best`` (the mean, as printed, is the column's
         highest, or lowest where lower is better: printed ties are all best),
-        ``ci_low, ci_high`` (null unless asked for).
+        ``ci_low, ci_high`` (null unless asked for), ``p`` (the adjusted p-value of the
+        run against the baseline; null for the baseline and in letters mode).
     runs, measures : tuple of str
         Row and column order.
     legend : tuple of str
@@ -64,6 +65,8 @@ class Report:
         ``"baseline"``, ``"fixed"`` (runs against a fixed score) or ``"letters"``.
     decimals : int
         Digits printed.
+    p_floor : float or None
+        p-values shown in the cells, those below it as ``p < p_floor`` (None: none shown).
     """
 
     frame: pl.DataFrame
@@ -72,6 +75,9 @@ class Report:
     legend: tuple[str, ...]
     mode: str
     decimals: int = 4
+    #: Show each run's (adjusted) p-value against the baseline in its cell, p-values below
+    #: this as "p < floor" (None: no p-values).
+    p_floor: float | None = None
 
     # ------------------------------------------------------------------ cells
 
@@ -118,7 +124,10 @@ class Report:
         ci = ""
         if rec["ci_low"] is not None or rec["ci_high"] is not None:
             ci = f" [{_num(rec['ci_low'], self.decimals)}, {_num(rec['ci_high'], self.decimals)}]"
-        return number + mark + ci
+        shown_p = ""
+        if self.p_floor is not None and rec.get("p") is not None:
+            shown_p = f" ({format_p(rec['p'], self.p_floor)})"
+        return number + mark + ci + shown_p
 
     def _legend(self, fmt: Format, *, ansi: bool = False) -> list[str]:
         lines = []
@@ -304,6 +313,8 @@ class Report:
         if rec["ci_low"] is not None or rec["ci_high"] is not None:
             low, high = _num(rec["ci_low"], self.decimals), _num(rec["ci_high"], self.decimals)
             mark += f"~[{latex.number(low)}, {latex.number(high)}]"
+        if self.p_floor is not None and rec.get("p") is not None:
+            mark += f"~{{\\scriptsize ${format_p(rec['p'], self.p_floor)}$}}"
         return [value, mark]
 
     def to_html(self) -> str:
@@ -330,6 +341,19 @@ class Report:
 
     def __str__(self) -> str:
         return self.to_text()
+
+
+def format_p(p: float, floor: float = 0.001) -> str:
+    """A p-value as a paper prints it: ``p = 0.012`` (as many decimals as the floor has,
+    at least 3), ``p < 0.001`` below the floor: a p-value is never printed as 0.
+
+    >>> format_p(0.0123), format_p(0.0004), format_p(0.0), format_p(0.00004, floor=1e-4)
+    ('p = 0.012', 'p < 0.001', 'p < 0.001', 'p < 0.0001')
+    """
+    digits = max(3, -math.floor(math.log10(floor)))
+    if p < floor:
+        return f"p < {floor:.{digits}f}".rstrip("0") if floor < 1 else f"p < {floor:g}"
+    return f"p = {p:.{digits}f}"
 
 
 def _num(x: float | None, decimals: int) -> str:
@@ -427,6 +451,8 @@ def report(
     decimals: int = 4,
     missing: Missing = "error",
     mode: Literal["baseline", "letters"] | None = None,
+    p_values: bool = False,
+    p_floor: float = 0.001,
     run_col: str = "run_id",
     query_col: str = "query_id",
     measure_col: str = "measure",
@@ -470,6 +496,12 @@ def report(
         baseline, and get its layout unless ``mode="letters"`` (``ireval compare`` passes
         it whenever ``--baseline`` is not given). ``"letters"`` also suits a comparison
         with a baseline.
+    p_values
+        Against a baseline: each run's p-value (adjusted, when the comparison was
+        corrected) in its cell, ``(p = 0.012)``, never 0: below ``p_floor`` it reads
+        ``(p < 0.001)``.
+    p_floor
+        The smallest p-value printed as a number (default 0.001).
     run_col, query_col, measure_col
         As for :func:`compare`.
 
@@ -522,6 +554,7 @@ def report(
     shown_measures = _shown_measures(comparison, measures)
     layout, base = _layout(comparison, meta, mode)
     _check_ci(ci, layout, comparison, meta, shown_measures)
+    _check_p(p_values, p_floor, layout)
     df = collect(
         results, a=col_a, b=col_a, run_col=run_col, query_col=query_col, measure_col=measure_col
     )
@@ -540,7 +573,27 @@ def report(
     labels = dict(zip(shown, _letters(len(shown)), strict=True)) if layout == "letters" else {}
     cells = _marked(cells, comparison, layout, labels, shown, shown_measures)
     legend = _legend_lines(comparison, meta, layout, base, ci, shown_measures)
-    return Report(cells, tuple(shown), tuple(shown_measures), tuple(legend), layout, decimals)
+    if p_values:
+        what = "p-value" if meta["correction"] == "none" else "adjusted p-value"
+        legend.append(
+            f"(p): the {what} against {base if layout == 'baseline' else 'the fixed score'}."
+        )
+    return Report(
+        cells, tuple(shown), tuple(shown_measures), tuple(legend), layout, decimals,
+        p_floor=p_floor if p_values else None,
+    )  # fmt: skip
+
+
+def _check_p(p_values: Any, p_floor: Any, layout: str) -> None:
+    if not isinstance(p_values, bool):
+        raise ParameterError(f"p_values={p_values!r}: True or False")
+    if isinstance(p_floor, bool) or not isinstance(p_floor, (int, float)) or not 0 < p_floor < 1:
+        raise ParameterError(f"p_floor={p_floor!r}: a number between 0 and 1, e.g. 0.001")
+    if p_values and layout == "letters":
+        raise ParameterError(
+            "p_values=True shows each run's p-value against the baseline; with letters a cell "
+            "stands for many pairs: compare against a baseline, or read compare()'s frame"
+        )
 
 
 def _checked_comparison(comparison: Any) -> pl.DataFrame:
@@ -772,6 +825,7 @@ def _marked(
     lower = [m for m in shown_measures if lower_is_better(m)]  # bold the lowest mean
     return (
         cells.join(_marks(comparison, layout, labels), on=["run_id", "measure"], how="left")
+        .join(_p_values(comparison, layout), on=["run_id", "measure"], how="left")
         .with_columns(
             pl.col("mark").fill_null(""),
             pl.when(pl.col("measure").is_in(lower))
@@ -786,7 +840,16 @@ def _marked(
             pl.col("run_id").replace_strict({r: i for i, r in enumerate(shown)}),
             pl.col("measure").replace_strict({m: i for i, m in enumerate(shown_measures)}),
         )
-        .select("run_id", "label", "measure", "mean", "mark", "best", "ci_low", "ci_high")
+        .select("run_id", "label", "measure", "mean", "mark", "best", "ci_low", "ci_high", "p")
+    )
+
+
+def _p_values(cmp: pl.DataFrame, layout: str) -> pl.DataFrame:
+    """``run_id, measure, p``: each run's adjusted p-value against the baseline (or the
+    fixed score); none in letters mode, where a cell stands for many pairs."""
+    rows = cmp if layout in ("baseline", "fixed") else cmp.clear()
+    return rows.select(
+        pl.col("run_a").alias("run_id"), "measure", pl.col("p_adjusted").cast(pl.Float64).alias("p")
     )
 
 

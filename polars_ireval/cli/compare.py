@@ -196,6 +196,14 @@ def _statistics_options(p: Parser) -> None:
         help="difference topics_needed is for (default: each pair's observed delta)",
     )  # fmt: skip
     p.add_argument(
+        "--p-values", action="store_true",
+        help="against a baseline: each run's (adjusted) p-value in its cell",
+    )  # fmt: skip
+    p.add_argument(
+        "--p-floor", type=float, default=0.001,
+        help="smallest p-value printed as a number; below it 'p < FLOOR' (0.001)",
+    )  # fmt: skip
+    p.add_argument(
         "--mode", choices=("baseline", "letters"), default=None,
         help="the table's marks: baseline (up/down) or letters (default: letters unless "
         "--baseline)",
@@ -317,6 +325,8 @@ def _run(argv: list[str]) -> int:
             # every pair (the default): letters, also for two runs, whose one pair would
             # otherwise read as a comparison with the lower run as baseline
             mode=args.mode or (None if args.baseline is not None else "letters"),
+            p_values=args.p_values,
+            p_floor=args.p_floor,
         )
     latex = {
         "caption": args.caption, "label": args.label, "placement": args.placement,
