@@ -186,3 +186,19 @@ def test_p_values_never_print_zero(tmp_path: Path) -> None:
         ir.report(results, cmp, p_values=True, p_floor=0)
     with pytest.raises(ir.ParameterError, match="letters"):
         ir.report(results, ir.compare(results, pairs="all"), p_values=True)
+
+
+@pytest.mark.parametrize("layout", list(CLASSES))
+def test_siunitx_columns_align_on_the_decimal_point(layout: str, tmp_path: Path) -> None:
+    """``siunitx=True``: S columns whose table-format fits the means (a negative mean
+    widens it), bold by ``\\bfseries``; compiles without overflow at 59 runs."""
+    if subprocess.run(["kpsewhich", "siunitx.sty"], capture_output=True).returncode != 0:
+        pytest.skip("siunitx is not installed (apt-get install texlive-science)")
+    results = campaign(59)
+    cmp = ir.compare(results, baseline=results["run_id"][0])
+    text = ir.report(results, cmp).to_latex(siunitx=True, caption="Aligned.")
+    assert "S[table-format=1.4]" in text and r"\bfseries 0." in text and "siunitx" in text
+    clean(compiled(tmp_path, text, CLASSES[layout]))
+    shifted = results.with_columns(pl.col("value") - 0.5)
+    negative = ir.report(shifted, ir.compare(shifted, baseline=results["run_id"][0]))
+    assert "S[table-format=-1.4]" in negative.to_latex(siunitx=True)

@@ -1,8 +1,9 @@
 """LaTeX tables a journal prints: what :meth:`polars_ireval.Report.to_latex` writes.
 
 booktabs rules and no vertical ones; a header over every column; math minus signs; each
-measure set as two columns, the numbers right-aligned (their decimals line up) and the
-marks or the interval beside them; the legend as a note under the table or in the
+measure set as two columns, the numbers right-aligned (their decimals line up; or
+siunitx ``S`` columns aligned on the decimal point) and the marks or the interval beside
+them; the legend as a note under the table or in the
 caption. A table wider than the text is scaled down to it (graphicx's ``\\resizebox``,
 never up); one longer than a page is split into several floats, each with its header, the
 later ones numbered as the first and captioned "(continued)", or set as one ``longtable``
@@ -65,6 +66,9 @@ class Table:
     rows: Sequence[Sequence[str]]
     legend: Sequence[str]
     packages: tuple[str, ...] = field(default=("booktabs",))
+    #: siunitx's ``table-format`` of the number columns (``"1.4"``, ``"-1.4"``), which are
+    #: then ``S`` columns aligned on the decimal point; None: right-aligned ``r`` columns.
+    number_format: str | None = None
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,8 @@ def render(table: Table, options: Options) -> str:
     names the packages it needs."""
     o = options
     packages = list(table.packages)
+    if table.number_format is not None:
+        packages.append("siunitx")
     if o.fit == "width" and o.long != "longtable":
         packages.append("graphicx")
     mode = o.long
@@ -146,7 +152,13 @@ def _chunks(rows: Sequence[Sequence[str]], size: int) -> list[Sequence[Sequence[
 
 
 def _spec(table: Table) -> str:
-    return "@{}" + "l" * len(table.columns) + "r@{}l" * len(table.measures) + "@{}"
+    number = "r" if table.number_format is None else f"S[table-format={table.number_format}]"
+    return "@{}" + "l" * len(table.columns) + f"{number}@{{}}l" * len(table.measures) + "@{}"
+
+
+def _sisetup(table: Table) -> list[str]:
+    """siunitx's setting for bold numbers (``\\bfseries``), local to the table."""
+    return [] if table.number_format is None else [r"\sisetup{detect-weight=true}"]
 
 
 def _header(table: Table) -> list[str]:
@@ -174,6 +186,7 @@ def _float(
     lines = [rf"\begin{{{env}}}" + (f"[{o.placement}]" if o.placement else ""), r"\centering"]
     if o.size:
         lines.append(f"\\{o.size}")
+    lines += _sisetup(table)
     if part > 0:
         lines.append(r"\addtocounter{table}{-1}")  # the same number as the first part
     caption = _caption(table, o, continued=part > 0)
@@ -202,6 +215,8 @@ def _longtable(table: Table, o: Options) -> str:
     lines = []
     if o.size:
         lines.append(f"\\begingroup\\{o.size}")
+    if table.number_format is not None:
+        lines.append(r"\begingroup" + _sisetup(table)[0])
     lines.append(rf"\begin{{longtable}}{{{_spec(table)}}}")
     caption = _caption(table, o, continued=False)
     if caption is not None:
@@ -215,6 +230,8 @@ def _longtable(table: Table, o: Options) -> str:
     lines.append(r"\endlastfoot")
     lines += _body(table.rows)
     lines.append(r"\end{longtable}")
+    if table.number_format is not None:
+        lines.append(r"\endgroup")
     if o.legend == "note" and table.legend:  # under the last page's part
         lines.append(r"{\footnotesize\raggedright " + r"\par ".join(table.legend) + r"\par}")
     if o.size:

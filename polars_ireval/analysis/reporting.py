@@ -224,6 +224,7 @@ class Report:
         rows_per_table: int = latex.ROWS_PER_TABLE,
         legend: latex.LegendPlace = "note",
         wide: bool = False,
+        siunitx: bool = False,
     ) -> str:
         """A LaTeX table a journal prints (:mod:`polars_ireval.analysis.latex`): booktabs
         rules, no vertical ones, a header over every column, math minus signs, each
@@ -259,6 +260,9 @@ class Report:
             appended to the caption; ``"none"``: left out (``Report.legend`` has it).
         wide
             ``table*``: across both columns of a two-column document.
+        siunitx
+            Number columns as siunitx ``S`` columns, aligned on the decimal point (bold
+            means with ``\\bfseries``; needs ``\\usepackage{siunitx}``, version 3).
 
         Returns
         -------
@@ -268,9 +272,11 @@ class Report:
             caption=caption, label=label, placement=placement, size=size, fit=fit,
             long=long, rows_per_table=rows_per_table, legend=legend, wide=wide,
         )  # fmt: skip
-        return latex.render(self._latex_table(), options)
+        if not isinstance(siunitx, bool):
+            raise ParameterError(f"siunitx={siunitx!r}: True or False")
+        return latex.render(self._latex_table(siunitx=siunitx), options)
 
-    def _latex_table(self) -> latex.Table:
+    def _latex_table(self, *, siunitx: bool = False) -> latex.Table:
         by_run: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in self.runs}
         for rec in self.frame.iter_rows(named=True):
             by_run[rec["run_id"]][rec["measure"]] = rec
@@ -282,7 +288,7 @@ class Report:
             row.append(latex.escape(_visible(run)))
             for m in self.measures:
                 cell = by_run[run].get(m)
-                row += self._latex_cell(cell) if cell is not None else ["", ""]
+                row += self._latex_cell(cell, siunitx) if cell is not None else ["", ""]
             rows.append(row)
         legend = []
         for line in self._legend("latex"):
@@ -291,21 +297,29 @@ class Report:
                 line = line.replace(token, text)
             legend.append(line)
         packages = ("booktabs",) if letters else ("booktabs", "amssymb")
+        means = [m for m in self.frame["mean"].to_list() if m is not None]
+        width = max((len(str(int(abs(m)))) for m in means), default=1)
+        sign = "-" if any(m < 0 for m in means) else ""
         return latex.Table(
             columns=[r"\#", "Run"] if letters else ["Run"],
             measures=[latex.escape(_visible(m)) for m in self.measures],
             rows=rows,
             legend=legend,
             packages=packages,
+            number_format=f"{sign}{width}.{self.decimals}" if siunitx else None,
         )
 
-    def _latex_cell(self, rec: dict[str, Any]) -> list[str]:
-        """The number and the mark column of one cell."""
+    def _latex_cell(self, rec: dict[str, Any], siunitx: bool = False) -> list[str]:
+        """The number and the mark column of one cell (a bare number for siunitx, which
+        sets its own minus sign and reads ``\\bfseries``)."""
         if rec["mean"] is None:
             return ["", ""]
-        value = latex.number(f"{rec['mean']:.{self.decimals}f}")
-        if rec["best"]:
-            value = f"\\textbf{{{value}}}"
+        value = f"{rec['mean']:.{self.decimals}f}"
+        if siunitx:
+            value = f"\\bfseries {value}" if rec["best"] else value
+        else:
+            value = latex.number(value)
+            value = f"\\textbf{{{value}}}" if rec["best"] else value
         mark = rec["mark"] or ""
         if mark and self.mode != "letters":
             mark = _TOKENS["@@UP@@"] if mark == _UP else _TOKENS["@@DOWN@@"]

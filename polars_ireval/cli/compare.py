@@ -235,6 +235,10 @@ def _latex_options(p: Parser) -> None:
         help="LaTeX: the legend as a note under the table, in the caption, or none",
     )  # fmt: skip
     p.add_argument("--wide", action="store_true", help="LaTeX: table* across two columns")
+    p.add_argument(
+        "--siunitx", action="store_true",
+        help="LaTeX: number columns as siunitx S columns, aligned on the decimal point",
+    )  # fmt: skip
 
 
 def main(argv: Sequence[str]) -> int:
@@ -332,6 +336,7 @@ def _run(argv: list[str]) -> int:
         "caption": args.caption, "label": args.label, "placement": args.placement,
         "size": None if args.size == "none" else args.size, "fit": args.fit, "long": args.long,
         "rows_per_table": args.rows_per_table, "legend": args.legend, "wide": args.wide,
+        "siunitx": args.siunitx,
     }  # fmt: skip
     for path, fmt in outputs:
         _write(cmp, rep, fmt, path, ansi=False, latex=latex)
