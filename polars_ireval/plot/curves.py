@@ -34,11 +34,14 @@ def _curve_keys(frame: pl.DataFrame) -> list[str]:
     return [c for c in (S.RUN_ID, S.QUERY_ID) if c in frame.columns]
 
 
-def _check_lines(n: int, max_lines: int, what: str, keys: list[str]) -> None:
-    """Refuse more lines than ``max_lines``, with a filter on a column the frame has."""
+def _check_lines(
+    n: int, max_lines: int, what: str, keys: list[str], varying: list[str] | None = None
+) -> None:
+    """Refuse more lines than ``max_lines``, with a filter on a column the frame has and
+    that holds several values (``varying``, default ``keys``)."""
     check_positive_int("max_lines", max_lines)
     if n > max_lines:
-        if S.QUERY_ID in keys:
+        if S.QUERY_ID in (keys if varying is None else varying):
             example = ".filter(pl.col('query_id') == '1')"
         else:  # a mean curve: keyed by run alone
             example = ".filter(pl.col('run_id').is_in(['bm25', 'dense']))"
@@ -154,7 +157,8 @@ def roc_curve(
     keys = [S.RUN_ID, S.QUERY_ID]
     df = df.filter(pl.col("tpr").is_not_null().all().over(keys))
     runs = ordered_runs(sorted(df[S.RUN_ID].unique().to_list()), order, "plot.roc_curve")
-    _check_lines(df.select(keys).n_unique(), max_lines, "plot.roc_curve", keys)
+    varying = [k for k in keys if df[k].n_unique() > 1]
+    _check_lines(df.select(keys).n_unique(), max_lines, "plot.roc_curve", keys, varying)
     fig, ax = figure_and_axes(ax, (5.0, 5.0))
     ax.plot([0, 1], [0, 1], color="0.6", linestyle=":", linewidth=1, label="_random order")
     by_run = {r: i for i, r in enumerate(runs)}
@@ -401,5 +405,5 @@ def depth_curves(
         one.set_ylabel(str(name))
         one.set_xlabel("evaluation depth k")
         one.grid(True, linewidth=0.3)
-        one.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        legend(one, outside=True, grow=ax is None and one is axes[-1])
     return fig

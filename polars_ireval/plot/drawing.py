@@ -74,20 +74,32 @@ LEGEND_INSIDE = 12
 LEGEND_ROWS = 30
 
 
-def legend(ax: Any, *, loc: str = "best", title: str | None = None) -> None:
-    """The axes' legend: inside them for a few lines; for many, beside them (clear of the
-    curves) in columns of :data:`LEGEND_ROWS`, in a smaller font."""
+def legend(
+    ax: Any,
+    *,
+    loc: str = "best",
+    title: str | None = None,
+    outside: bool = False,
+    grow: bool | None = None,
+) -> None:
+    """The axes' legend: inside them for a few lines (unless ``outside``); for many,
+    beside them (clear of the curves) in columns of :data:`LEGEND_ROWS`, in a smaller
+    font, the figure widened (and lengthened) to hold it when ``grow`` (default: when the
+    figure holds these axes alone)."""
     n = len(ax.get_legend_handles_labels()[1])
-    if n <= LEGEND_INSIDE:
+    if n <= LEGEND_INSIDE and not outside:
         ax.legend(fontsize="small", loc=loc, title=title)
         return
-    columns = -(-n // LEGEND_ROWS)
+    columns = max(1, -(-n // LEGEND_ROWS))
     ax.legend(
         fontsize="x-small", loc="upper left", bbox_to_anchor=(1.0, 1.0), borderaxespad=1.0,
         ncols=columns, title=title, title_fontsize="small",
     )  # fmt: skip
     fig = ax.get_figure()
-    if fig is not None and len(fig.axes) == 1:  # a figure of its own: widened for the legend
+    if fig is None or n <= LEGEND_INSIDE:
+        return
+    if grow if grow is not None else len(fig.axes) == 1:
         width, height = fig.get_size_inches()
         rows = min(n, LEGEND_ROWS)
-        fig.set_size_inches(width + 1.9 * columns, max(height, 1.0 + 0.17 * rows))
+        panels = len(fig.axes)
+        fig.set_size_inches(width + 1.9 * columns, max(height, panels * (1.0 + 0.17 * rows)))
