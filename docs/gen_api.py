@@ -106,6 +106,26 @@ ERRORS = (
 )
 
 
+def _members(name: str) -> list[str]:
+    """A class's public methods and properties, in source order: not its fields, whose
+    default values (an int, a bool) would be documented by Python's own docstrings of
+    ``int`` or ``bool``; the class docstring's Attributes section describes them."""
+    import polars_ireval as ir
+
+    cls = getattr(ir, name)
+    return [
+        m for m, v in vars(cls).items()
+        if not m.startswith("_")
+        and (inspect.isfunction(v) or isinstance(v, (property, classmethod, staticmethod)))
+    ]  # fmt: skip
+
+
+def _is_class(name: str) -> bool:
+    import polars_ireval as ir
+
+    return inspect.isclass(getattr(ir, name))
+
+
 def _is_error(obj: object) -> bool:
     return inspect.isclass(obj) and issubclass(obj, (Exception, Warning))
 
@@ -176,6 +196,13 @@ def render() -> str:
         out += [f"| [`{n}`](#{_anchor(_path(n))}) | {_summary(n)} |" for n in names]
         for n in names:
             out += ["", f"::: {_path(n)}", "    options:", "      heading_level: 3"]
+            if _is_class(n):  # a field's default value is not its documentation
+                members = _members(n)
+                out += (
+                    ["      members:", *(f"        - {m}" for m in members)]
+                    if members
+                    else ["      members: false"]
+                )
     return "\n".join(out) + "\n"
 
 

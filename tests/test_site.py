@@ -67,6 +67,9 @@ def test_site_builds_strict(tmp_path: Path) -> None:
     assert 'id="ndcg"' in measures and "ir_measures string" in measures
     api = (out / "reference" / "api" / "index.html").read_text()
     assert "polars_ireval.evaluate" in api
+    # no field documented by Python's own docstring of its default's type (int, bool...)
+    for builtin in ("int([x])", "bool(x)", "Built-in immutable sequence", "TYPE_CHECKING"):
+        assert builtin not in api, builtin
     named_like_modules = {
         "evaluate": "evaluate",
         "properties": "analysis.properties",
