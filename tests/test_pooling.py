@@ -1087,3 +1087,30 @@ def test_other_bad_parameters() -> None:
             call()
     with pytest.raises(ir.UnknownMeasureError):
         ir.simulate_judging(runs, qrels, budgets=[3], measures=["nDGC@10"])
+
+
+def test_nothing_judged_scores_residual_one_and_no_projection() -> None:
+    """A budget that buys nothing (a depth pool too deep for it): every ranking's RBP is
+    base 0, residual exactly 1, projection null (there is no rate of relevance to project
+    from), in the per-query and the mean scores and in the summary's mean residual; they
+    were 0.0 and 0.9999999999999999 (a sum of rounded weights)."""
+    runs = ir.read_run(ir.example_path("runs"), run_id="file")
+    qrels = ir.read_qrels(ir.example_path("qrels.txt"))
+    sim = ir.simulate_judging(runs, qrels, methods=["depth"], budgets=[10])
+    assert sim.summary["judged"].to_list() == [0]
+    assert sim.summary["mean_residual"].to_list() == [1.0]
+    for frame in (sim.scores, sim.per_query):
+        assert frame["residual"].to_list() == [1.0] * frame.height
+        assert frame["projected"].null_count() == frame.height
+
+
+def test_pool_weights_carry_the_digits_they_have() -> None:
+    """Weights are sums of rounded RBP weights: reported to 13 significant digits, so that
+    Method A's 0.328 reads 0.328 (it was 0.32799999999999996) and a maximum weight 1 - p
+    reads 0.2 (it was 0.19999999999999996); the order was chosen on the weights as summed."""
+    runs = ir.read_run(ir.example_path("runs"), run_id="file")
+    for method in ("A", "B", "C", "max"):
+        weights = ir.pool(runs, method=method, budget=200)["weight"].to_list()
+        assert all(len(repr(w).lstrip("0.").replace(".", "").rstrip("0")) <= 13 for w in weights)
+    assert ir.pool(runs, method="max", budget=5)["weight"].to_list() == [0.2] * 5
+    assert 0.328 in ir.pool(runs, method="A", budget=10)["weight"].to_list()

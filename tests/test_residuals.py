@@ -352,3 +352,34 @@ def test_eager_lazy_and_streaming_agree():
         assert_frame_equal(eager, lazy.collect(), **tol)
         assert_frame_equal(eager, lazy.collect(engine="streaming"), **tol)
     assert eager.height == len(measures)
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.parametrize("n", [50, 100, 1000])
+def test_a_ranking_with_nothing_judged_has_residual_one_and_never_more(engine: str, n: int) -> None:
+    """Nothing judged in the depth read: all of the model's weight is unknown, residual
+    exactly 1 (the sum of the weights rounded: 0.9999999999999996 for RBP(p=0.8) over 50
+    documents, 1.0000000000000002 for p=0.95 over 100); with judged documents, at most 1."""
+    run = pl.DataFrame(
+        {
+            "query_id": "q",
+            "doc_id": [f"d{i}" for i in range(n)],
+            "score": [float(n - i) for i in range(n)],
+        }
+    )
+    nothing = pl.DataFrame({"query_id": ["q"], "doc_id": ["x"], "relevance": [1]})
+    measures = [
+        "RBP(p=0.8)",
+        "RBP(p=0.95)",
+        "RBP(p=0.5)@5",
+        "InvSq",
+        "InvSq@5",
+        "RBP_resid(p=0.95)",
+    ]
+    got = ir.evaluate(run, nothing, measures, residuals=True, engine=engine)
+    assert got["residual"].to_list()[: len(measures) - 1] == [1.0] * (len(measures) - 1)
+    assert got.filter(measure="RBP_resid(p=0.95)")["value"].item() == 1.0
+    assert got["projected"][: len(measures) - 1].is_null().all()
+    last = pl.DataFrame({"query_id": ["q"], "doc_id": [f"d{n - 1}"], "relevance": [0]})
+    some = ir.evaluate(run, last, measures, residuals=True, engine=engine)
+    assert (some["residual"].drop_nulls() <= 1.0).all()
