@@ -59,6 +59,12 @@ SECTIONS: list[tuple[str, str, list[str]]] = [
         ],
     ),
     (
+        "Fuse runs",
+        "Several runs into one (the Comb family, RRF and the rank-based methods), and the "
+        "normalisations of a run's scores.",
+        ["fuse", "normalize"],
+    ),
+    (
         "Curves",
         "Recall-precision, ROC, confusion counts and measures by evaluation depth.",
         ["pr_curve", "roc_curve", "confusion", "depth_curve"],

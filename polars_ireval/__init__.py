@@ -34,6 +34,7 @@ from polars_ireval.errors import (
     UnknownMeasureError,
 )
 from polars_ireval.evaluate import CoverageWarning, evaluate, evaluate_table
+from polars_ireval.fusion import fuse, normalize
 from polars_ireval.io.datasets import datasets, fetch
 from polars_ireval.io.example import example_path
 from polars_ireval.io.readers import read_qrels, read_run, run_tag, validate_qrels, validate_run
@@ -135,6 +136,8 @@ __all__ = [
     "example_path",
     "datasets",
     "fetch",
+    "fuse",
+    "normalize",
     "judge",
     "judged_depth",
     "known_names",

@@ -701,6 +701,13 @@ def _with_unjudged(
     return merged.merge_sorted(other.select(columns).sort(RANKING), key=RANKING)
 
 
+def ranked(run: pl.LazyFrame, keys: list[str], ties: str = "trec_eval") -> pl.LazyFrame:
+    """``run`` with each row's ``rank`` (UInt32, from 1) in its ranking (the rows sharing
+    ``keys``): score descending, ties as the evaluation breaks them (``"trec_eval"``,
+    ``"doc_id_asc"``, ``"input_order"``, ``"rank"``); the rows in any order."""
+    return _rank_general(run, keys, ties)
+
+
 def _rank_general(run: pl.LazyFrame, keys: list[str], ties: str) -> pl.LazyFrame:
     """Rank rows in any order: one ordinal rank of a (primary, tie-breaker) struct within
     each ranking, which orders whole rows without sorting the frame. For lazy input (whose

@@ -33,6 +33,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("measures", "measures.*"),
     ("parse",),
     ("io", "io.*", "judge"),
+    ("fusion", "fusion.*"),
     ("sql.options", "sql.templates", "sql", "sql.compile", "sql.dialects", "sql.__main__"),
     ("results",),
     (
