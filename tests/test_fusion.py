@@ -229,3 +229,86 @@ def test_bad_input(call, message: str) -> None:
     runs = pl.DataFrame({"run_id": ["a", "b"], "query_id": "q", "doc_id": "x", "score": [1.0, 2.0]})
     with pytest.raises(ir.IrevalError, match=re.escape(message)):
         call(runs)
+
+
+def trectools_run(run: dict[str, dict[str, float]]):
+    """A trectools TrecRun of ``run``, each query's documents by decreasing score."""
+    import pandas as pd
+    from trectools import TrecRun
+
+    rows = [
+        (q, "Q0", d, i, s, "t")
+        for q, docs in run.items()
+        for i, (d, s) in enumerate(sorted(docs.items(), key=lambda x: -x[1]), 1)
+    ]
+    out = TrecRun(None)
+    out.load_run_from_dataframe(
+        pd.DataFrame(rows, columns=["query", "q0", "docid", "rank", "score", "system"])
+    )
+    return out
+
+
+def trectools_scores(fused) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for q, d, s in fused.run_data[["query", "docid", "score"]].itertuples(index=False):
+        out.setdefault(str(q), {})[str(d)] = float(s)
+    return out
+
+
+@SETTINGS
+@given(runs=campaigns(), drop=st.integers(0, 2))
+def test_rrf_and_the_comb_family_equal_trectools(runs: dict, drop: int) -> None:
+    """trectools' defaults: the union of the queries, each input run cut at 1,000, raw
+    scores (no normalisation) for its ``combos``, which reads two runs (its merge keeps
+    the scores of the first two columns only)."""
+    fusion = pytest.importorskip("trectools.fusion", reason="trectools is an oracle of fuse")
+    first = next(iter(runs.values()))
+    if drop and len(first) > 1:  # a query one run lacks: the union keeps it
+        first.pop(sorted(first)[0])
+    frame_ = frame(runs)
+    want = trectools_scores(
+        fusion.reciprocal_rank_fusion([trectools_run(r) for r in runs.values()])
+    )
+    got = ir.fuse(frame_, "rrf", queries="union", depth=1000, ties="doc_id_asc")
+    for q, docs in want.items():
+        mine = got.filter(pl.col("query_id") == q)
+        assert dict(zip(mine["doc_id"], mine["score"], strict=True)) == pytest.approx(docs)
+    two = dict(list(runs.items())[:2])
+    for strategy in ("sum", "max", "min", "anz", "mnz", "med"):
+        pair = [trectools_run(r) for r in two.values()]
+        want = trectools_scores(fusion.combos(pair, strategy=strategy))
+        got = ir.fuse(frame(two), strategy, norm="none", queries="union")
+        for q, docs in want.items():
+            mine = got.filter(pl.col("query_id") == q)
+            assert dict(zip(mine["doc_id"], mine["score"], strict=True)) == pytest.approx(docs), (
+                strategy, q,
+            )  # fmt: skip
+
+
+def test_dbsf_and_median_rank_by_hand() -> None:
+    """Two runs of three documents (a: x, y, z; b: y, z, w), scores 3, 2, 1 and 30, 20,
+    10. DBSF: mu 2, sigma sqrt(2/3) (population), mu +- 3 sigma -> 0..1: the top document
+    1/2 + sqrt(3/2)/6 = 0.7041, the middle 0.5, the last 0.2959; summed over the runs.
+    Median rank: a run that did not retrieve a document ranks it 4 (past its 3)."""
+    runs = pl.DataFrame(
+        {"run_id": ["a"] * 3 + ["b"] * 3, "query_id": "q", "doc_id": list("xyzyzw"),
+         "score": [3.0, 2.0, 1.0, 30.0, 20.0, 10.0]}
+    )  # fmt: skip
+    top = 0.5 + math.sqrt(1.5) / 6
+    dbsf = dict(ir.fuse(runs, "dbsf").select("doc_id", "score").iter_rows())
+    assert dbsf == pytest.approx({"y": top + 0.5, "z": 0.5 + (1 - top), "x": top, "w": 1 - top})
+    one = ir.normalize(runs.filter(run_id="a").drop("run_id"), "dbsf")["score"].to_list()
+    assert one == pytest.approx([top, 0.5, 1 - top])
+    flat = pl.DataFrame({"query_id": "q", "doc_id": ["a", "b"], "score": [1.0, 1.0]})
+    assert ir.normalize(flat, "dbsf")["score"].to_list() == [0.5, 0.5]
+    # far from the mean: clipped to [0, 1]
+    spread = pl.DataFrame({"query_id": "q", "doc_id": list("abcdefghij"),
+                           "score": [100.0] + [1.0] * 9})  # fmt: skip
+    assert ir.normalize(spread, "dbsf")["score"].max() <= 1.0
+    median = ir.fuse(runs, "median_rank")
+    assert median.select("doc_id", "score").rows() == [
+        ("y", -1.5),
+        ("z", -2.5),
+        ("x", -2.5),
+        ("w", -3.5),  # z, x tie: doc id descending
+    ]

@@ -36,7 +36,7 @@ from polars_ireval.judge import ranked
 
 Method = Literal[
     "sum", "max", "min", "med", "anz", "mnz", "gmnz", "wsum", "wmnz", "mixed",
-    "rrf", "isr", "log_isr", "logn_isr", "rbc",
+    "rrf", "isr", "log_isr", "logn_isr", "rbc", "dbsf", "median_rank",
 ]  # fmt: skip
 Missing = Literal["skip", "zero", "min"]
 Queries = Literal["error", "union", "intersection"]
@@ -76,6 +76,8 @@ METHODS: dict[str, MethodSpec] = {
         MethodSpec("log_isr", "log inverse square rank", rank_based=True),
         MethodSpec("logn_isr", "normalised log ISR", {"sigma": 0.01}, rank_based=True),
         MethodSpec("rbc", "rank-biased centroids", {"phi": 0.8}, rank_based=True),
+        MethodSpec("dbsf", "distribution-based score fusion (sum of dbsf scores)"),
+        MethodSpec("median_rank", "median rank (MEDRANK)", rank_based=True),
     )
 }
 
@@ -191,7 +193,10 @@ def fuse(
         (sum of weight / (k + r), k = 60; Cormack et al.), ``"isr"`` (sum of 1/r² x
         count), ``"log_isr"`` (sum of 1/r² x ln count), ``"logn_isr"`` (sum of 1/r² x
         ln(count + sigma)), ``"rbc"`` (sum of (1 - phi) phi^(r-1); Bailey et al.). ranx's
-        names and definitions.
+        names and definitions. Beyond ranx: ``"dbsf"`` (the sum of the dbsf-normalised
+        scores: mu +- 3 sigma per ranking, clipped to [0, 1]) and ``"median_rank"`` (minus
+        the median rank over the runs, a run that did not retrieve a document ranking it
+        past its end: MEDRANK).
     norm
         The normalisation of each ranking before fusing (:func:`normalize`): default
         ``"min-max"`` for the score-based methods, ``"none"`` for the rank-based ones.
@@ -237,7 +242,8 @@ def fuse(
     [('sum', 'q', 'y', 1.0, 1), ('sum', 'q', 'x', 1.0, 2), ('sum', 'q', 'z', 0.0, 3)]
     """
     spec, values = _method(method, params)
-    norm = check_norm(norm if norm is not None else ("none" if spec.rank_based else "min-max"))
+    default = "dbsf" if spec.name == "dbsf" else "none" if spec.rank_based else "min-max"
+    norm = check_norm(norm if norm is not None else default)
     guard = check_guard(guard)
     if missing not in ("skip", "zero", "min"):
         raise ParameterError(f"missing={missing!r}: 'skip' (as ranx), 'zero' or 'min'")
@@ -378,6 +384,8 @@ def _combined(
     rows = rows.with_columns(w)
     count = pl.len().cast(pl.Float64)
     r = pl.col(S.RANK).cast(pl.Float64)
+    if spec.name == "median_rank":
+        return _median_rank(rows)
     if spec.rank_based:
         if spec.name == "rrf":
             term = pl.col(_W) / (values["k"] + r)
@@ -412,10 +420,27 @@ def _combined(
         "wsum": (pl.col(_W) * s).sum(),
         "wmnz": s.sum() * pl.col(_W).filter(retrieved).sum(),
         "mixed": (pl.col(_W) * s).sum() * n.sqrt(),
+        "dbsf": s.sum(),
     }[spec.name]
     if missing == "skip":
         rows = rows.with_columns(pl.lit(True).alias("__retrieved"))
     return rows.group_by(S.QUERY_ID, S.DOC_ID).agg(fused.alias(S.SCORE))
+
+
+def _median_rank(rows: pl.LazyFrame) -> pl.LazyFrame:
+    """Fagin, Kumar and Sivakumar's MEDRANK as a score: minus the median of a document's
+    ranks over every run that has the query, a run that did not retrieve it ranking it
+    just past its end (its length + 1); the fused run thus lists documents by increasing
+    median rank."""
+    docs = rows.select(S.QUERY_ID, S.DOC_ID).unique()
+    lengths = rows.group_by(S.RUN_ID, S.QUERY_ID).agg(pl.len().alias("__n"))
+    full = lengths.join(docs, on=S.QUERY_ID).join(
+        rows.select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.RANK),
+        on=[S.RUN_ID, S.QUERY_ID, S.DOC_ID],
+        how="left",
+    )
+    rank = pl.col(S.RANK).cast(pl.Float64).fill_null(pl.col("__n").cast(pl.Float64) + 1.0)
+    return full.group_by(S.QUERY_ID, S.DOC_ID).agg((-rank.median()).alias(S.SCORE))
 
 
 def _filled(rows: pl.LazyFrame, missing: str) -> pl.LazyFrame:

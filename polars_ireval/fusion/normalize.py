@@ -4,9 +4,12 @@
 Each is a Polars expression over one ranking's rows (``run_id, query_id``): min-max and
 its inverse, max, sum (Montague and Aslam's: the scores less the minimum, over their
 sum), zmuv (zero mean, unit variance, the population standard deviation), rank (1 - i/n
-for the document at 0-based position i of n) and none. A ranking whose scores are all
-equal has a zero denominator: every document then normalises to 0 (``guard="exact"``, the
-default), or, as ranx computes it, the denominator is raised to 1e-9 (``guard="ranx"``):
+for the document at 0-based position i of n), dbsf (distribution-based score fusion's:
+mu - 3 sigma to mu + 3 sigma mapped to 0 to 1, clipped to [0, 1], sigma the population
+standard deviation; 0.5 for a ranking whose scores are all equal) and none. Otherwise a
+ranking whose scores are all equal has a zero denominator: every document then
+normalises to 0 (``guard="exact"``, the default), or, as ranx computes it, the
+denominator is raised to 1e-9 (``guard="ranx"``):
 the two differ only there and for ``max`` of a ranking whose maximum is below 1e-9,
 which ``"exact"`` refuses (max-normalisation is for non-negative scores).
 """
@@ -20,9 +23,11 @@ import polars as pl
 from polars_ireval._base import schema as S
 from polars_ireval.errors import ParameterError
 
-Norm = Literal["min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "none"]
+Norm = Literal["min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "dbsf", "none"]
 Guard = Literal["exact", "ranx"]
-NORMS: tuple[str, ...] = ("min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "none")
+NORMS: tuple[str, ...] = (
+    "min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "dbsf", "none",
+)  # fmt: skip
 GUARDS: tuple[str, ...] = ("exact", "ranx")
 #: ranx's floor of every normalisation's denominator (``max(denominator, 1e-9)``).
 RANX_FLOOR = 1e-9
@@ -67,6 +72,10 @@ def norm_expr(norm: str, guard: str = "exact", rank: pl.Expr | None = None) -> p
         return _divide(s - low, s.sum().over(RANKING) - low * n, guard)
     if norm == "zmuv":
         return _divide(s - s.mean().over(RANKING), s.std(ddof=0).over(RANKING), guard)
+    if norm == "dbsf":
+        mu, sigma = s.mean().over(RANKING), s.std(ddof=0).over(RANKING)
+        scaled = ((s - (mu - 3.0 * sigma)) / (6.0 * sigma)).clip(0.0, 1.0)
+        return pl.when(sigma == 0.0).then(0.5).otherwise(scaled)
     if norm == "rank":
         assert rank is not None
         return 1.0 - (rank.cast(pl.Float64) - 1.0) / n
