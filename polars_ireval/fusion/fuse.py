@@ -36,7 +36,8 @@ from polars_ireval.judge import ranked
 
 Method = Literal[
     "sum", "max", "min", "med", "anz", "mnz", "gmnz", "wsum", "wmnz", "mixed",
-    "rrf", "isr", "log_isr", "logn_isr", "rbc", "dbsf", "median_rank",
+    "rrf", "isr", "log_isr", "logn_isr", "rbc", "dbsf", "median_rank", "bordafuse",
+    "w_bordafuse",
 ]  # fmt: skip
 Missing = Literal["skip", "zero", "min"]
 Queries = Literal["error", "union", "intersection"]
@@ -78,6 +79,8 @@ METHODS: dict[str, MethodSpec] = {
         MethodSpec("rbc", "rank-biased centroids", {"phi": 0.8}, rank_based=True),
         MethodSpec("dbsf", "distribution-based score fusion (sum of dbsf scores)"),
         MethodSpec("median_rank", "median rank (MEDRANK)", rank_based=True),
+        MethodSpec("bordafuse", "Borda count", rank_based=True),
+        MethodSpec("w_bordafuse", "weighted Borda count", rank_based=True, weighted=True),
     )
 }
 
@@ -312,10 +315,26 @@ def _prepared(
     rows = _queries(rows, len(names), queries)
     if norm == "max" and guard == "exact":
         rows = _non_negative(rows)
+    if norm == "borda":
+        return ranked(_borda_normalised(rows), RANKING, ties)
     rows = rows.with_columns(norm_expr(norm, guard, pl.col(S.RANK)).alias(S.SCORE))
     if norm in ("min-max-inverted",):  # the order the normalised run has
         rows = ranked(rows.drop(S.RANK), RANKING, ties)
     return rows
+
+
+def _borda_normalised(rows: pl.LazyFrame) -> pl.LazyFrame:
+    """ranx's Borda normalisation: every candidate of the query in every run that has
+    it, 1 - (r - 1)/C at rank r, 0.5 - (n - 1)/(2C) where the run (of n) did not
+    retrieve it (:mod:`polars_ireval.fusion.normalize`)."""
+    full = _candidates(rows)
+    c, n = pl.col("__c").cast(pl.Float64), pl.col("__n").cast(pl.Float64)
+    score = (
+        pl.when(pl.col(S.RANK).is_not_null())
+        .then(1.0 - (pl.col(S.RANK).cast(pl.Float64) - 1.0) / c)
+        .otherwise(0.5 - (n - 1.0) / (2.0 * c))
+    )
+    return full.select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, score.alias(S.SCORE))
 
 
 _GATE = "__gate"
@@ -386,6 +405,8 @@ def _combined(
     r = pl.col(S.RANK).cast(pl.Float64)
     if spec.name == "median_rank":
         return _median_rank(rows)
+    if spec.name in ("bordafuse", "w_bordafuse"):
+        return _borda_count(rows)
     if spec.rank_based:
         if spec.name == "rrf":
             term = pl.col(_W) / (values["k"] + r)
@@ -425,6 +446,38 @@ def _combined(
     if missing == "skip":
         rows = rows.with_columns(pl.lit(True).alias("__retrieved"))
     return rows.group_by(S.QUERY_ID, S.DOC_ID).agg(fused.alias(S.SCORE))
+
+
+def _candidates(rows: pl.LazyFrame) -> pl.LazyFrame:
+    """Every (run, query, document) of a query's candidates (the documents any run
+    retrieved for it) and the runs that have the query, with the run's length ``__n``,
+    the number of candidates ``__c`` and the row's ``rank`` and ``score`` (null where the
+    run did not retrieve the document)."""
+    docs = rows.select(S.QUERY_ID, S.DOC_ID).unique()
+    counts = docs.group_by(S.QUERY_ID).agg(pl.len().alias("__c"))
+    names = rows.collect_schema().names()
+    per_run = [pl.len().alias("__n"), *([pl.col(_W).first()] if _W in names else [])]
+    lengths = rows.group_by(S.RUN_ID, S.QUERY_ID).agg(per_run)  # the run's weight too
+    keep = [c for c in (S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.RANK, S.SCORE) if c in names]
+    return (
+        lengths.join(docs, on=S.QUERY_ID)
+        .join(counts, on=S.QUERY_ID)
+        .join(rows.select(keep), on=[S.RUN_ID, S.QUERY_ID, S.DOC_ID], how="left")
+    )
+
+
+def _borda_count(rows: pl.LazyFrame) -> pl.LazyFrame:
+    """Aslam and Montague's Borda count (ranx's bordafuse): of C candidates, a run gives
+    the document at rank r C - r + 1 points and each document it did not retrieve (of
+    its n) (C - n + 1) / 2; the points summed over the runs (weighted for w_bordafuse)."""
+    full = _candidates(rows)
+    c, n = pl.col("__c").cast(pl.Float64), pl.col("__n").cast(pl.Float64)
+    points = (
+        pl.when(pl.col(S.RANK).is_not_null())
+        .then(c - pl.col(S.RANK).cast(pl.Float64) + 1.0)
+        .otherwise((c - n + 1.0) / 2.0)
+    )
+    return full.group_by(S.QUERY_ID, S.DOC_ID).agg((pl.col(_W) * points).sum().alias(S.SCORE))
 
 
 def _median_rank(rows: pl.LazyFrame) -> pl.LazyFrame:

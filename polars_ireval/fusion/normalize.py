@@ -6,7 +6,10 @@ its inverse, max, sum (Montague and Aslam's: the scores less the minimum, over t
 sum), zmuv (zero mean, unit variance, the population standard deviation), rank (1 - i/n
 for the document at 0-based position i of n), dbsf (distribution-based score fusion's:
 mu - 3 sigma to mu + 3 sigma mapped to 0 to 1, clipped to [0, 1], sigma the population
-standard deviation; 0.5 for a ranking whose scores are all equal) and none. Otherwise a
+standard deviation; 0.5 for a ranking whose scores are all equal), borda (over the C
+documents any run retrieved for the query: 1 - i/C at position i, and 0.5 - (n - 1)/(2C)
+for a document the run's n did not include; it adds those documents to every run) and
+none. Otherwise a
 ranking whose scores are all equal has a zero denominator: every document then
 normalises to 0 (``guard="exact"``, the default), or, as ranx computes it, the
 denominator is raised to 1e-9 (``guard="ranx"``):
@@ -23,11 +26,13 @@ import polars as pl
 from polars_ireval._base import schema as S
 from polars_ireval.errors import ParameterError
 
-Norm = Literal["min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "dbsf", "none"]
+Norm = Literal["min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "dbsf", "borda", "none"]
 Guard = Literal["exact", "ranx"]
 NORMS: tuple[str, ...] = (
-    "min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "dbsf", "none",
+    "min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "dbsf", "borda", "none",
 )  # fmt: skip
+#: The normalisations that read the other runs of the query (their candidates).
+ACROSS_RUNS = ("borda",)
 GUARDS: tuple[str, ...] = ("exact", "ranx")
 #: ranx's floor of every normalisation's denominator (``max(denominator, 1e-9)``).
 RANX_FLOOR = 1e-9
