@@ -32,6 +32,7 @@ SECTIONS: list[tuple[str, str, list[str]]] = [
             "validate_run",
             "validate_qrels",
             "read_preferences",
+            "write_run",
             "read_pool",
             "write_pool",
             "run_tag",

@@ -13,7 +13,7 @@ WIDTH = "100"  # argparse wraps help to $COLUMNS: fixed, so the page does not de
 
 
 def _parsers() -> list[tuple[str, str, object]]:
-    from polars_ireval.cli import compare, modern, pir, pool, properties, trec_eval
+    from polars_ireval.cli import compare, fuse, modern, pir, pool, properties, trec_eval
 
     return [
         ("ireval", "Evaluate runs: one row per run (per query with `-q`).", modern.parser()),
@@ -30,6 +30,7 @@ def _parsers() -> list[tuple[str, str, object]]:
             "Seed 004's seven numeric properties of a measure.",
             properties.parser(),
         ),
+        ("ireval fuse", "Several runs fused into one.", fuse.parser()),
         (
             "ireval pir",
             "Preference identification ratio of measures against user preferences.",

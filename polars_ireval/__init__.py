@@ -38,6 +38,7 @@ from polars_ireval.fusion import fuse, normalize
 from polars_ireval.io.datasets import datasets, fetch
 from polars_ireval.io.example import example_path
 from polars_ireval.io.readers import read_qrels, read_run, run_tag, validate_qrels, validate_run
+from polars_ireval.io.writers import write_run
 from polars_ireval.judge import condense, coverage, judge
 from polars_ireval.measures import *  # noqa: F403
 from polars_ireval.measures import __all__ as _measure_names
@@ -138,6 +139,7 @@ __all__ = [
     "fetch",
     "fuse",
     "normalize",
+    "write_run",
     "judge",
     "judged_depth",
     "known_names",

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import polars_ireval as ir
-from polars_ireval.cli import compare, modern, pir, pool, properties
+from polars_ireval.cli import compare, fuse, modern, pir, pool, properties
 from polars_ireval.cli.common import WITHOUT_A_FLAG
 from tests.paths import ROOT
 
@@ -32,6 +32,7 @@ SURFACES: list[tuple[str, Callable[..., Any], Callable[[], Any]]] = [
     ("ireval simulate", ir.simulate_judging, pool.simulate_parser),
     ("ireval properties", ir.properties, properties.parser),
     ("ireval pir", ir.pir, pir.parser),
+    ("ireval fuse", ir.fuse, fuse.parser),
 ]
 
 #: A parameter whose flag has another name: ``-m MEASURE`` (repeatable) for ``measures``.

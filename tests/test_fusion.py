@@ -327,3 +327,27 @@ def test_borda_by_hand() -> None:
     assert count == [("y", 7.0), ("x", 5.5), ("w", 4.0), ("z", 3.5)]
     normalised = dict(ir.fuse(runs, "sum", norm="borda").select("doc_id", "score").iter_rows())
     assert normalised == {"y": 1.75, "x": 1.375, "w": 1.0, "z": 0.875}
+
+
+def test_the_command_line_writes_the_fused_run(tmp_path, capsys) -> None:
+    """``ireval fuse`` reads run files (named by their files), fuses as ``ir.fuse`` does and
+    writes a TREC run that reads back as the same run; ``write_run`` writes text, gzip and
+    Parquet alike."""
+    from polars_ireval.cli import main
+    from polars_ireval.io.writers import write_run
+
+    paths = [ir.example_path(f"runs/{n}.run") for n in ("bm25", "dense")]
+    out = tmp_path / "fused.run"
+    assert main(["fuse", *paths, "--method", "wsum", "--weights", "2,1", "--name", "hybrid",
+                 "-o", str(out)]) == 0  # fmt: skip
+    want = ir.fuse(ir.read_run(paths, run_id="file"), "wsum", weights=[2, 1], name="hybrid")
+    back = ir.read_run(out)
+    assert back.equals(want.select("query_id", "doc_id", "score"))
+    assert ir.run_tag(out) == "hybrid"
+    for name in ("f.run.gz", "f.parquet"):
+        write_run(want, tmp_path / name)
+        assert ir.read_run(tmp_path / name).select("query_id", "doc_id", "score").equals(back), name
+    assert main(["fuse", *paths, "--method", "wsum", "--weights", "1"]) == 2
+    assert "1 for 2 runs" in capsys.readouterr().err
+    assert main(["fuse", paths[0]]) == 2
+    assert "fusion takes two or more" in capsys.readouterr().err

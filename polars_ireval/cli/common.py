@@ -47,6 +47,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "significance tests between runs, and the tables a paper prints",
     ),
     "pool": ("polars_ireval.cli.pool", "pool_main", "the documents to judge next"),
+    "fuse": ("polars_ireval.cli.fuse", "main", "several runs fused into one (RRF, CombMNZ...)"),
     "simulate": (
         "polars_ireval.cli.pool",
         "simulate_main",
@@ -253,6 +254,8 @@ WITHOUT_A_FLAG: dict[tuple[str, str], str] = {
     ("ireval properties", "grades"): "Python only: a sequence of grades",
     ("ireval properties", "bounds"): "Python only: a (low, high) pair",
     ("ireval pir", "cutoffs"): "--cutoffs takes ranges and lists (1-10, 1,3,5)",
+    ("ireval fuse", "runs"): "the run files are the positional arguments",
+    ("ireval fuse", "params"): "the method's parameters: --k, --gamma, --sigma, --phi",
 }
 
 #: ``evaluate``'s ``ties=`` values, as ``--ties`` takes them.

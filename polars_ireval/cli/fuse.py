@@ -1,0 +1,132 @@
+"""``ireval fuse``: several run files fused into one (:func:`polars_ireval.fuse`).
+
+::
+
+    ireval fuse RUN RUN [RUN ...] [--method rrf] [--norm NORM] [--weights W,W,...]
+           [--k K] [--gamma G] [--sigma S] [--phi P] [--missing skip|zero|min]
+           [--queries error|union|intersection] [--depth D] [--ties trec_eval|doc_id_asc]
+           [--guard exact|ranx] [--name NAME] [-o FILE] [--format trec|tsv|csv|jsonl|parquet]
+
+Each file is one run, named by its file; the fused run goes to stdout (TREC text, each
+query by rank) or ``-o FILE`` (the format from the extension: ``.parquet``, ``.gz``, else
+text), with ``--name`` as its tag (default: the method).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from polars_ireval.cli.common import Parser, Progress, UsageError, expand_runs, guarded, read_runs
+from polars_ireval.fusion.fuse import METHODS, fuse
+from polars_ireval.fusion.normalize import GUARDS, NORMS
+from polars_ireval.io.writers import run_text, write_run
+
+FORMATS = ("trec", "tsv", "csv", "jsonl", "parquet")
+
+
+def parser() -> Parser:
+    p = Parser(
+        prog="ireval fuse",
+        description="Fuse runs into one (ranx's methods and normalisations, and more).",
+        epilog="Example: ireval fuse bm25.run dense.run --method rrf --k 60 -o fused.run",
+    )
+    p.add_argument("runs", nargs="+", help="run files, globs or directories (two or more runs)")
+    p.add_argument("--method", default="rrf", help=f"one of {sorted(METHODS)} (default: rrf)")
+    p.add_argument(
+        "--norm", default=None,
+        help=f"one of {list(NORMS)} (default: min-max for score methods, none for rank ones)",
+    )  # fmt: skip
+    p.add_argument(
+        "--weights", default=None, metavar="W,W,...",
+        help="one weight per run, in the order of the files (wsum, wmnz, mixed, rrf, w_bordafuse)",
+    )  # fmt: skip
+    parameters = {
+        "k": "rrf's k (60)", "gamma": "gmnz's gamma (1)", "sigma": "logn_isr's sigma (0.01)",
+        "phi": "rbc's phi (0.8)",
+    }  # fmt: skip
+    for name, what in parameters.items():
+        p.add_argument(f"--{name}", type=float, default=None, help=what)
+    p.add_argument(
+        "--missing", choices=("skip", "zero", "min"), default="skip",
+        help="a document a run did not retrieve: skip (as ranx), zero, min (the run's lowest)",
+    )  # fmt: skip
+    p.add_argument(
+        "--queries", choices=("error", "union", "intersection"), default="error",
+        help="queries not in every run: error (default), union, intersection",
+    )  # fmt: skip
+    p.add_argument("--depth", type=int, default=None, help="cut each input run to its top D")
+    p.add_argument(
+        "--ties", choices=("trec_eval", "doc_id_asc"), default="trec_eval",
+        help="order of equal scores, in the inputs and the fused run (doc id descending)",
+    )  # fmt: skip
+    p.add_argument(
+        "--guard", choices=GUARDS, default="exact",
+        help="zero denominators: exact (scores 0) or ranx (max(denominator, 1e-9))",
+    )  # fmt: skip
+    p.add_argument("--name", default=None, help="the fused run's name and tag (the method)")
+    p.add_argument("-o", "--output", default=None, help="write FILE (format from its extension)")
+    p.add_argument("--format", choices=FORMATS, default=None, help="output format (trec)")
+    p.add_argument(
+        "--progress", choices=("auto", "always", "never"), default="auto",
+        help="progress on stderr while reading",
+    )  # fmt: skip
+    return p
+
+
+def main(argv: Sequence[str]) -> int:
+    """``ireval fuse ...``: returns the exit code (2 on error, one line on stderr)."""
+    return guarded(_run, argv)
+
+
+def _run(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    params = {n: getattr(args, n) for n in ("k", "gamma", "sigma", "phi")}
+    params = {n: v for n, v in params.items() if v is not None}
+    weights = None
+    if args.weights is not None:
+        try:
+            weights = [float(w) for w in args.weights.split(",")]
+        except ValueError:
+            raise UsageError(f"--weights {args.weights!r}: numbers separated by commas") from None
+    progress = Progress(args.progress)
+    runs = read_runs(expand_runs(args.runs), progress)
+    progress.done()
+    fused = fuse(
+        runs, args.method, norm=args.norm, weights=weights, missing=args.missing,
+        queries=args.queries, depth=args.depth, ties=args.ties, guard=args.guard,
+        name=args.name, **params,
+    )  # fmt: skip
+    fmt = args.format or _format_of(args.output)
+    if fmt == "trec":
+        text = run_text(fused, ties=args.ties)
+        if args.output is None:
+            sys.stdout.write(text)
+        elif args.output.endswith(".gz"):
+            write_run(fused, args.output, ties=args.ties)
+        else:
+            Path(args.output).write_text(text)
+        return 0
+    if fmt == "parquet":
+        if args.output is None:
+            raise UsageError("--format parquet writes binary data: give -o FILE.parquet")
+        fused.write_parquet(args.output)
+        return 0
+    text = (
+        fused.write_ndjson()
+        if fmt == "jsonl"
+        else fused.write_csv(separator="\t" if fmt == "tsv" else ",", float_precision=None)
+    )
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text)
+    return 0
+
+
+def _format_of(path: str | None) -> str:
+    if path is None:
+        return "trec"
+    ext = Path(path).suffix.lower()
+    return {".parquet": "parquet", ".tsv": "tsv", ".csv": "csv", ".jsonl": "jsonl"}.get(ext, "trec")
