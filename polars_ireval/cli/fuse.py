@@ -17,6 +17,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
+
+import polars as pl
 
 from polars_ireval.cli.common import Parser, Progress, UsageError, expand_runs, guarded, read_runs
 from polars_ireval.fusion.fuse import METHODS, fuse
@@ -93,11 +96,12 @@ def _run(argv: list[str]) -> int:
     progress = Progress(args.progress)
     runs = read_runs(expand_runs(args.runs), progress)
     progress.done()
-    fused = fuse(
+    fused: Any = fuse(
         runs, args.method, norm=args.norm, weights=weights, missing=args.missing,
         queries=args.queries, depth=args.depth, ties=args.ties, guard=args.guard,
         name=args.name, **params,
     )  # fmt: skip
+    assert isinstance(fused, pl.DataFrame)  # eager runs in, an eager run out
     fmt = args.format or _format_of(args.output)
     if fmt == "trec":
         text = run_text(fused, ties=args.ties)
