@@ -63,7 +63,7 @@ SECTIONS: list[tuple[str, str, list[str]]] = [
         "Fuse runs",
         "Several runs into one (the Comb family, RRF and the rank-based methods), and the "
         "normalisations of a run's scores.",
-        ["fuse", "normalize"],
+        ["fuse", "normalize", "optimize_fusion", "FusionTuning"],
     ),
     (
         "Curves",

@@ -49,6 +49,7 @@ from polars_ireval.registry import REGISTRY, Measure, MeasureDef, definitions
 if TYPE_CHECKING:
     from polars_ireval.analysis.curves import confusion, pr_curve, roc_curve
     from polars_ireval.analysis.depth_pools import depth_qrels, judged_depth, pool_depths
+    from polars_ireval.analysis.fusion_tuning import FusionTuning, optimize_fusion
     from polars_ireval.analysis.judging import JudgingSimulation, simulate_judging
     from polars_ireval.analysis.pooling import pool
     from polars_ireval.analysis.reporting import Report, report
@@ -77,6 +78,8 @@ _LAZY = {
     "judged_depth": "polars_ireval.analysis.depth_pools",
     "pool_depths": "polars_ireval.analysis.depth_pools",
     "simulate_judging": "polars_ireval.analysis.judging",
+    "optimize_fusion": "polars_ireval.analysis.fusion_tuning",
+    "FusionTuning": "polars_ireval.analysis.fusion_tuning",
     "pool": "polars_ireval.analysis.pooling",
     "read_pool": "polars_ireval.io.pools",
     "write_pool": "polars_ireval.io.pools",
@@ -139,6 +142,8 @@ __all__ = [
     "fetch",
     "fuse",
     "normalize",
+    "optimize_fusion",
+    "FusionTuning",
     "write_run",
     "judge",
     "judged_depth",

@@ -155,6 +155,15 @@ def _stacked(runs: Any) -> tuple[pl.LazyFrame, list[str], bool]:
     return pl.concat(frames), names, lazy
 
 
+def runs_frame(runs: Any) -> pl.DataFrame:
+    """The runs :func:`fuse` takes as one checked frame ``run_id, query_id, doc_id,
+    score`` (each run named as :func:`fuse` names it)."""
+    stacked, _, _ = _stacked(runs)
+    return (
+        stacked.rename({_RUN: S.RUN_ID}).select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE).collect()
+    )
+
+
 def _name_of(run: Any, i: int) -> str:
     if isinstance(run, pl.DataFrame) and S.RUN_ID in run.columns and run[S.RUN_ID].n_unique() == 1:
         return str(run[S.RUN_ID][0])
