@@ -20,6 +20,7 @@ PAGES = [
     "tutorials/judging/index.html",
     "tutorials/choosing/index.html",
     "compare/index.html",
+    "fusion/index.html",
     "judging/index.html",
     "stability/index.html",
     "properties/index.html",
