@@ -303,7 +303,7 @@ def test_float32_overflow_among_several_runs(tmp_path: Path, capsys) -> None:
 
 #: What ``ireval --help`` lists: every mode and the evaluation form (written out here, not
 #: read from cli.COMMANDS, so that a mode dropped from the list fails).
-MODE_NAMES = ["trec_eval", "compare", "pool", "simulate", "properties", "pir", "plot"]
+MODE_NAMES = ["trec_eval", "compare", "fuse", "pool", "simulate", "properties", "pir", "plot"]
 
 
 @pytest.mark.parametrize("flag", ["--help", "-h"])

@@ -46,8 +46,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "main",
         "significance tests between runs, and the tables a paper prints",
     ),
-    "pool": ("polars_ireval.cli.pool", "pool_main", "the documents to judge next"),
     "fuse": ("polars_ireval.cli.fuse", "main", "several runs fused into one (RRF, CombMNZ...)"),
+    "pool": ("polars_ireval.cli.pool", "pool_main", "the documents to judge next"),
     "simulate": (
         "polars_ireval.cli.pool",
         "simulate_main",
