@@ -116,3 +116,24 @@ def test_ranx_grids() -> None:
 def test_bad_arguments(kwargs: dict, message: str) -> None:
     with pytest.raises(ir.ParameterError, match=message):
         ir.optimize_fusion(RUNS, QRELS, **{"method": "rrf", "measure": "AP", **kwargs})
+
+
+def test_the_command_line_optimises(tmp_path, capsys) -> None:
+    """``ireval fuse --qrels --optimize`` prints what optimize_fusion chose, the in-sample and
+    held-out means and the held-out comparison, its p-value never printed as 0."""
+    from polars_ireval.cli import main
+
+    paths = [ir.example_path(f"runs/{n}.run") for n in ("bm25", "dense")]
+    code = main(["fuse", *paths, "--qrels", ir.example_path("qrels.txt"), "--optimize",
+                 "-m", "AP", "--folds", "5", "--seed", "3"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    tuned = ir.optimize_fusion(
+        ir.read_run(paths, run_id="file"), QRELS, "rrf", "AP", folds=5, seed=3
+    )
+    for params in tuned.folds["params"]:
+        assert params in out
+    assert f"in-sample {tuned.in_sample:.4f}, held-out {tuned.held_out_mean:.4f}" in out
+    assert "fused (tuned)" in out and "p = 0.000" not in out
+    assert main(["fuse", *paths, "--optimize"]) == 2
+    assert "--optimize and --qrels go together" in capsys.readouterr().err

@@ -6,10 +6,16 @@
            [--k K] [--gamma G] [--sigma S] [--phi P] [--missing skip|zero|min]
            [--queries error|union|intersection] [--depth D] [--ties trec_eval|doc_id_asc]
            [--guard exact|ranx] [--name NAME] [-o FILE] [--format trec|tsv|csv|jsonl|parquet]
+    ireval fuse RUN RUN [RUN ...] --qrels QRELS --optimize [--method rrf] [-m nDCG@10]
+           [--folds 5] [--seed 0]
 
 Each file is one run, named by its file; the fused run goes to stdout (TREC text, each
 query by rank) or ``-o FILE`` (the format from the extension: ``.parquet``, ``.gz``, else
-text), with ``--name`` as its tag (default: the method).
+text), with ``--name`` as its tag (default: the method). With ``--optimize``, the method's
+parameters are chosen by cross-validation over the queries of ``--qrels``
+(:func:`polars_ireval.optimize_fusion`, ranx's grid): it prints the parameters each fold
+chose, the in-sample and held-out means, and the held-out comparison with the single run
+chosen the same way.
 """
 
 from __future__ import annotations
@@ -75,6 +81,14 @@ def parser() -> Parser:
         "--progress", choices=("auto", "always", "never"), default="auto",
         help="progress on stderr while reading",
     )  # fmt: skip
+    p.add_argument("--qrels", default=None, help="judgments, for --optimize")
+    p.add_argument(
+        "--optimize", action="store_true",
+        help="choose the method's parameters by k-fold cross-validation over the queries",
+    )  # fmt: skip
+    p.add_argument("-m", "--measure", default="nDCG@10", help="the measure --optimize maximises")
+    p.add_argument("--folds", type=int, default=5, help="folds of --optimize (5)")
+    p.add_argument("--seed", type=int, default=0, help="seed of --optimize's split (0)")
     return p
 
 
@@ -96,6 +110,8 @@ def _run(argv: list[str]) -> int:
     progress = Progress(args.progress)
     runs = read_runs(expand_runs(args.runs), progress)
     progress.done()
+    if args.optimize or args.qrels is not None:
+        return _optimize(args, runs, weights, params)
     fused: Any = fuse(
         runs, args.method, norm=args.norm, weights=weights, missing=args.missing,
         queries=args.queries, depth=args.depth, ties=args.ties, guard=args.guard,
@@ -126,6 +142,35 @@ def _run(argv: list[str]) -> int:
         sys.stdout.write(text)
     else:
         Path(args.output).write_text(text)
+    return 0
+
+
+def _optimize(args: Any, runs: pl.DataFrame, weights: Any, params: dict[str, float]) -> int:
+    """``--optimize``: the cross-validated choice, printed as tables."""
+    from polars_ireval.analysis.fusion_tuning import optimize_fusion
+    from polars_ireval.cli.common import format_table
+    from polars_ireval.io.readers import read_qrels
+
+    if not (args.optimize and args.qrels is not None):
+        raise UsageError("--optimize and --qrels go together: the queries tune the method")
+    if weights is not None or params:
+        raise UsageError("--optimize chooses the parameters: drop --weights, --k, --gamma...")
+    tuned = optimize_fusion(
+        runs, read_qrels(args.qrels), args.method, args.measure, folds=args.folds,
+        seed=args.seed, norm=args.norm, missing=args.missing, queries=args.queries,
+        depth=args.depth, ties=args.ties, guard=args.guard,
+    )  # fmt: skip
+    print(format_table(tuned.folds, integers=["fold", "queries"]).rstrip("\n"))
+    print(
+        f"\n{tuned.measure}: in-sample {tuned.in_sample:.4f}, held-out {tuned.held_out_mean:.4f}\n"
+    )
+    from polars_ireval.analysis.reporting import format_p
+
+    cmp = tuned.compare()
+    shown = cmp.select("measure", "run_a", "run_b", "mean_a", "mean_b", "delta").with_columns(
+        pl.Series("p", [format_p(p) for p in cmp["p_value"]]), cmp["significant"]
+    )  # a p-value is never printed as 0
+    print(format_table(shown).rstrip("\n"))
     return 0
 
 
