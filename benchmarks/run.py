@@ -405,7 +405,7 @@ TARGET_HEADER = (
 )
 
 ENGINE = """\
-What polars_ireval does on these workloads (`polars_ireval/io.py`, `polars_ireval/judge.py`):
+What polars_ireval does on these workloads (`polars_ireval/io/`, `polars_ireval/judge.py`):
 
 - A TREC run whose lines are six fields separated by single spaces (what TREC tools write)
   or by single tabs (in text without spaces), plain or gzip, is read by Polars' parallel
