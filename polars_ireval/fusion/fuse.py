@@ -494,36 +494,22 @@ def _median_rank(rows: pl.LazyFrame) -> pl.LazyFrame:
     ranks over every run that has the query, a run that did not retrieve it ranking it
     just past its end (its length + 1); the fused run thus lists documents by increasing
     median rank."""
-    docs = rows.select(S.QUERY_ID, S.DOC_ID).unique()
-    lengths = rows.group_by(S.RUN_ID, S.QUERY_ID).agg(pl.len().alias("__n"))
-    full = lengths.join(docs, on=S.QUERY_ID).join(
-        rows.select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.RANK),
-        on=[S.RUN_ID, S.QUERY_ID, S.DOC_ID],
-        how="left",
-    )
+    full = _candidates(rows)
     rank = pl.col(S.RANK).cast(pl.Float64).fill_null(pl.col("__n").cast(pl.Float64) + 1.0)
     return full.group_by(S.QUERY_ID, S.DOC_ID).agg((-rank.median()).alias(S.SCORE))
 
 
 def _filled(rows: pl.LazyFrame, missing: str) -> pl.LazyFrame:
     """Every (run, query, document) of a query's documents and the runs that have the
-    query, a document a run did not retrieve scored 0 or the run's lowest score."""
-    docs = rows.select(S.QUERY_ID, S.DOC_ID).unique()
-    runs = rows.select(S.RUN_ID, S.QUERY_ID, _W).unique()
-    low = rows.group_by(S.RUN_ID, S.QUERY_ID).agg(pl.col(S.SCORE).min().alias("__low"))
-    full = runs.join(docs, on=S.QUERY_ID).join(
-        rows.select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE),
-        on=[S.RUN_ID, S.QUERY_ID, S.DOC_ID],
-        how="left",
-    )
-    fill = pl.lit(0.0) if missing == "zero" else pl.col("__low")
+    query, a document a run did not retrieve scored 0 or the run's lowest score (the grid
+    of :func:`_candidates`)."""
+    score = pl.col(S.SCORE)
+    low = score.min().over(S.RUN_ID, S.QUERY_ID)  # over what the run retrieved
+    fill = pl.lit(0.0) if missing == "zero" else low
     return (
-        full.join(low, on=[S.RUN_ID, S.QUERY_ID])
-        .with_columns(
-            pl.col(S.SCORE).is_not_null().alias("__retrieved"),
-            pl.col(S.SCORE).fill_null(fill),
-        )
-        .drop("__low")
+        _candidates(rows)
+        .with_columns(score.is_not_null().alias("__retrieved"), score.fill_null(fill))
+        .drop("__n", "__c", S.RANK, strict=False)
     )
 
 
