@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import polars as pl
 
@@ -30,17 +30,38 @@ from polars_ireval.fusion.normalize import (
     check_guard,
     check_norm,
     norm_expr,
+    ordered_sum,
 )
-from polars_ireval.io.intake import intake_run
+from polars_ireval.fusion.pairwise import PAIRWISE, pairwise_scores
+from polars_ireval.fusion.trained import (
+    N_SEGMENTS,
+    WINDOW,
+    Training,
+    check_params,
+    check_training,
+    matched_names,
+    trained_scores,
+)
+from polars_ireval.io.intake import intake_qrels, intake_run
 from polars_ireval.judge import ranked
 
 Method = Literal[
     "sum", "max", "min", "med", "anz", "mnz", "gmnz", "wsum", "wmnz", "mixed",
     "rrf", "isr", "log_isr", "logn_isr", "rbc", "dbsf", "median_rank", "bordafuse",
-    "w_bordafuse",
+    "w_bordafuse", "posfuse", "probfuse", "segfuse", "slidefuse", "bayesfuse", "mapfuse",
+    "condorcet", "w_condorcet", "copeland",
 ]  # fmt: skip
 Missing = Literal["skip", "zero", "min"]
 Queries = Literal["error", "union", "intersection"]
+FUSION_MISSING: tuple[str, ...] = get_args(Missing)
+FUSION_QUERIES: tuple[str, ...] = get_args(Queries)
+#: The orders of tied scores a fusion takes (in its input rankings and the fused one).
+FUSION_TIES = ("trec_eval", "doc_id_asc")
+#: The methods the SQL of ``sql/fusion.sql`` computes too (DuckDB, Spark).
+SQL_METHODS = (
+    "sum", "max", "min", "med", "anz", "mnz", "gmnz", "wsum", "wmnz", "mixed", "dbsf",
+    "rrf", "isr", "log_isr", "logn_isr", "rbc", "median_rank", "bordafuse", "w_bordafuse",
+)  # fmt: skip
 
 _RUN = "__fused_input"  # the input run a row comes from
 _W = "__weight"
@@ -50,13 +71,15 @@ _W = "__weight"
 class MethodSpec:
     """A fusion method: how it combines, its parameters (name -> default) and its
     default normalisation (ranx's: min-max for the score-based methods; the rank-based
-    ones read ranks, on which a monotone normalisation has no effect)."""
+    ones read ranks, on which a monotone normalisation has no effect); ``trained``: it
+    learns from qrels (``fuse(qrels=)``)."""
 
     name: str
     label: str
     params: Mapping[str, float] = field(default_factory=dict)
     rank_based: bool = False
     weighted: bool = False
+    trained: bool = False
 
 
 METHODS: dict[str, MethodSpec] = {
@@ -81,12 +104,30 @@ METHODS: dict[str, MethodSpec] = {
         MethodSpec("median_rank", "median rank (MEDRANK)", rank_based=True),
         MethodSpec("bordafuse", "Borda count", rank_based=True),
         MethodSpec("w_bordafuse", "weighted Borda count", rank_based=True, weighted=True),
+        MethodSpec("posfuse", "PosFuse", {"rel": 1}, rank_based=True, trained=True),
+        MethodSpec(
+            "probfuse",
+            "ProbFuse",
+            {"n_segments": N_SEGMENTS, "rel": 1},
+            rank_based=True,
+            trained=True,
+        ),
+        MethodSpec("segfuse", "SegFuse", {"rel": 1}, trained=True),
+        MethodSpec(
+            "slidefuse", "SlideFuse", {"w": WINDOW, "rel": 1}, rank_based=True, trained=True
+        ),
+        MethodSpec("bayesfuse", "BayesFuse", {"rel": 1}, rank_based=True, trained=True),
+        MethodSpec("mapfuse", "MAPFuse", {"rel": 1}, rank_based=True, trained=True),
+        MethodSpec("condorcet", "Condorcet fusion", rank_based=True),
+        MethodSpec("w_condorcet", "weighted Condorcet fusion", rank_based=True, weighted=True),
+        MethodSpec("copeland", "Copeland's rule (wins - losses)", rank_based=True),
     )
 }
 
 
-def _method(method: object, params: Mapping[str, Any]) -> tuple[MethodSpec, dict[str, float]]:
-    if method not in METHODS:
+def check_method(method: object, params: Mapping[str, Any]) -> tuple[MethodSpec, dict[str, float]]:
+    """The method's declaration and its parameters (defaults filled in), checked."""
+    if not isinstance(method, str) or method not in METHODS:
         raise ParameterError(f"method={method!r} is unknown; use one of {sorted(METHODS)}")
     spec = METHODS[str(method)]
     unknown = set(params) - set(spec.params)
@@ -107,10 +148,12 @@ def _method(method: object, params: Mapping[str, Any]) -> tuple[MethodSpec, dict
         raise ParameterError(f"phi={values['phi']!r}: RBC's persistence lies in (0, 1)")
     if spec.name == "logn_isr" and values["sigma"] <= 0:
         raise ParameterError(f"sigma={values['sigma']!r}: a positive number (0.01 by default)")
+    if spec.trained:
+        check_params(values)
     return spec, {k: float(v) for k, v in values.items()}
 
 
-def _stacked(runs: Any) -> tuple[pl.LazyFrame, list[str], bool]:
+def stacked_runs(runs: Any) -> tuple[pl.LazyFrame, list[str], bool]:
     """The input runs as one frame with their names in ``_RUN``, the names in order, and
     whether the input was lazy. ``runs``: a frame with ``run_id`` (each run one of its
     ids), a sequence of runs (frames or files; named by their ``run_id``, their file, or
@@ -158,7 +201,7 @@ def _stacked(runs: Any) -> tuple[pl.LazyFrame, list[str], bool]:
 def runs_frame(runs: Any) -> pl.DataFrame:
     """The runs :func:`fuse` takes as one checked frame ``run_id, query_id, doc_id,
     score`` (each run named as :func:`fuse` names it)."""
-    stacked, _, _ = _stacked(runs)
+    stacked, _, _ = stacked_runs(runs)
     return (
         stacked.rename({_RUN: S.RUN_ID}).select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE).collect()
     )
@@ -186,6 +229,8 @@ def fuse(
     ties: str = "trec_eval",
     guard: str = "exact",
     name: str | None = None,
+    qrels: Any = None,
+    train_runs: Any = None,
     **params: float,
 ) -> pl.DataFrame | pl.LazyFrame:
     """Fuse runs into one run: ``run_id, query_id, doc_id, score, rank``.
@@ -209,12 +254,25 @@ def fuse(
         scores: mu +- 3 sigma per ranking, clipped to [0, 1]) and ``"median_rank"`` (minus
         the median rank over the runs, a run that did not retrieve a document ranking it
         past its end: MEDRANK).
+        Trained on ``qrels=`` (ranx's; :mod:`polars_ireval.fusion.trained`), over the
+        positions p of each run: ``"posfuse"`` (sum of the probability that position p
+        holds a relevant document), ``"probfuse"`` (each ranking cut into ``n_segments``
+        segments: sum of P(segment k) / (k + 1)), ``"segfuse"`` (segments of 5, 10, 20...
+        positions: sum of P(segment) x (normalised score + 1)), ``"slidefuse"`` (sum of
+        the mean probability over the positions p - w to p + w), ``"bayesfuse"`` (sum of
+        the log odds of relevance of the document's segment, ln(0.001/0.999) where a run
+        did not retrieve it) and ``"mapfuse"`` (sum of MAP / r, the run's MAP on the
+        training queries). Pairwise (:mod:`polars_ireval.fusion.pairwise`; O(C²) per
+        query of C candidates): ``"condorcet"`` and ``"w_condorcet"`` (C minus the number
+        of candidates that beat the document in ranx's majority comparison, weighted for
+        ``w_condorcet``: ranx's score C - position wherever ranx's order is defined) and,
+        beyond ranx, ``"copeland"`` (pairwise majority wins minus losses).
     norm
         The normalisation of each ranking before fusing (:func:`normalize`): default
         ``"min-max"`` for the score-based methods, ``"none"`` for the rank-based ones.
     weights
         One per run (a list in the runs' order, or a dict by run name), for ``wsum``,
-        ``wmnz``, ``mixed`` and ``rrf`` (default: 1 each).
+        ``wmnz``, ``mixed``, ``rrf``, ``w_bordafuse`` and ``w_condorcet`` (default: 1 each).
     missing
         The score of a document a run did not retrieve, in the score-based methods:
         ``"skip"`` (default, as ranx: the run has no say on it; sums add nothing, min, max,
@@ -234,9 +292,20 @@ def fuse(
         :func:`normalize`.
     name
         The fused run's ``run_id`` (default: the method, e.g. ``"rrf"``).
+    qrels
+        The relevance judgments a trained method learns from (and only those take it): a
+        frame or file as :func:`polars_ireval.read_qrels` reads. Its training queries are
+        the queries of the training runs that the qrels judge; a document is relevant when
+        its grade is at least ``rel`` (1, as ranx).
+    train_runs
+        The runs the trained model is learned from (default: ``runs``), as ``runs`` are
+        given: one per run to fuse, of the same system (paired by name when the names are
+        the runs', else in order, as ranx pairs them), prepared as the runs are (``norm``,
+        ``depth``, ``ties``, ``queries``).
     **params
         The method's parameters: ``k`` (rrf), ``gamma`` (gmnz), ``sigma`` (logn_isr),
-        ``phi`` (rbc).
+        ``phi`` (rbc), ``n_segments`` (probfuse, 25), ``w`` (slidefuse's half-window, 5),
+        ``rel`` (the trained methods' lowest relevant grade, 1).
 
     Returns
     -------
@@ -252,26 +321,39 @@ def fuse(
     [('rrf', 'q', 'y', 1.5, 1), ('rrf', 'q', 'x', 1.0, 2), ('rrf', 'q', 'z', 0.5, 3)]
     >>> ir.fuse(runs, "sum").rows()  # min-max: x 1, y 0 + 1, z 0
     [('sum', 'q', 'y', 1.0, 1), ('sum', 'q', 'x', 1.0, 2), ('sum', 'q', 'z', 0.0, 3)]
+    >>> qrels = pl.DataFrame({"query_id": "q", "doc_id": ["y"], "relevance": [1]})
+    >>> ir.fuse(runs, "posfuse", qrels=qrels)["score"].to_list()  # P(rank): a 0, 1; b 1, 0
+    [2.0, 0.0, 0.0]
+    >>> ir.fuse(runs, "copeland").select("doc_id", "score").rows()  # y beats z in a and b
+    [('y', 1.0), ('x', 0.0), ('z', -1.0)]
     """
-    spec, values = _method(method, params)
+    spec, values = check_method(method, params)
+    check_training(spec.name, spec.trained, qrels, train_runs)
     default = "dbsf" if spec.name == "dbsf" else "none" if spec.rank_based else "min-max"
     norm = check_norm(norm if norm is not None else default)
     guard = check_guard(guard)
-    if missing not in ("skip", "zero", "min"):
-        raise ParameterError(f"missing={missing!r}: 'skip' (as ranx), 'zero' or 'min'")
-    if queries not in ("error", "union", "intersection"):
-        raise ParameterError(f"queries={queries!r}: 'error' (as ranx), 'union' or 'intersection'")
-    if ties not in ("trec_eval", "doc_id_asc"):
-        raise ParameterError(f"ties={ties!r}: 'trec_eval' or 'doc_id_asc' for a fusion")
-    depth = check_positive_int("depth", depth, what="the depth of each input run", optional=True)
-    stacked, names, lazy = _stacked(runs)
+    depth = check_choices(missing, queries, ties, depth, name)
+    stacked, names, lazy = stacked_runs(runs)
     if len(names) < 2:
         raise ParameterError(f"fuse: {len(names)} run(s) ({names}); fusion takes two or more")
-    weight = _weights(weights, names, spec)
+    weight = check_weights(weights, names, spec)
     frame = _prepared(stacked, names, norm, guard, depth, ties, queries)
-    out = _combined(frame, spec, values, weight, missing, norm, guard)
+    training = None
+    if spec.trained:
+        train_rows = frame
+        if train_runs is not None:
+            train, train_names, train_lazy = stacked_runs(train_runs)
+            lazy = lazy or train_lazy
+            train = train.with_columns(
+                pl.col(_RUN).replace_strict(matched_names(train_names, names))
+            )
+            train_rows = _prepared(train, names, norm, guard, depth, ties, queries)
+        judged = intake_qrels(qrels)
+        lazy = lazy or isinstance(judged, pl.LazyFrame)
+        training = Training(train_rows, judged.lazy())
+    out = _combined(frame, spec, values, weight, missing, norm, guard, training)
     out = ranked(
-        out.with_columns(pl.lit(name or spec.name).alias(S.RUN_ID)).select(
+        out.with_columns(pl.lit(spec.name if name is None else name).alias(S.RUN_ID)).select(
             S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE
         ),
         [S.RUN_ID, S.QUERY_ID],
@@ -280,7 +362,22 @@ def fuse(
     return out if lazy else out.collect()
 
 
-def _weights(
+def check_choices(
+    missing: object, queries: object, ties: object, depth: object, name: object = None
+) -> int | None:
+    """Check the options every fusion takes (on every engine); return ``depth``."""
+    if not isinstance(missing, str) or missing not in FUSION_MISSING:
+        raise ParameterError(f"missing={missing!r}: 'skip' (as ranx), 'zero' or 'min'")
+    if not isinstance(queries, str) or queries not in FUSION_QUERIES:
+        raise ParameterError(f"queries={queries!r}: 'error' (as ranx), 'union' or 'intersection'")
+    if not isinstance(ties, str) or ties not in FUSION_TIES:
+        raise ParameterError(f"ties={ties!r}: 'trec_eval' or 'doc_id_asc' for a fusion")
+    if name is not None and not isinstance(name, str):
+        raise ParameterError(f"name={name!r}: the fused run's run_id, a string")
+    return check_positive_int("depth", depth, what="the depth of each input run", optional=True)
+
+
+def check_weights(
     weights: Sequence[float] | Mapping[str, float] | None, names: list[str], spec: MethodSpec
 ) -> dict[str, float]:
     if weights is None:
@@ -406,8 +503,13 @@ def _combined(
     missing: str,
     norm: str,
     guard: str,
+    training: Training | None = None,
 ) -> pl.LazyFrame:
     """One row per (query, document) with its fused ``score``."""
+    if training is not None:
+        return trained_scores(rows, spec.name, values, training, missing)
+    if spec.name in PAIRWISE:
+        return pairwise_scores(rows, spec.name, weight, missing)
     w = pl.col(S.RUN_ID).replace_strict(weight, return_dtype=pl.Float64).alias(_W)
     rows = rows.with_columns(w)
     count = pl.len().cast(pl.Float64)
@@ -425,7 +527,7 @@ def _combined(
         else:
             term = 1.0 / (r * r)
         rows = rows.with_columns(term.alias(S.SCORE))
-        total = pl.col(S.SCORE).sum()
+        total = ordered_sum(pl.col(S.SCORE))
         fused = {
             "rrf": total,
             "rbc": total,
@@ -439,18 +541,19 @@ def _combined(
     retrieved = pl.col("__retrieved")
     s = pl.col(S.SCORE)
     n = retrieved.sum().cast(pl.Float64)  # the runs that retrieved the document
+    total, weighted = ordered_sum(s), ordered_sum(pl.col(_W) * s)
     fused = {
-        "sum": s.sum(),
+        "sum": total,
         "max": s.max(),
         "min": s.min(),
         "med": s.median(),
-        "anz": s.mean(),
-        "mnz": s.sum() * n,
-        "gmnz": s.sum() * n.pow(values.get("gamma", 1.0)),
-        "wsum": (pl.col(_W) * s).sum(),
-        "wmnz": s.sum() * pl.col(_W).filter(retrieved).sum(),
-        "mixed": (pl.col(_W) * s).sum() * n.sqrt(),
-        "dbsf": s.sum(),
+        "anz": total / count,
+        "mnz": total * n,
+        "gmnz": total * n.pow(values.get("gamma", 1.0)),
+        "wsum": weighted,
+        "wmnz": total * ordered_sum(pl.col(_W).filter(retrieved)),
+        "mixed": weighted * n.sqrt(),
+        "dbsf": total,
     }[spec.name]
     if missing == "skip":
         rows = rows.with_columns(pl.lit(True).alias("__retrieved"))
@@ -486,7 +589,8 @@ def _borda_count(rows: pl.LazyFrame) -> pl.LazyFrame:
         .then(c - pl.col(S.RANK).cast(pl.Float64) + 1.0)
         .otherwise((c - n + 1.0) / 2.0)
     )
-    return full.group_by(S.QUERY_ID, S.DOC_ID).agg((pl.col(_W) * points).sum().alias(S.SCORE))
+    total = ordered_sum(pl.col(_W) * points)
+    return full.group_by(S.QUERY_ID, S.DOC_ID).agg(total.alias(S.SCORE))
 
 
 def _median_rank(rows: pl.LazyFrame) -> pl.LazyFrame:
@@ -516,9 +620,12 @@ def _filled(rows: pl.LazyFrame, missing: str) -> pl.LazyFrame:
 def normalize(
     run: Any, norm: str = "min-max", *, guard: str = "exact", ties: str = "trec_eval"
 ) -> pl.DataFrame | pl.LazyFrame:
-    """A run with each ranking's scores normalised: ``"min-max"``, ``"min-max-inverted"``,
-    ``"max"``, ``"sum"``, ``"zmuv"``, ``"rank"`` or ``"none"``
-    (:mod:`polars_ireval.fusion.normalize`).
+    """A run (or several: ``run_id``) with each ranking's scores normalised:
+    ``"min-max"``, ``"min-max-inverted"``, ``"max"``, ``"sum"``, ``"zmuv"``, ``"rank"``,
+    ``"dbsf"``, ``"borda"`` (over the documents of the query in all the runs given) or
+    ``"none"`` (:mod:`polars_ireval.fusion.normalize`): what :func:`fuse` reads. Rows in
+    the order of the normalised scores (``ties`` breaking ties); ``guard`` as in
+    :func:`fuse`.
 
     Examples
     --------
@@ -529,15 +636,16 @@ def normalize(
     """
     norm = check_norm(norm)
     guard = check_guard(guard)
+    check_choices("skip", "union", ties, None)
     lazy = isinstance(run, pl.LazyFrame)
     frame = intake_run(run)
     frame = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
     single = S.RUN_ID not in frame.collect_schema().names()
     if single:
         frame = frame.with_columns(pl.lit("").alias(S.RUN_ID))
-    rows = ranked(frame.select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE), RANKING, ties)
-    out = rows.with_columns(norm_expr(norm, guard, pl.col(S.RANK)).alias(S.SCORE))
-    out = out.sort(S.RUN_ID, S.QUERY_ID, S.RANK).drop(S.RANK)
+    stacked = frame.select(pl.col(S.RUN_ID).alias(_RUN), S.QUERY_ID, S.DOC_ID, S.SCORE)
+    rows = _prepared(stacked, [], norm, guard, None, ties, "union")
+    out = rows.sort(S.RUN_ID, S.QUERY_ID, S.RANK).select(S.RUN_ID, S.QUERY_ID, S.DOC_ID, S.SCORE)
     if single:
         out = out.drop(S.RUN_ID)
     return out if lazy else out.collect()

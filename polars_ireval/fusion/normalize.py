@@ -41,13 +41,13 @@ RANKING = [S.RUN_ID, S.QUERY_ID]
 
 
 def check_norm(norm: object) -> str:
-    if norm not in NORMS:
+    if not isinstance(norm, str) or norm not in NORMS:
         raise ParameterError(f"norm={norm!r} is unknown; use one of {list(NORMS)}")
     return str(norm)
 
 
 def check_guard(guard: object) -> str:
-    if guard not in GUARDS:
+    if not isinstance(guard, str) or guard not in GUARDS:
         raise ParameterError(
             f"guard={guard!r}: 'exact' (a zero denominator normalises every score to 0) or "
             "'ranx' (ranx's max(denominator, 1e-9))"
@@ -85,3 +85,12 @@ def norm_expr(norm: str, guard: str = "exact", rank: pl.Expr | None = None) -> p
         assert rank is not None
         return 1.0 - (rank.cast(pl.Float64) - 1.0) / n
     return s
+
+
+def ordered_sum(terms: pl.Expr) -> pl.Expr:
+    """The sum of ``terms`` (in a group) added in increasing order: equal sets of terms give
+    equal sums whatever the order of the runs, so that documents tied in exact arithmetic
+    tie in a fused run (and are ordered by ``ties=``) instead of by rounding. (A plain
+    ``sum`` adds in the rows' order; ``sort().sum()`` is simplified to it.) Every fusion
+    sum goes through it; the SQL does the same (``fusion_sums`` of ``sql/fusion.sql``)."""
+    return terms.sort().cum_sum().last()
