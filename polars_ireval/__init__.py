@@ -15,6 +15,7 @@ from polars_ireval._version import __version__ as __version__
 from polars_ireval.analysis.agreement import RBO, Agreement, agreement, rbo
 from polars_ireval.analysis.pir import Sessions, pir, read_preferences, simulate_sessions
 from polars_ireval.analysis.properties import Properties, properties
+from polars_ireval.engines.fusion import fuse, normalize
 from polars_ireval.errors import (
     DuplicateError,
     EmptyInputError,
@@ -34,7 +35,6 @@ from polars_ireval.errors import (
     UnknownMeasureError,
 )
 from polars_ireval.evaluate import CoverageWarning, evaluate, evaluate_table
-from polars_ireval.fusion import fuse, normalize
 from polars_ireval.io.datasets import datasets, fetch
 from polars_ireval.io.example import example_path
 from polars_ireval.io.readers import read_qrels, read_run, run_tag, validate_qrels, validate_run

@@ -4147,3 +4147,574 @@ SELECT run_id, query_id,
     SUM(w_lo ORDER BY pos) / MAX(CASE WHEN pos = 1 THEN w_lo END) AS depth
 FROM weighted
 GROUP BY run_id, query_id;
+
+-- ---- fusion.sql
+
+-- The runs with each ranking's scores normalised (polars_ireval.normalize): run_id, query_id,
+-- doc_id, score, rank. norm: 'min-max', 'min-max-inverted', 'max', 'sum', 'zmuv', 'rank',
+-- 'dbsf', 'borda' (over the candidates of the runs of the table) or 'none'; guard 'exact' (a
+-- zero denominator normalises to 0) or 'ranx' (ranx's max(denominator, 1e-9)); ties: how tied
+-- scores are ranked ('trec_eval': doc_id descending, or 'doc_id_asc').
+CREATE OR REPLACE MACRO ireval_normalize(runs_table, norm := 'min-max', guard := 'exact', ties := 'trec_eval') AS TABLE
+WITH ireval_runs_table AS (SELECT * EXCLUDE (ireval_columns) FROM (SELECT * FROM (SELECT NULL AS run_id, NULL AS query_id, NULL AS doc_id, NULL AS score, CAST(NULL AS DOUBLE) AS weight WHERE 1 = 0) AS proto UNION ALL BY NAME SELECT *, typeof(ireval_src) AS ireval_columns FROM query_table(COALESCE(error(CASE
+    WHEN NOT (norm IS NOT NULL AND regexp_full_match(typeof(norm), 'VARCHAR') AND TRY_CAST(norm AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(norm AS VARCHAR)) IN (encode('min-max'), encode('min-max-inverted'), encode('max'), encode('sum'), encode('zmuv'), encode('rank'), encode('dbsf'), encode('borda'), encode('none')), FALSE))
+        THEN 'ireval_normalize: norm := ' || CASE typeof(norm) WHEN 'VARCHAR' THEN '''' || replace(CAST(norm AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(norm AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''min-max'', ''min-max-inverted'', ''max'', ''sum'', ''zmuv'', ''rank'', ''dbsf'', ''borda'', ''none'''
+    WHEN NOT (guard IS NOT NULL AND regexp_full_match(typeof(guard), 'VARCHAR') AND TRY_CAST(guard AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(guard AS VARCHAR)) IN (encode('exact'), encode('ranx')), FALSE))
+        THEN 'ireval_normalize: guard := ' || CASE typeof(guard) WHEN 'VARCHAR' THEN '''' || replace(CAST(guard AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(guard AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''exact'', ''ranx'''
+    WHEN NOT (ties IS NOT NULL AND regexp_full_match(typeof(ties), 'VARCHAR') AND TRY_CAST(ties AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(ties AS VARCHAR)) IN (encode('trec_eval'), encode('doc_id_asc')), FALSE))
+        THEN 'ireval_normalize: ties := ' || CASE typeof(ties) WHEN 'VARCHAR' THEN '''' || replace(CAST(ties AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(ties AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''trec_eval'', ''doc_id_asc'''
+END), runs_table::VARCHAR)) AS ireval_src) AS ireval_read WHERE CASE WHEN typeof(run_id) IN ('NULL', '"NULL"') OR typeof(query_id) IN ('NULL', '"NULL"') OR typeof(doc_id) IN ('NULL', '"NULL"') OR typeof(score) IN ('NULL', '"NULL"') THEN error('ireval_normalize: the runs table ''' || runs_table::VARCHAR || ''' lacks column(s) [''' || concat_ws(''', ''', CASE WHEN typeof(run_id) IN ('NULL', '"NULL"') THEN 'run_id' END, CASE WHEN typeof(query_id) IN ('NULL', '"NULL"') THEN 'query_id' END, CASE WHEN typeof(doc_id) IN ('NULL', '"NULL"') THEN 'doc_id' END, CASE WHEN typeof(score) IN ('NULL', '"NULL"') THEN 'score' END) || ''']; it has ' || regexp_replace(ireval_columns, '^STRUCT\((.*)\)$', '\1') || '. Rename them to [''run_id'', ''query_id'', ''doc_id'', ''score''], e.g. in a view: SELECT ..., <column> AS ' || coalesce(CASE WHEN typeof(run_id) IN ('NULL', '"NULL"') THEN 'run_id' END, CASE WHEN typeof(query_id) IN ('NULL', '"NULL"') THEN 'query_id' END, CASE WHEN typeof(doc_id) IN ('NULL', '"NULL"') THEN 'doc_id' END, CASE WHEN typeof(score) IN ('NULL', '"NULL"') THEN 'score' END)) ELSE TRUE END),
+fusion_read AS (
+    SELECT
+        COALESCE(CAST(run_id AS STRING), '') AS run_id,
+        CAST(query_id AS STRING) AS query_id,
+        CAST(doc_id AS STRING) AS doc_id,
+        CASE WHEN typeof(score) IN ('VARCHAR', 'BLOB') THEN CAST(error('the run''s score column is text; scores must be numbers: cast it, e.g. CAST(score AS DOUBLE)') AS DOUBLE) ELSE CAST(score AS DOUBLE) END + CAST(0 AS DOUBLE) AS score,
+        COALESCE(CAST(weight AS DOUBLE), CAST(1 AS DOUBLE)) AS weight
+    FROM ireval_runs_table AS src
+),
+fusion_ranked AS (
+    SELECT r.run_id, r.query_id, r.doc_id, r.score, r.weight,
+        row_number() OVER (PARTITION BY r.run_id, r.query_id ORDER BY r.score DESC,
+    CASE WHEN TRY_CAST(ties AS VARCHAR) = 'trec_eval' THEN r.doc_id COLLATE "C" END DESC,
+    CASE WHEN TRY_CAST(ties AS VARCHAR) = 'doc_id_asc' THEN r.doc_id COLLATE "C" END ASC) AS rank
+    FROM fusion_read AS r
+),
+fusion_cut AS (
+    SELECT run_id, query_id, doc_id, score, weight, rank
+    FROM fusion_ranked
+    WHERE NULL IS NULL OR rank <= NULL
+),
+fusion_runs AS (
+    SELECT COUNT(DISTINCT run_id) AS runs FROM fusion_read
+),
+fusion_query_runs AS (
+    SELECT query_id, COUNT(DISTINCT run_id) AS runs FROM fusion_cut GROUP BY query_id
+),
+fusion_kept AS (
+    SELECT c.run_id, c.query_id, c.doc_id, c.score, c.weight, c.rank
+    FROM fusion_cut AS c
+    JOIN fusion_query_runs AS q ON q.query_id = c.query_id
+    CROSS JOIN fusion_runs AS a
+    WHERE 'union' <> 'intersection' OR q.runs = a.runs
+),
+fusion_stats AS (
+    SELECT run_id, query_id, MIN(score) AS lo, MAX(score) AS hi, SUM(score) AS total,
+        AVG(score) AS mu, CAST(COUNT(*) AS DOUBLE) AS n
+    FROM fusion_kept
+    GROUP BY run_id, query_id
+),
+-- the population standard deviation, in two passes (zmuv and dbsf only)
+fusion_spread AS (
+    SELECT k.run_id, k.query_id, SQRT(AVG((k.score - s.mu) * (k.score - s.mu))) AS sigma
+    FROM fusion_kept AS k
+    JOIN fusion_stats AS s ON s.run_id = k.run_id AND s.query_id = k.query_id
+    WHERE COALESCE(TRY_CAST(norm AS VARCHAR), CASE
+    WHEN 'none' = 'dbsf' THEN 'dbsf'
+    WHEN 'none' IN ('rrf', 'isr', 'log_isr', 'logn_isr', 'rbc', 'median_rank', 'bordafuse',
+        'w_bordafuse') THEN 'none'
+    ELSE 'min-max' END) IN ('zmuv', 'dbsf')
+    GROUP BY k.run_id, k.query_id
+),
+fusion_scaled AS (
+    SELECT k.run_id, k.query_id, k.doc_id, k.weight, k.rank,
+        CASE COALESCE(TRY_CAST(norm AS VARCHAR), CASE
+    WHEN 'none' = 'dbsf' THEN 'dbsf'
+    WHEN 'none' IN ('rrf', 'isr', 'log_isr', 'logn_isr', 'rbc', 'median_rank', 'bordafuse',
+        'w_bordafuse') THEN 'none'
+    ELSE 'min-max' END)
+            WHEN 'min-max' THEN CASE
+    WHEN TRY_CAST(guard AS VARCHAR) = 'ranx'
+        THEN (k.score - s.lo) / GREATEST(s.hi - s.lo, CAST(1 AS DOUBLE) / CAST(1000000000 AS DOUBLE))
+    WHEN (s.hi - s.lo) = 0 THEN CAST(0 AS DOUBLE)
+    ELSE (k.score - s.lo) / (s.hi - s.lo)
+END
+            WHEN 'min-max-inverted'
+                THEN CASE
+    WHEN TRY_CAST(guard AS VARCHAR) = 'ranx'
+        THEN (s.hi - k.score) / GREATEST(s.hi - s.lo, CAST(1 AS DOUBLE) / CAST(1000000000 AS DOUBLE))
+    WHEN (s.hi - s.lo) = 0 THEN CAST(0 AS DOUBLE)
+    ELSE (s.hi - k.score) / (s.hi - s.lo)
+END
+            WHEN 'max' THEN CASE
+    WHEN TRY_CAST(guard AS VARCHAR) = 'ranx'
+        THEN (k.score) / GREATEST(s.hi, CAST(1 AS DOUBLE) / CAST(1000000000 AS DOUBLE))
+    WHEN (s.hi) = 0 THEN CAST(0 AS DOUBLE)
+    ELSE (k.score) / (s.hi)
+END
+            WHEN 'sum' THEN CASE
+    WHEN TRY_CAST(guard AS VARCHAR) = 'ranx'
+        THEN (k.score - s.lo) / GREATEST(s.total - s.lo * s.n, CAST(1 AS DOUBLE) / CAST(1000000000 AS DOUBLE))
+    WHEN (s.total - s.lo * s.n) = 0 THEN CAST(0 AS DOUBLE)
+    ELSE (k.score - s.lo) / (s.total - s.lo * s.n)
+END
+            WHEN 'zmuv' THEN CASE
+    WHEN TRY_CAST(guard AS VARCHAR) = 'ranx'
+        THEN (k.score - s.mu) / GREATEST(d.sigma, CAST(1 AS DOUBLE) / CAST(1000000000 AS DOUBLE))
+    WHEN (d.sigma) = 0 THEN CAST(0 AS DOUBLE)
+    ELSE (k.score - s.mu) / (d.sigma)
+END
+            WHEN 'dbsf' THEN CASE
+                WHEN d.sigma = 0 THEN CAST(1 AS DOUBLE) / CAST(2 AS DOUBLE)
+                ELSE LEAST(GREATEST(
+                    (k.score - (s.mu - CAST(3 AS DOUBLE) * d.sigma))
+                        / (CAST(6 AS DOUBLE) * d.sigma),
+                    CAST(0 AS DOUBLE)), CAST(1 AS DOUBLE)) END
+            WHEN 'rank' THEN CAST(1 AS DOUBLE) - (CAST(k.rank AS DOUBLE) - 1) / s.n
+            ELSE k.score
+        END AS score
+    FROM fusion_kept AS k
+    JOIN fusion_stats AS s ON s.run_id = k.run_id AND s.query_id = k.query_id
+    LEFT JOIN fusion_spread AS d ON d.run_id = k.run_id AND d.query_id = k.query_id
+    WHERE COALESCE(TRY_CAST(norm AS VARCHAR), CASE
+    WHEN 'none' = 'dbsf' THEN 'dbsf'
+    WHEN 'none' IN ('rrf', 'isr', 'log_isr', 'logn_isr', 'rbc', 'median_rank', 'bordafuse',
+        'w_bordafuse') THEN 'none'
+    ELSE 'min-max' END) <> 'borda'
+),
+-- borda: every candidate of the query in every run that has it, 1 - (r - 1) / C at rank r,
+-- 1/2 - (n - 1) / (2 C) where the run (of n documents) lacks it
+fusion_borda AS (
+    SELECT g.run_id, g.query_id, g.doc_id, g.weight,
+        CASE WHEN g.rank IS NOT NULL
+            THEN CAST(1 AS DOUBLE) - (CAST(g.rank AS DOUBLE) - 1) / g.c
+            ELSE CAST(1 AS DOUBLE) / CAST(2 AS DOUBLE) - (g.n - 1) / (CAST(2 AS DOUBLE) * g.c)
+        END AS score
+    FROM (SELECT l.run_id, l.query_id, d.doc_id, l.n, l.weight, cc.c, x.rank, x.score
+FROM (
+    SELECT run_id, query_id, CAST(COUNT(*) AS DOUBLE) AS n, MAX(weight) AS weight
+    FROM fusion_kept
+    GROUP BY run_id, query_id
+) AS l
+JOIN (SELECT DISTINCT query_id, doc_id FROM fusion_kept) AS d ON d.query_id = l.query_id
+JOIN (
+    SELECT query_id, CAST(COUNT(DISTINCT doc_id) AS DOUBLE) AS c FROM fusion_kept GROUP BY query_id
+) AS cc ON cc.query_id = l.query_id
+LEFT JOIN fusion_kept AS x
+    ON x.run_id = l.run_id AND x.query_id = l.query_id AND x.doc_id = d.doc_id) AS g
+    WHERE COALESCE(TRY_CAST(norm AS VARCHAR), CASE
+    WHEN 'none' = 'dbsf' THEN 'dbsf'
+    WHEN 'none' IN ('rrf', 'isr', 'log_isr', 'logn_isr', 'rbc', 'median_rank', 'bordafuse',
+        'w_bordafuse') THEN 'none'
+    ELSE 'min-max' END) = 'borda'
+),
+fusion_final AS (
+    SELECT r.run_id, r.query_id, r.doc_id, r.weight, r.score, r.rank
+    FROM fusion_scaled AS r
+    WHERE COALESCE(TRY_CAST(norm AS VARCHAR), CASE
+    WHEN 'none' = 'dbsf' THEN 'dbsf'
+    WHEN 'none' IN ('rrf', 'isr', 'log_isr', 'logn_isr', 'rbc', 'median_rank', 'bordafuse',
+        'w_bordafuse') THEN 'none'
+    ELSE 'min-max' END) <> 'min-max-inverted'
+    UNION ALL
+    SELECT r.run_id, r.query_id, r.doc_id, r.weight, r.score,
+        row_number() OVER (PARTITION BY r.run_id, r.query_id ORDER BY r.score DESC,
+    CASE WHEN TRY_CAST(ties AS VARCHAR) = 'trec_eval' THEN r.doc_id COLLATE "C" END DESC,
+    CASE WHEN TRY_CAST(ties AS VARCHAR) = 'doc_id_asc' THEN r.doc_id COLLATE "C" END ASC) AS rank
+    FROM fusion_scaled AS r
+    WHERE COALESCE(TRY_CAST(norm AS VARCHAR), CASE
+    WHEN 'none' = 'dbsf' THEN 'dbsf'
+    WHEN 'none' IN ('rrf', 'isr', 'log_isr', 'logn_isr', 'rbc', 'median_rank', 'bordafuse',
+        'w_bordafuse') THEN 'none'
+    ELSE 'min-max' END) = 'min-max-inverted'
+    UNION ALL
+    SELECT r.run_id, r.query_id, r.doc_id, r.weight, r.score,
+        row_number() OVER (PARTITION BY r.run_id, r.query_id ORDER BY r.score DESC,
+    CASE WHEN TRY_CAST(ties AS VARCHAR) = 'trec_eval' THEN r.doc_id COLLATE "C" END DESC,
+    CASE WHEN TRY_CAST(ties AS VARCHAR) = 'doc_id_asc' THEN r.doc_id COLLATE "C" END ASC) AS rank
+    FROM fusion_borda AS r
+)
+SELECT run_id, query_id, doc_id, score, rank FROM fusion_final
+UNION ALL BY NAME
+SELECT error('ireval_normalize: norm := ''max'', guard := ''exact'': ' || problem) AS run_id, error('ireval_normalize: norm := ''max'', guard := ''exact'': ' || problem) AS query_id FROM (SELECT MIN(problem) AS problem FROM (
+SELECT 'run ''' || run_id || ''' scores ' || CAST(MIN(score) AS STRING) || ' on query '''
+    || query_id || '''; norm ''max'' divides by the maximum and needs scores of 0 or more: '
+    || 'use norm := ''min-max'' (or guard := ''ranx'' for ranx''s arithmetic)' AS problem
+FROM fusion_kept
+GROUP BY run_id, query_id
+HAVING MIN(score) < 0
+) AS ireval_raised WHERE TRY_CAST(norm AS VARCHAR) = 'max' AND TRY_CAST(guard AS VARCHAR) = 'exact') AS ireval_raise WHERE problem IS NOT NULL;
+
+-- The runs fused into one (polars_ireval.fuse): run_id (name, or the method), query_id, doc_id,
+-- score, rank. Methods: the Comb family over the normalised scores of the runs that have a
+-- document ('sum', 'max', 'min', 'med', 'anz', 'mnz', 'gmnz' with gamma), weighted ('wsum',
+-- 'wmnz', 'mixed'), over ranks ('rrf' with k, weighted; 'isr', 'log_isr', 'logn_isr' with sigma,
+-- 'rbc' with phi, 'bordafuse', 'w_bordafuse', 'median_rank') and 'dbsf'. norm: each ranking's
+-- normalisation first (ireval_normalize; NULL: min-max, or none for the methods reading ranks,
+-- dbsf's own for dbsf). missing: the score of a document a run lacks in the score-based methods
+-- ('skip': no say; 'zero'; 'min': the run's lowest). queries: a query not in every run fails
+-- ('error'), is fused from the runs that have it ('union') or left out ('intersection'). depth:
+-- each input ranking cut to its top depth first. ties: tied scores ranked by doc_id descending
+-- ('trec_eval') or ascending ('doc_id_asc'), in the inputs and the fused run.
+CREATE OR REPLACE MACRO ireval_fuse(runs_table, method := 'rrf', norm := NULL, k := 60, gamma := 1, sigma := 0.01, phi := 0.8, missing := 'skip', queries := 'error', depth := NULL, ties := 'trec_eval', guard := 'exact', name := NULL) AS TABLE
+WITH ireval_runs_table AS (SELECT * EXCLUDE (ireval_columns) FROM (SELECT * FROM (SELECT NULL AS run_id, NULL AS query_id, NULL AS doc_id, NULL AS score, CAST(NULL AS DOUBLE) AS weight WHERE 1 = 0) AS proto UNION ALL BY NAME SELECT *, typeof(ireval_src) AS ireval_columns FROM query_table(COALESCE(error(CASE
+    WHEN NOT (method IS NOT NULL AND regexp_full_match(typeof(method), 'VARCHAR') AND TRY_CAST(method AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(method AS VARCHAR)) IN (encode('sum'), encode('max'), encode('min'), encode('med'), encode('anz'), encode('mnz'), encode('gmnz'), encode('wsum'), encode('wmnz'), encode('mixed'), encode('dbsf'), encode('rrf'), encode('isr'), encode('log_isr'), encode('logn_isr'), encode('rbc'), encode('median_rank'), encode('bordafuse'), encode('w_bordafuse')), FALSE))
+        THEN 'ireval_fuse: method := ' || CASE typeof(method) WHEN 'VARCHAR' THEN '''' || replace(CAST(method AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(method AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''sum'', ''max'', ''min'', ''med'', ''anz'', ''mnz'', ''gmnz'', ''wsum'', ''wmnz'', ''mixed'', ''dbsf'', ''rrf'', ''isr'', ''log_isr'', ''logn_isr'', ''rbc'', ''median_rank'', ''bordafuse'', ''w_bordafuse'''
+    WHEN NOT (norm IS NULL OR (regexp_full_match(typeof(norm), 'VARCHAR') AND TRY_CAST(norm AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(norm AS VARCHAR)) IN (encode('min-max'), encode('min-max-inverted'), encode('max'), encode('sum'), encode('zmuv'), encode('rank'), encode('dbsf'), encode('borda'), encode('none')), FALSE)))
+        THEN 'ireval_fuse: norm := ' || CASE typeof(norm) WHEN 'VARCHAR' THEN '''' || replace(CAST(norm AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(norm AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''min-max'', ''min-max-inverted'', ''max'', ''sum'', ''zmuv'', ''rank'', ''dbsf'', ''borda'', ''none'' (or NULL)'
+    WHEN NOT (k IS NOT NULL AND regexp_full_match(typeof(k), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(k AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(k AS DOUBLE)) AND TRY_CAST(k AS DOUBLE) >= 0, FALSE))
+        THEN 'ireval_fuse: k := ' || CASE typeof(k) WHEN 'VARCHAR' THEN '''' || replace(CAST(k AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(k AS VARCHAR), 'NULL') END || ' is invalid; it must be a non-negative finite number'
+    WHEN NOT (gamma IS NOT NULL AND regexp_full_match(typeof(gamma), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(gamma AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(gamma AS DOUBLE)), FALSE))
+        THEN 'ireval_fuse: gamma := ' || CASE typeof(gamma) WHEN 'VARCHAR' THEN '''' || replace(CAST(gamma AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(gamma AS VARCHAR), 'NULL') END || ' is invalid; it must be a finite number'
+    WHEN NOT (sigma IS NOT NULL AND regexp_full_match(typeof(sigma), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(sigma AS DOUBLE) IS NOT NULL AND COALESCE(isfinite(TRY_CAST(sigma AS DOUBLE)) AND TRY_CAST(sigma AS DOUBLE) > 0, FALSE))
+        THEN 'ireval_fuse: sigma := ' || CASE typeof(sigma) WHEN 'VARCHAR' THEN '''' || replace(CAST(sigma AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(sigma AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive finite number'
+    WHEN NOT (phi IS NOT NULL AND regexp_full_match(typeof(phi), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|DECIMAL\(.*\)') AND TRY_CAST(phi AS DOUBLE) IS NOT NULL AND COALESCE(TRY_CAST(phi AS DOUBLE) > 0 AND TRY_CAST(phi AS DOUBLE) < 1, FALSE))
+        THEN 'ireval_fuse: phi := ' || CASE typeof(phi) WHEN 'VARCHAR' THEN '''' || replace(CAST(phi AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(phi AS VARCHAR), 'NULL') END || ' is invalid; it must be a number in (0, 1)'
+    WHEN NOT (missing IS NOT NULL AND regexp_full_match(typeof(missing), 'VARCHAR') AND TRY_CAST(missing AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(missing AS VARCHAR)) IN (encode('skip'), encode('zero'), encode('min')), FALSE))
+        THEN 'ireval_fuse: missing := ' || CASE typeof(missing) WHEN 'VARCHAR' THEN '''' || replace(CAST(missing AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(missing AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''skip'', ''zero'', ''min'''
+    WHEN NOT (queries IS NOT NULL AND regexp_full_match(typeof(queries), 'VARCHAR') AND TRY_CAST(queries AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(queries AS VARCHAR)) IN (encode('error'), encode('union'), encode('intersection')), FALSE))
+        THEN 'ireval_fuse: queries := ' || CASE typeof(queries) WHEN 'VARCHAR' THEN '''' || replace(CAST(queries AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(queries AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''error'', ''union'', ''intersection'''
+    WHEN NOT (depth IS NULL OR (regexp_full_match(typeof(depth), 'U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?') AND TRY_CAST(depth AS HUGEINT) IS NOT NULL AND COALESCE(TRY_CAST(depth AS HUGEINT) >= 1, FALSE)))
+        THEN 'ireval_fuse: depth := ' || CASE typeof(depth) WHEN 'VARCHAR' THEN '''' || replace(CAST(depth AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(depth AS VARCHAR), 'NULL') END || ' is invalid; it must be a positive integer (or NULL)'
+    WHEN NOT (ties IS NOT NULL AND regexp_full_match(typeof(ties), 'VARCHAR') AND TRY_CAST(ties AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(ties AS VARCHAR)) IN (encode('trec_eval'), encode('doc_id_asc')), FALSE))
+        THEN 'ireval_fuse: ties := ' || CASE typeof(ties) WHEN 'VARCHAR' THEN '''' || replace(CAST(ties AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(ties AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''trec_eval'', ''doc_id_asc'''
+    WHEN NOT (guard IS NOT NULL AND regexp_full_match(typeof(guard), 'VARCHAR') AND TRY_CAST(guard AS VARCHAR) IS NOT NULL AND COALESCE(encode(TRY_CAST(guard AS VARCHAR)) IN (encode('exact'), encode('ranx')), FALSE))
+        THEN 'ireval_fuse: guard := ' || CASE typeof(guard) WHEN 'VARCHAR' THEN '''' || replace(CAST(guard AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(guard AS VARCHAR), 'NULL') END || ' is invalid; it must be one of ''exact'', ''ranx'''
+    WHEN NOT (name IS NULL OR (regexp_full_match(typeof(name), 'VARCHAR') AND TRY_CAST(name AS VARCHAR) IS NOT NULL AND COALESCE(TRUE, FALSE)))
+        THEN 'ireval_fuse: name := ' || CASE typeof(name) WHEN 'VARCHAR' THEN '''' || replace(CAST(name AS VARCHAR), '''', '''''') || '''' ELSE COALESCE(CAST(name AS VARCHAR), 'NULL') END || ' is invalid; it must be text (or NULL)'
+END), runs_table::VARCHAR)) AS ireval_src) AS ireval_read WHERE CASE WHEN typeof(run_id) IN ('NULL', '"NULL"') OR typeof(query_id) IN ('NULL', '"NULL"') OR typeof(doc_id) IN ('NULL', '"NULL"') OR typeof(score) IN ('NULL', '"NULL"') THEN error('ireval_fuse: the runs table ''' || runs_table::VARCHAR || ''' lacks column(s) [''' || concat_ws(''', ''', CASE WHEN typeof(run_id) IN ('NULL', '"NULL"') THEN 'run_id' END, CASE WHEN typeof(query_id) IN ('NULL', '"NULL"') THEN 'query_id' END, CASE WHEN typeof(doc_id) IN ('NULL', '"NULL"') THEN 'doc_id' END, CASE WHEN typeof(score) IN ('NULL', '"NULL"') THEN 'score' END) || ''']; it has ' || regexp_replace(ireval_columns, '^STRUCT\((.*)\)$', '\1') || '. Rename them to [''run_id'', ''query_id'', ''doc_id'', ''score''], e.g. in a view: SELECT ..., <column> AS ' || coalesce(CASE WHEN typeof(run_id) IN ('NULL', '"NULL"') THEN 'run_id' END, CASE WHEN typeof(query_id) IN ('NULL', '"NULL"') THEN 'query_id' END, CASE WHEN typeof(doc_id) IN ('NULL', '"NULL"') THEN 'doc_id' END, CASE WHEN typeof(score) IN ('NULL', '"NULL"') THEN 'score' END)) ELSE TRUE END),
+fusion_read AS (
+    SELECT
+        COALESCE(CAST(run_id AS STRING), '') AS run_id,
+        CAST(query_id AS STRING) AS query_id,
+        CAST(doc_id AS STRING) AS doc_id,
+        CASE WHEN typeof(score) IN ('VARCHAR', 'BLOB') THEN CAST(error('the run''s score column is text; scores must be numbers: cast it, e.g. CAST(score AS DOUBLE)') AS DOUBLE) ELSE CAST(score AS DOUBLE) END + CAST(0 AS DOUBLE) AS score,
+        COALESCE(CAST(weight AS DOUBLE), CAST(1 AS DOUBLE)) AS weight
+    FROM ireval_runs_table AS src
+),
+fusion_ranked AS (
+    SELECT r.run_id, r.query_id, r.doc_id, r.score, r.weight,
+        row_number() OVER (PARTITION BY r.run_id, r.query_id ORDER BY r.score DESC,
+    CASE WHEN TRY_CAST(ties AS VARCHAR) = 'trec_eval' THEN r.doc_id COLLATE "C" END DESC,
+    CASE WHEN TRY_CAST(ties AS VARCHAR) = 'doc_id_asc' THEN r.doc_id COLLATE "C" END ASC) AS rank
+    FROM fusion_read AS r
+),
+fusion_cut AS (
+    SELECT run_id, query_id, doc_id, score, weight, rank
+    FROM fusion_ranked
+    WHERE TRY_CAST(depth AS HUGEINT) IS NULL OR rank <= TRY_CAST(depth AS HUGEINT)
+),
+fusion_runs AS (
+    SELECT COUNT(DISTINCT run_id) AS runs FROM fusion_read
+),
+fusion_query_runs AS (
+    SELECT query_id, COUNT(DISTINCT run_id) AS runs FROM fusion_cut GROUP BY query_id
+),
+fusion_kept AS (
+    SELECT c.run_id, c.query_id, c.doc_id, c.score, c.weight, c.rank
+    FROM fusion_cut AS c
+    JOIN fusion_query_runs AS q ON q.query_id = c.query_id
+    CROSS JOIN fusion_runs AS a
+    WHERE TRY_CAST(queries AS VARCHAR) <> 'intersection' OR q.runs = a.runs
+),
+fusion_stats AS (
+    SELECT run_id, query_id, MIN(score) AS lo, MAX(score) AS hi, SUM(score) AS total,
+        AVG(score) AS mu, CAST(COUNT(*) AS DOUBLE) AS n
+    FROM fusion_kept
+    GROUP BY run_id, query_id
+),
+-- the population standard deviation, in two passes (zmuv and dbsf only)
+fusion_spread AS (
+    SELECT k.run_id, k.query_id, SQRT(AVG((k.score - s.mu) * (k.score - s.mu))) AS sigma
+    FROM fusion_kept AS k
+    JOIN fusion_stats AS s ON s.run_id = k.run_id AND s.query_id = k.query_id
+    WHERE COALESCE(TRY_CAST(norm AS VARCHAR), CASE
+    WHEN TRY_CAST(method AS VARCHAR) = 'dbsf' THEN 'dbsf'
+    WHEN TRY_CAST(method AS VARCHAR) IN ('rrf', 'isr', 'log_isr', 'logn_isr', 'rbc', 'median_rank', 'bordafuse',
+        'w_bordafuse') THEN 'none'
+    ELSE 'min-max' END) IN ('zmuv', 'dbsf')
+    GROUP BY k.run_id, k.query_id
+),
+fusion_scaled AS (
+    SELECT k.run_id, k.query_id, k.doc_id, k.weight, k.rank,
+        CASE COALESCE(TRY_CAST(norm AS VARCHAR), CASE
+    WHEN TRY_CAST(method AS VARCHAR) = 'dbsf' THEN 'dbsf'
+    WHEN TRY_CAST(method AS VARCHAR) IN ('rrf', 'isr', 'log_isr', 'logn_isr', 'rbc', 'median_rank', 'bordafuse',
+        'w_bordafuse') THEN 'none'
+    ELSE 'min-max' END)
+            WHEN 'min-max' THEN CASE
+    WHEN TRY_CAST(guard AS VARCHAR) = 'ranx'
+        THEN (k.score - s.lo) / GREATEST(s.hi - s.lo, CAST(1 AS DOUBLE) / CAST(1000000000 AS DOUBLE))
+    WHEN (s.hi - s.lo) = 0 THEN CAST(0 AS DOUBLE)
+    ELSE (k.score - s.lo) / (s.hi - s.lo)
+END
+            WHEN 'min-max-inverted'
+                THEN CASE
+    WHEN TRY_CAST(guard AS VARCHAR) = 'ranx'
+        THEN (s.hi - k.score) / GREATEST(s.hi - s.lo, CAST(1 AS DOUBLE) / CAST(1000000000 AS DOUBLE))
+    WHEN (s.hi - s.lo) = 0 THEN CAST(0 AS DOUBLE)
+    ELSE (s.hi - k.score) / (s.hi - s.lo)
+END
+            WHEN 'max' THEN CASE
+    WHEN TRY_CAST(guard AS VARCHAR) = 'ranx'
+        THEN (k.score) / GREATEST(s.hi, CAST(1 AS DOUBLE) / CAST(1000000000 AS DOUBLE))
+    WHEN (s.hi) = 0 THEN CAST(0 AS DOUBLE)
+    ELSE (k.score) / (s.hi)
+END
+            WHEN 'sum' THEN CASE
+    WHEN TRY_CAST(guard AS VARCHAR) = 'ranx'
+        THEN (k.score - s.lo) / GREATEST(s.total - s.lo * s.n, CAST(1 AS DOUBLE) / CAST(1000000000 AS DOUBLE))
+    WHEN (s.total - s.lo * s.n) = 0 THEN CAST(0 AS DOUBLE)
+    ELSE (k.score - s.lo) / (s.total - s.lo * s.n)
+END
+            WHEN 'zmuv' THEN CASE
+    WHEN TRY_CAST(guard AS VARCHAR) = 'ranx'
+        THEN (k.score - s.mu) / GREATEST(d.sigma, CAST(1 AS DOUBLE) / CAST(1000000000 AS DOUBLE))
+    WHEN (d.sigma) = 0 THEN CAST(0 AS DOUBLE)
+    ELSE (k.score - s.mu) / (d.sigma)
+END
+            WHEN 'dbsf' THEN CASE
+                WHEN d.sigma = 0 THEN CAST(1 AS DOUBLE) / CAST(2 AS DOUBLE)
+                ELSE LEAST(GREATEST(
+                    (k.score - (s.mu - CAST(3 AS DOUBLE) * d.sigma))
+                        / (CAST(6 AS DOUBLE) * d.sigma),
+                    CAST(0 AS DOUBLE)), CAST(1 AS DOUBLE)) END
+            WHEN 'rank' THEN CAST(1 AS DOUBLE) - (CAST(k.rank AS DOUBLE) - 1) / s.n
+            ELSE k.score
+        END AS score
+    FROM fusion_kept AS k
+    JOIN fusion_stats AS s ON s.run_id = k.run_id AND s.query_id = k.query_id
+    LEFT JOIN fusion_spread AS d ON d.run_id = k.run_id AND d.query_id = k.query_id
+    WHERE COALESCE(TRY_CAST(norm AS VARCHAR), CASE
+    WHEN TRY_CAST(method AS VARCHAR) = 'dbsf' THEN 'dbsf'
+    WHEN TRY_CAST(method AS VARCHAR) IN ('rrf', 'isr', 'log_isr', 'logn_isr', 'rbc', 'median_rank', 'bordafuse',
+        'w_bordafuse') THEN 'none'
+    ELSE 'min-max' END) <> 'borda'
+),
+-- borda: every candidate of the query in every run that has it, 1 - (r - 1) / C at rank r,
+-- 1/2 - (n - 1) / (2 C) where the run (of n documents) lacks it
+fusion_borda AS (
+    SELECT g.run_id, g.query_id, g.doc_id, g.weight,
+        CASE WHEN g.rank IS NOT NULL
+            THEN CAST(1 AS DOUBLE) - (CAST(g.rank AS DOUBLE) - 1) / g.c
+            ELSE CAST(1 AS DOUBLE) / CAST(2 AS DOUBLE) - (g.n - 1) / (CAST(2 AS DOUBLE) * g.c)
+        END AS score
+    FROM (SELECT l.run_id, l.query_id, d.doc_id, l.n, l.weight, cc.c, x.rank, x.score
+FROM (
+    SELECT run_id, query_id, CAST(COUNT(*) AS DOUBLE) AS n, MAX(weight) AS weight
+    FROM fusion_kept
+    GROUP BY run_id, query_id
+) AS l
+JOIN (SELECT DISTINCT query_id, doc_id FROM fusion_kept) AS d ON d.query_id = l.query_id
+JOIN (
+    SELECT query_id, CAST(COUNT(DISTINCT doc_id) AS DOUBLE) AS c FROM fusion_kept GROUP BY query_id
+) AS cc ON cc.query_id = l.query_id
+LEFT JOIN fusion_kept AS x
+    ON x.run_id = l.run_id AND x.query_id = l.query_id AND x.doc_id = d.doc_id) AS g
+    WHERE COALESCE(TRY_CAST(norm AS VARCHAR), CASE
+    WHEN TRY_CAST(method AS VARCHAR) = 'dbsf' THEN 'dbsf'
+    WHEN TRY_CAST(method AS VARCHAR) IN ('rrf', 'isr', 'log_isr', 'logn_isr', 'rbc', 'median_rank', 'bordafuse',
+        'w_bordafuse') THEN 'none'
+    ELSE 'min-max' END) = 'borda'
+),
+fusion_final AS (
+    SELECT r.run_id, r.query_id, r.doc_id, r.weight, r.score, r.rank
+    FROM fusion_scaled AS r
+    WHERE COALESCE(TRY_CAST(norm AS VARCHAR), CASE
+    WHEN TRY_CAST(method AS VARCHAR) = 'dbsf' THEN 'dbsf'
+    WHEN TRY_CAST(method AS VARCHAR) IN ('rrf', 'isr', 'log_isr', 'logn_isr', 'rbc', 'median_rank', 'bordafuse',
+        'w_bordafuse') THEN 'none'
+    ELSE 'min-max' END) <> 'min-max-inverted'
+    UNION ALL
+    SELECT r.run_id, r.query_id, r.doc_id, r.weight, r.score,
+        row_number() OVER (PARTITION BY r.run_id, r.query_id ORDER BY r.score DESC,
+    CASE WHEN TRY_CAST(ties AS VARCHAR) = 'trec_eval' THEN r.doc_id COLLATE "C" END DESC,
+    CASE WHEN TRY_CAST(ties AS VARCHAR) = 'doc_id_asc' THEN r.doc_id COLLATE "C" END ASC) AS rank
+    FROM fusion_scaled AS r
+    WHERE COALESCE(TRY_CAST(norm AS VARCHAR), CASE
+    WHEN TRY_CAST(method AS VARCHAR) = 'dbsf' THEN 'dbsf'
+    WHEN TRY_CAST(method AS VARCHAR) IN ('rrf', 'isr', 'log_isr', 'logn_isr', 'rbc', 'median_rank', 'bordafuse',
+        'w_bordafuse') THEN 'none'
+    ELSE 'min-max' END) = 'min-max-inverted'
+    UNION ALL
+    SELECT r.run_id, r.query_id, r.doc_id, r.weight, r.score,
+        row_number() OVER (PARTITION BY r.run_id, r.query_id ORDER BY r.score DESC,
+    CASE WHEN TRY_CAST(ties AS VARCHAR) = 'trec_eval' THEN r.doc_id COLLATE "C" END DESC,
+    CASE WHEN TRY_CAST(ties AS VARCHAR) = 'doc_id_asc' THEN r.doc_id COLLATE "C" END ASC) AS rank
+    FROM fusion_borda AS r
+),
+fusion_low AS (
+    SELECT run_id, query_id, MIN(score) AS low
+    FROM fusion_final
+    WHERE TRY_CAST(missing AS VARCHAR) = 'min'
+    GROUP BY run_id, query_id
+),
+fusion_scored AS (
+    SELECT query_id, doc_id, weight, score, 1 AS retrieved
+    FROM fusion_final
+    WHERE TRY_CAST(missing AS VARCHAR) = 'skip'
+    UNION ALL
+    SELECT g.query_id, g.doc_id, g.weight,
+        COALESCE(g.score, CASE WHEN TRY_CAST(missing AS VARCHAR) = 'zero' THEN CAST(0 AS DOUBLE) ELSE lw.low END)
+            AS score,
+        CASE WHEN g.score IS NULL THEN 0 ELSE 1 END AS retrieved
+    FROM (SELECT l.run_id, l.query_id, d.doc_id, l.n, l.weight, cc.c, x.rank, x.score
+FROM (
+    SELECT run_id, query_id, CAST(COUNT(*) AS DOUBLE) AS n, MAX(weight) AS weight
+    FROM fusion_final
+    GROUP BY run_id, query_id
+) AS l
+JOIN (SELECT DISTINCT query_id, doc_id FROM fusion_final) AS d ON d.query_id = l.query_id
+JOIN (
+    SELECT query_id, CAST(COUNT(DISTINCT doc_id) AS DOUBLE) AS c FROM fusion_final GROUP BY query_id
+) AS cc ON cc.query_id = l.query_id
+LEFT JOIN fusion_final AS x
+    ON x.run_id = l.run_id AND x.query_id = l.query_id AND x.doc_id = d.doc_id) AS g
+    LEFT JOIN fusion_low AS lw ON lw.run_id = g.run_id AND lw.query_id = g.query_id
+    WHERE TRY_CAST(missing AS VARCHAR) <> 'skip' AND TRY_CAST(method AS VARCHAR) IN ('sum', 'max', 'min', 'med', 'anz', 'mnz', 'gmnz',
+        'wsum', 'wmnz', 'mixed', 'dbsf')
+),
+-- the terms each method adds up (fusion_sums: in increasing order)
+fusion_comb_terms AS (
+    SELECT query_id, doc_id, score, retrieved,
+        CASE WHEN TRY_CAST(method AS VARCHAR) IN ('wsum', 'mixed') THEN weight * score ELSE score END AS term,
+        CASE WHEN TRY_CAST(method AS VARCHAR) = 'wmnz' AND retrieved = 1 THEN weight ELSE CAST(0 AS DOUBLE) END
+            AS wterm
+    FROM fusion_scored
+    WHERE TRY_CAST(method AS VARCHAR) IN ('sum', 'max', 'min', 'anz', 'mnz', 'gmnz', 'wsum', 'wmnz', 'mixed',
+        'dbsf')
+),
+fusion_comb AS (
+    SELECT query_id, doc_id,
+        CASE TRY_CAST(method AS VARCHAR)
+            WHEN 'max' THEN hi
+            WHEN 'min' THEN lo
+            WHEN 'anz' THEN total / cnt
+            WHEN 'mnz' THEN total * n
+            WHEN 'gmnz' THEN total * POWER(n, TRY_CAST(gamma AS DOUBLE))
+            WHEN 'wmnz' THEN total * wtotal
+            WHEN 'mixed' THEN total * SQRT(n)
+            ELSE total  -- sum, wsum, dbsf
+        END AS score
+    FROM (SELECT query_id, doc_id, SUM(term ORDER BY term) AS total,
+    SUM(wterm ORDER BY wterm) AS wtotal, MIN(score) AS lo, MAX(score) AS hi,
+    CAST(SUM(retrieved) AS DOUBLE) AS n, CAST(COUNT(*) AS DOUBLE) AS cnt
+FROM fusion_comb_terms
+GROUP BY query_id, doc_id) AS cs
+),
+fusion_med_rows AS (
+    SELECT query_id, doc_id, score FROM fusion_scored WHERE TRY_CAST(method AS VARCHAR) = 'med'
+),
+fusion_med AS (
+    SELECT query_id, doc_id, MIN(v) + (MAX(v) - MIN(v)) / CAST(2 AS DOUBLE) AS score
+FROM (
+    SELECT query_id, doc_id, score AS v,
+        row_number() OVER (PARTITION BY query_id, doc_id ORDER BY score) AS pos,
+        COUNT(*) OVER (PARTITION BY query_id, doc_id) AS cnt
+    FROM fusion_med_rows
+) AS m
+WHERE pos * 2 IN (cnt, cnt + 1, cnt + 2)
+GROUP BY query_id, doc_id
+),
+-- the methods reading ranks r: sums over the runs that have the document
+fusion_rank_terms AS (
+    SELECT query_id, doc_id, CAST(0 AS DOUBLE) AS score, 1 AS retrieved,
+        CASE TRY_CAST(method AS VARCHAR)
+            WHEN 'rrf' THEN weight / (TRY_CAST(k AS DOUBLE) + CAST(rank AS DOUBLE))
+            WHEN 'rbc' THEN (1 - TRY_CAST(phi AS DOUBLE)) * POWER(TRY_CAST(phi AS DOUBLE), CAST(rank AS DOUBLE) - 1)
+            ELSE CAST(1 AS DOUBLE) / (CAST(rank AS DOUBLE) * CAST(rank AS DOUBLE))
+        END AS term,
+        CAST(0 AS DOUBLE) AS wterm
+    FROM fusion_final
+    WHERE TRY_CAST(method AS VARCHAR) IN ('rrf', 'rbc', 'isr', 'log_isr', 'logn_isr')
+),
+fusion_rank_sums AS (
+    SELECT query_id, doc_id,
+        CASE TRY_CAST(method AS VARCHAR)
+            WHEN 'isr' THEN total * cnt
+            WHEN 'log_isr' THEN total * LN(cnt)
+            WHEN 'logn_isr' THEN total * LN(cnt + TRY_CAST(sigma AS DOUBLE))
+            ELSE total  -- rrf, rbc
+        END AS score
+    FROM (SELECT query_id, doc_id, SUM(term ORDER BY term) AS total,
+    SUM(wterm ORDER BY wterm) AS wtotal, MIN(score) AS lo, MAX(score) AS hi,
+    CAST(SUM(retrieved) AS DOUBLE) AS n, CAST(COUNT(*) AS DOUBLE) AS cnt
+FROM fusion_rank_terms
+GROUP BY query_id, doc_id) AS rs
+),
+-- over every candidate: Borda's points (c - r + 1 at rank r, (c - n + 1) / 2 where the run
+-- of n lacks it) and MEDRANK's ranks (n + 1 where the run lacks it)
+fusion_candidates AS (
+    SELECT g.query_id, g.doc_id, g.weight, g.n, g.c, g.rank
+    FROM (SELECT l.run_id, l.query_id, d.doc_id, l.n, l.weight, cc.c, x.rank, x.score
+FROM (
+    SELECT run_id, query_id, CAST(COUNT(*) AS DOUBLE) AS n, MAX(weight) AS weight
+    FROM fusion_final
+    GROUP BY run_id, query_id
+) AS l
+JOIN (SELECT DISTINCT query_id, doc_id FROM fusion_final) AS d ON d.query_id = l.query_id
+JOIN (
+    SELECT query_id, CAST(COUNT(DISTINCT doc_id) AS DOUBLE) AS c FROM fusion_final GROUP BY query_id
+) AS cc ON cc.query_id = l.query_id
+LEFT JOIN fusion_final AS x
+    ON x.run_id = l.run_id AND x.query_id = l.query_id AND x.doc_id = d.doc_id) AS g
+    WHERE TRY_CAST(method AS VARCHAR) IN ('bordafuse', 'w_bordafuse', 'median_rank')
+),
+fusion_borda_points AS (
+    SELECT query_id, doc_id, CAST(0 AS DOUBLE) AS score, 1 AS retrieved,
+        CASE WHEN TRY_CAST(method AS VARCHAR) = 'w_bordafuse' THEN weight ELSE CAST(1 AS DOUBLE) END
+            * CASE WHEN rank IS NOT NULL THEN c - CAST(rank AS DOUBLE) + 1
+                ELSE (c - n + 1) / CAST(2 AS DOUBLE) END AS term,
+        CAST(0 AS DOUBLE) AS wterm
+    FROM fusion_candidates
+    WHERE TRY_CAST(method AS VARCHAR) IN ('bordafuse', 'w_bordafuse')
+),
+fusion_borda_count AS (
+    SELECT query_id, doc_id, total AS score
+    FROM (SELECT query_id, doc_id, SUM(term ORDER BY term) AS total,
+    SUM(wterm ORDER BY wterm) AS wtotal, MIN(score) AS lo, MAX(score) AS hi,
+    CAST(SUM(retrieved) AS DOUBLE) AS n, CAST(COUNT(*) AS DOUBLE) AS cnt
+FROM fusion_borda_points
+GROUP BY query_id, doc_id) AS bs
+),
+fusion_filled_ranks AS (
+    SELECT query_id, doc_id, COALESCE(CAST(rank AS DOUBLE), n + 1) AS filled
+    FROM fusion_candidates
+    WHERE TRY_CAST(method AS VARCHAR) = 'median_rank'
+),
+fusion_medrank AS (
+    SELECT query_id, doc_id, -score AS score
+    FROM (SELECT query_id, doc_id, MIN(v) + (MAX(v) - MIN(v)) / CAST(2 AS DOUBLE) AS score
+FROM (
+    SELECT query_id, doc_id, filled AS v,
+        row_number() OVER (PARTITION BY query_id, doc_id ORDER BY filled) AS pos,
+        COUNT(*) OVER (PARTITION BY query_id, doc_id) AS cnt
+    FROM fusion_filled_ranks
+) AS m
+WHERE pos * 2 IN (cnt, cnt + 1, cnt + 2)
+GROUP BY query_id, doc_id) AS m
+),
+fusion_fused AS (
+    SELECT query_id, doc_id, score FROM fusion_comb
+    UNION ALL
+    SELECT query_id, doc_id, score FROM fusion_med
+    UNION ALL
+    SELECT query_id, doc_id, score FROM fusion_rank_sums
+    UNION ALL
+    SELECT query_id, doc_id, score FROM fusion_borda_count
+    UNION ALL
+    SELECT query_id, doc_id, score FROM fusion_medrank
+)
+SELECT COALESCE(TRY_CAST(name AS VARCHAR), TRY_CAST(method AS VARCHAR)) AS run_id, r.query_id, r.doc_id, r.score,
+    row_number() OVER (PARTITION BY r.query_id ORDER BY r.score DESC,
+    CASE WHEN TRY_CAST(ties AS VARCHAR) = 'trec_eval' THEN r.doc_id COLLATE "C" END DESC,
+    CASE WHEN TRY_CAST(ties AS VARCHAR) = 'doc_id_asc' THEN r.doc_id COLLATE "C" END ASC) AS rank
+FROM fusion_fused AS r
+UNION ALL BY NAME
+SELECT error('ireval_fuse: queries := ''error'': ' || problem) AS run_id, error('ireval_fuse: queries := ''error'': ' || problem) AS query_id FROM (SELECT MIN(problem) AS problem FROM (
+SELECT 'query ''' || q.query_id || ''' is in ' || CAST(q.runs AS STRING) || ' of the '
+    || CAST(a.runs AS STRING) || ' runs: pass queries := ''union'' (fuse each query from the '
+    || 'runs that have it) or queries := ''intersection''' AS problem
+FROM fusion_query_runs AS q
+CROSS JOIN fusion_runs AS a
+WHERE q.runs < a.runs
+) AS ireval_raised WHERE TRY_CAST(queries AS VARCHAR) = 'error') AS ireval_raise WHERE problem IS NOT NULL
+UNION ALL BY NAME
+SELECT error('ireval_fuse: norm := ''max'', guard := ''exact'': ' || problem) AS run_id, error('ireval_fuse: norm := ''max'', guard := ''exact'': ' || problem) AS query_id FROM (SELECT MIN(problem) AS problem FROM (
+SELECT 'run ''' || run_id || ''' scores ' || CAST(MIN(score) AS STRING) || ' on query '''
+    || query_id || '''; norm ''max'' divides by the maximum and needs scores of 0 or more: '
+    || 'use norm := ''min-max'' (or guard := ''ranx'' for ranx''s arithmetic)' AS problem
+FROM fusion_kept
+GROUP BY run_id, query_id
+HAVING MIN(score) < 0
+) AS ireval_raised WHERE TRY_CAST(norm AS VARCHAR) = 'max' AND TRY_CAST(guard AS VARCHAR) = 'exact') AS ireval_raise WHERE problem IS NOT NULL;

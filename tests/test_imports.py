@@ -38,7 +38,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("results",),
     (
         "engines.base", "engines.average", "engines.polars", "engines.duckdb", "engines.spark",
-        "engines.spark_polars",
+        "engines.spark_polars", "engines.fusion",
         "engines",
     ),
     ("evaluate", "outofcore"),

@@ -142,13 +142,13 @@ def test_every_macro_renders_for_spark() -> None:
     import sqlglot
 
     lib = irsql.library(SQL)
-    tables = {"eval_table": "ev", "run_table": "run", "qrels_table": "qrels"}
+    tables = {"eval_table": "ev", "run_table": "run", "qrels_table": "qrels", "runs_table": "runs"}
     required = {"k": 10, "recall": 0.5, "mult": 0.4, "num_docs": 1000}
     for t in lib.values():
         if t.kind != "macro":
             continue
         args = {p.name: required[p.name] for p in t.scalars if p.default is None}
-        text = T.render(t, lib, args, tables)
+        text = T.render(t, lib, args, tables, checked=True)  # (its raise blocks aside)
         assert "{" not in text, t.name
         assert not re.search(r"\b(error|typeof)\s*\(|\btry_cast\b", _code(text), re.I), t.name
         sqlglot.parse_one(text, read="spark")

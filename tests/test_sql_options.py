@@ -28,6 +28,7 @@ import pytest
 
 import polars_ireval as ir
 import polars_ireval.sql as irsql
+from polars_ireval.fusion.fuse import SQL_METHODS
 from polars_ireval.registry import REGISTRY, SQL_NAMES, SqlCall
 from polars_ireval.results import CoverageWarning
 from polars_ireval.sql import compile as sqlc
@@ -97,7 +98,9 @@ def _valid(p: T.Param) -> tuple[str, Any]:
 
 
 #: The fixture's tables, by table parameter.
-TABLES = {"run_table": "t_run", "qrels_table": "t_qrels", "eval_table": "t_ev"}
+TABLES = {
+    "run_table": "t_run", "qrels_table": "t_qrels", "eval_table": "t_ev", "runs_table": "t_runs",
+}  # fmt: skip
 
 
 def _tables(t: T.Template, empty: bool = False) -> dict[str, str]:
@@ -117,6 +120,13 @@ def con() -> Iterator[Any]:
     c.execute("CREATE TABLE t_run AS SELECT * FROM run_frame")
     c.execute("CREATE TABLE t_qrels AS SELECT * FROM qrels_frame")
     c.execute("CREATE TABLE t_ev AS SELECT * FROM ireval_judge('t_run', 't_qrels')")
+    # the fusion macros' runs: the queries every run has (their queries := 'error' fails
+    # on the others)
+    c.execute(
+        "CREATE TABLE t_runs AS SELECT run_id, query_id, doc_id, score FROM t_run WHERE "
+        "query_id IN (SELECT query_id FROM t_run GROUP BY query_id HAVING COUNT(DISTINCT "
+        "run_id) = (SELECT COUNT(DISTINCT run_id) FROM t_run))"
+    )
     for table in TABLES.values():
         c.execute(f"CREATE TABLE {table}_empty AS SELECT * FROM {table} WHERE FALSE")
     for t in MACROS.values():
@@ -146,8 +156,7 @@ def _python_problem(macro: str, values: dict[str, Any]) -> str | None:
         O.check_values(t.name, t.scalars, t.rules, values)
     except ir.ParameterError as e:
         return str(e)
-    rendered = {k: v for k, v in values.items() if (k, v) != ("missing", "error")}
-    T.render(t, LIB, rendered, _tables(t))  # and then renders
+    T.render(t, LIB, values, _tables(t), checked=True)  # and then renders
     return None
 
 
@@ -402,11 +411,16 @@ ROUTED = sorted(ROUTES)
 ROUTE_IDS = [f"{n}-{p}-{COMPANIONS[i]}" for n, p, i in ROUTED]
 
 
+#: The macros that are no measure: their options are checked against their Python
+#: function below.
+NOT_MEASURES = ("ireval_judge", "ireval_fuse", "ireval_normalize")
+
+
 def test_routes_cover_the_options() -> None:
     """Every option of the measure macros is some measure's parameter, compared below
     (but for utility's w_rel_ret ... w_nonrel_missed: its weights, split in four)."""
     covered = {(route[0], SQL_NAMES.get(p, p)) for (_, p, _), route in ROUTES.items()}
-    left = {(m, o) for m, o in OPTIONS if m != "ireval_judge" and (m, o) not in covered}
+    left = {(m, o) for m, o in OPTIONS if m not in NOT_MEASURES and (m, o) not in covered}
     assert left == {
         ("ireval_utility", w)
         for w in ("w_rel_ret", "w_nonrel_ret", "w_rel_missed", "w_nonrel_missed")
@@ -430,6 +444,40 @@ def test_judge_accepts_what_polars_judge_accepts(option: str) -> None:
         except ir.ParameterError:
             polars_ok = False
         assert (_python_problem("ireval_judge", {option: value}) is None) == polars_ok, value
+        outcomes.append(polars_ok)
+    assert any(outcomes) and not all(outcomes)
+
+
+POLARS_ONLY = set(ir.fusion.METHODS) - set(SQL_METHODS)
+FUSION_OPTIONS = [
+    (m, p.name) for m in ("ireval_fuse", "ireval_normalize") for p in MACROS[m].scalars
+]
+
+
+@pytest.mark.parametrize(
+    "macro,option", FUSION_OPTIONS, ids=[f"{m}-{o}" for m, o in FUSION_OPTIONS]
+)
+def test_fusion_macros_accept_what_fuse_accepts(macro: str, option: str) -> None:
+    """ireval_fuse and ireval_normalize take exactly the option values polars_ireval.fuse
+    and polars_ireval.normalize take (each option alone, the others at their defaults)."""
+    runs = pl.DataFrame({"run_id": ["a", "b"], "query_id": "q", "doc_id": "d", "score": 1.0})
+    outcomes = []
+    for value in [*_PY_VALUES, 60, 0.01, 0.8, 1e308, math.inf, math.nan]:
+        if option == "norm" and value == "max":  # (refused on negative scores only)
+            continue
+        if option == "method" and isinstance(value, str) and value in POLARS_ONLY:
+            continue  # the Polars engine's own methods (trained, pairwise)
+        try:
+            if macro == "ireval_fuse":  # with a method that reads the option
+                method = {"gamma": "gmnz", "sigma": "logn_isr", "phi": "rbc"}.get(option, "rrf")
+                given = {} if option == "method" else {"method": method}
+                ir.fuse(runs, **given, **{option: value})  # type: ignore[arg-type]
+            else:
+                ir.normalize(runs, **{option: value})  # type: ignore[arg-type]
+            polars_ok = True
+        except ir.ParameterError:
+            polars_ok = False
+        assert (_python_problem(macro, {option: value}) is None) == polars_ok, value
         outcomes.append(polars_ok)
     assert any(outcomes) and not all(outcomes)
 

@@ -57,6 +57,7 @@ FILES = (
     "weighted.sql",
     "rbp.sql",
     "cwl.sql",
+    "fusion.sql",
 )
 ENTRY = "ireval.sql"
 _HEADER = (

@@ -35,6 +35,14 @@ from typing import Any, Literal, Protocol, get_args
 
 from polars_ireval import registry as R
 from polars_ireval.errors import ParameterError
+from polars_ireval.fusion.fuse import (
+    FUSION_MISSING,
+    FUSION_QUERIES,
+    FUSION_TIES,
+    SQL_METHODS,
+)
+from polars_ireval.fusion.normalize import GUARDS
+from polars_ireval.fusion.normalize import NORMS as FUSION_NORMS
 from polars_ireval.judge import MISSING, TIES
 from polars_ireval.measures.ap import AP_NORMS
 from polars_ireval.measures.cwl import at_least_two
@@ -252,6 +260,14 @@ KINDS: dict[str, Kind] = {
     "dcg": _choice(DCG_KINDS),
     "rbp_ties": _choice(get_args(RbpTies)),
     "rounding": _choice(ROUNDING),
+    "text": Kind("VARCHAR", lambda v: isinstance(v, str), "TRUE", "it must be text"),
+    # the fusion macros (sql/fusion.sql)
+    "fuse_method": _choice(SQL_METHODS),
+    "fuse_norm": _choice(FUSION_NORMS),
+    "fuse_guard": _choice(GUARDS),
+    "fuse_missing": _choice(FUSION_MISSING),
+    "fuse_queries": _choice(FUSION_QUERIES),
+    "fuse_ties": _choice(FUSION_TIES),
 }
 
 

@@ -52,10 +52,13 @@ _WHERE = re.compile(r"[ \t]*(?:where[ \t]+(\w+(?:[ \t]*,[ \t]*\w+)*))?[ \t]*")
 _WHERE_LINE = re.compile(r"--[ \t]+(where[ \t][^\n]*)")
 _PARAM = re.compile(r"(\w+)(?:[ \t]*:[ \t]*(\w+)[ \t]*(\|[ \t]*NULL)?)?")
 _PLACEHOLDER = re.compile(r"\{(@?)(\w+)(?:\(([^{}]*)\))?\}")
-_TABLES = ("eval_table", "run_table", "qrels_table")
+_TABLES = ("eval_table", "run_table", "qrels_table", "runs_table")
 
 #: Columns of a run table that the judge reads when present (NULL when absent).
 OPTIONAL_RUN_COLUMNS = {"run_id": "STRING", "input_rank": "DOUBLE", "input_order": "BIGINT"}
+#: Columns of the fusion macros' runs table read when present (NULL when absent): a run's
+#: weight (``sql/fusion.sql``).
+OPTIONAL_RUNS_COLUMNS = {"weight": "DOUBLE"}
 
 #: The columns a run and a qrels table must have (the Python check's, ``require``): a DuckDB
 #: macro reading a table that lacks one fails naming it and the fix
@@ -63,7 +66,10 @@ OPTIONAL_RUN_COLUMNS = {"run_id": "STRING", "input_rank": "DOUBLE", "input_order
 REQUIRED_COLUMNS = {
     "run_table": ("run", ("query_id", "doc_id", "score")),
     "qrels_table": ("qrels", ("query_id", "doc_id", "relevance")),
+    "runs_table": ("runs", ("run_id", "query_id", "doc_id", "score")),
 }
+#: The optional columns of each table with some (NULL in DuckDB's read when absent).
+OPTIONAL_COLUMNS = {"run_table": OPTIONAL_RUN_COLUMNS, "runs_table": OPTIONAL_RUNS_COLUMNS}
 
 #: The document id as a byte-wise sort key, per engine (trec_eval compares ids with strcmp).
 DOC_KEY = {
@@ -142,7 +148,8 @@ class Template:
 
     @property
     def tables(self) -> tuple[str, ...]:
-        """The table parameters: ``run_table, qrels_table`` or ``eval_table``."""
+        """The table parameters: ``run_table, qrels_table``, ``runs_table`` (fusion) or
+        ``eval_table``."""
         given = tuple(p.name for p in self.params if p.name in _TABLES)
         return given or ("eval_table",)
 
@@ -360,8 +367,8 @@ def _duckdb_input(table: str, problem: str | None, macro: str = "") -> str:
     source = f"SELECT * FROM query_table({name})"
     if table in REQUIRED_COLUMNS:
         columns = [f"NULL AS {c}" for c in REQUIRED_COLUMNS[table][1]]
-        if table == "run_table":
-            columns += [f"CAST(NULL AS {t}) AS {c}" for c, t in OPTIONAL_RUN_COLUMNS.items()]
+        optional = OPTIONAL_COLUMNS.get(table, {})
+        columns += [f"CAST(NULL AS {t}) AS {c}" for c, t in optional.items()]
         source = (
             f"SELECT * EXCLUDE (ireval_columns) FROM (SELECT * FROM (SELECT "
             f"{', '.join(columns)} WHERE 1 = 0) AS proto UNION ALL BY NAME SELECT *, "
@@ -401,6 +408,18 @@ FROM weighted
 GROUP BY run_id, query_id"""
 
 
+#: The sums of the fusion methods for DuckDB's macros (the fragment ``fusion_sums`` of
+#: ``sql/fusion.sql``): DuckDB's ordered aggregate adds a document's terms in increasing
+#: order, one after the other; its window over the same order (the portable fragment)
+#: combines them in a tree laid over the whole sorted input, so that two documents with the
+#: same terms could get sums an ulp apart.
+DUCKDB_FUSION_SUMS = """SELECT query_id, doc_id, SUM(term ORDER BY term) AS total,
+    SUM(wterm ORDER BY wterm) AS wtotal, MIN(score) AS lo, MAX(score) AS hi,
+    CAST(SUM(retrieved) AS DOUBLE) AS n, CAST(COUNT(*) AS DOUBLE) AS cnt
+FROM {rows}
+GROUP BY query_id, doc_id"""
+
+
 def duckdb_macro(t: Template, lib: Mapping[str, Template]) -> str:
     """``CREATE OR REPLACE MACRO`` text for the macro template ``t``.
 
@@ -414,6 +433,7 @@ def duckdb_macro(t: Template, lib: Mapping[str, Template]) -> str:
         **lib,
         "positions": replace(lib["positions"], body=DUCKDB_POSITIONS),
         "cwl_score": replace(lib["cwl_score"], body=DUCKDB_CWL_SCORE),
+        "fusion_sums": replace(lib["fusion_sums"], body=DUCKDB_FUSION_SUMS),
     }
     env = {p.name: O.typed(p.name, p.kind) if p.kind else p.name for p in t.scalars}
     env.update(doc_keys("duckdb"))
@@ -466,11 +486,15 @@ def render(
     args: Mapping[str, Any],
     tables: Mapping[str, str],
     engine: Engine = "spark",
+    *,
+    checked: bool = False,
 ) -> str:
     """The body of macro ``t`` as one standalone query: literal parameters, named tables.
 
-    ``tables`` maps ``eval_table`` (or ``run_table``/``qrels_table``) to SQL table
-    expressions (quoted names or parenthesised subqueries).
+    ``tables`` maps ``eval_table`` (or ``run_table``/``qrels_table``, ``runs_table``) to
+    SQL table expressions (quoted names or parenthesised subqueries). Options under which
+    the macro raises on some data (its ``raise`` blocks) are refused, unless ``checked``:
+    the caller has checked the data for what they raise on.
     """
     values: dict[str, Any] = {}
     env: dict[str, str] = {}
@@ -486,7 +510,7 @@ def render(
     if unknown:
         raise ParameterError(f"{t.name}: unknown parameter(s) {sorted(unknown)}")
     O.check_values(t.name, t.scalars, t.rules, values)
-    for r in t.raises:
+    for r in () if checked else t.raises:
         if all(values.get(p.name) == default_value(p.default or "NULL") for p in r.params):
             given = ", ".join(f"{p.name} := {p.default}" for p in r.params)
             raise ParameterError(
