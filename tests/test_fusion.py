@@ -351,3 +351,26 @@ def test_the_command_line_writes_the_fused_run(tmp_path, capsys) -> None:
     assert "1 for 2 runs" in capsys.readouterr().err
     assert main(["fuse", paths[0]]) == 2
     assert "fusion takes two or more" in capsys.readouterr().err
+    on_duckdb = tmp_path / "duckdb.run"
+    assert (
+        main(["fuse", *paths, "--method", "mnz", "--engine", "duckdb", "-o", str(on_duckdb)]) == 0
+    )
+    assert ir.read_run(on_duckdb).equals(ir.read_run(_written(tmp_path, paths, "mnz")))
+    trained = tmp_path / "probfuse.run"
+    qrels = ir.example_path("qrels.txt")
+    assert main(["fuse", *paths, "--method", "probfuse", "--qrels", qrels, "--n-segments", "4",
+                 "-o", str(trained)]) == 0  # fmt: skip
+    want = ir.fuse(ir.read_run(paths, run_id="file"), "probfuse", qrels=ir.read_qrels(qrels),
+                   n_segments=4)  # fmt: skip
+    assert ir.read_run(trained).equals(want.select("query_id", "doc_id", "score"))
+    assert main(["fuse", *paths, "--method", "copeland", "--engine", "duckdb"]) == 2
+    assert "Polars engine only" in capsys.readouterr().err
+
+
+def _written(tmp_path, paths, method) -> str:
+    """``ireval fuse`` of ``paths`` with ``method`` on the Polars engine, written."""
+    from polars_ireval.cli import main
+
+    out = tmp_path / f"{method}-polars.run"
+    assert main(["fuse", *paths, "--method", method, "-o", str(out)]) == 0
+    return str(out)

@@ -255,7 +255,9 @@ WITHOUT_A_FLAG: dict[tuple[str, str], str] = {
     ("ireval properties", "bounds"): "Python only: a (low, high) pair",
     ("ireval pir", "cutoffs"): "--cutoffs takes ranges and lists (1-10, 1,3,5)",
     ("ireval fuse", "runs"): "the run files are the positional arguments",
-    ("ireval fuse", "params"): "the method's parameters: --k, --gamma, --sigma, --phi",
+    ("ireval fuse", "params"): "the method's parameters: --k, --gamma, --sigma, --phi, "
+    "--n-segments, --w, --rel",
+    ("ireval fuse", "con"): "a DuckDB connection or Spark session object; --engine chooses",
 }
 
 #: ``evaluate``'s ``ties=`` values, as ``--ties`` takes them.

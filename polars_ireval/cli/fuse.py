@@ -6,12 +6,17 @@
            [--k K] [--gamma G] [--sigma S] [--phi P] [--missing skip|zero|min]
            [--queries error|union|intersection] [--depth D] [--ties trec_eval|doc_id_asc]
            [--guard exact|ranx] [--name NAME] [-o FILE] [--format trec|tsv|csv|jsonl|parquet]
+           [--engine polars|duckdb]
+    ireval fuse RUN RUN [RUN ...] --method probfuse --qrels QRELS [--train-runs RUN ...]
+           [--n-segments 25] [--w 5] [--rel 1]
     ireval fuse RUN RUN [RUN ...] --qrels QRELS --optimize [--method rrf] [-m nDCG@10]
            [--folds 5] [--seed 0]
 
 Each file is one run, named by its file; the fused run goes to stdout (TREC text, each
 query by rank) or ``-o FILE`` (the format from the extension: ``.parquet``, ``.gz``, else
-text), with ``--name`` as its tag (default: the method). With ``--optimize``, the method's
+text), with ``--name`` as its tag (default: the method). A trained method (``posfuse``,
+``probfuse``, ``segfuse``, ``slidefuse``, ``bayesfuse``, ``mapfuse``) learns from
+``--qrels`` over the runs themselves or ``--train-runs``. With ``--optimize``, the method's
 parameters are chosen by cross-validation over the queries of ``--qrels``
 (:func:`polars_ireval.optimize_fusion`, ranx's grid): it prints the parameters each fold
 chose, the in-sample and held-out means, and the held-out comparison with the single run
@@ -28,7 +33,8 @@ from typing import Any
 import polars as pl
 
 from polars_ireval.cli.common import Parser, Progress, UsageError, expand_runs, guarded, read_runs
-from polars_ireval.fusion.fuse import METHODS, fuse
+from polars_ireval.engines.fusion import fuse
+from polars_ireval.fusion.fuse import METHODS
 from polars_ireval.fusion.normalize import GUARDS, NORMS
 from polars_ireval.io.writers import run_text, write_run
 
@@ -51,12 +57,8 @@ def parser() -> Parser:
         "--weights", default=None, metavar="W,W,...",
         help="one weight per run, in the order of the files (wsum, wmnz, mixed, rrf, w_bordafuse)",
     )  # fmt: skip
-    parameters = {
-        "k": "rrf's k (60)", "gamma": "gmnz's gamma (1)", "sigma": "logn_isr's sigma (0.01)",
-        "phi": "rbc's phi (0.8)",
-    }  # fmt: skip
-    for name, what in parameters.items():
-        p.add_argument(f"--{name}", type=float, default=None, help=what)
+    for name, (kind, what) in PARAMETERS.items():
+        p.add_argument(f"--{name.replace('_', '-')}", type=kind, default=None, help=what)
     p.add_argument(
         "--missing", choices=("skip", "zero", "min"), default="skip",
         help="a document a run did not retrieve: skip (as ranx), zero, min (the run's lowest)",
@@ -81,7 +83,18 @@ def parser() -> Parser:
         "--progress", choices=("auto", "always", "never"), default="auto",
         help="progress on stderr while reading",
     )  # fmt: skip
-    p.add_argument("--qrels", default=None, help="judgments, for --optimize")
+    p.add_argument(
+        "--engine", choices=("polars", "duckdb"), default="polars",
+        help="polars (default) or duckdb (the ireval_fuse macro of sql/fusion.sql)",
+    )  # fmt: skip
+    p.add_argument(
+        "--qrels", default=None,
+        help="judgments: what a trained method (posfuse ... mapfuse) learns from, or --optimize's",
+    )  # fmt: skip
+    p.add_argument(
+        "--train-runs", nargs="+", default=None, metavar="RUN",
+        help="a trained method's training runs (one per run, same systems; default: the runs)",
+    )  # fmt: skip
     p.add_argument(
         "--optimize", action="store_true",
         help="choose the method's parameters by k-fold cross-validation over the queries",
@@ -92,6 +105,18 @@ def parser() -> Parser:
     return p
 
 
+#: The methods' parameters as flags: their type and help.
+PARAMETERS: dict[str, tuple[type, str]] = {
+    "k": (float, "rrf's k (60)"),
+    "gamma": (float, "gmnz's gamma (1)"),
+    "sigma": (float, "logn_isr's sigma (0.01)"),
+    "phi": (float, "rbc's phi (0.8)"),
+    "n_segments": (int, "probfuse's segments a ranking is cut into (25)"),
+    "w": (int, "slidefuse's half-window (5)"),
+    "rel": (int, "the trained methods' lowest relevant grade (1)"),
+}
+
+
 def main(argv: Sequence[str]) -> int:
     """``ireval fuse ...``: returns the exit code (2 on error, one line on stderr)."""
     return guarded(_run, argv)
@@ -99,7 +124,7 @@ def main(argv: Sequence[str]) -> int:
 
 def _run(argv: list[str]) -> int:
     args = parser().parse_args(argv)
-    params = {n: getattr(args, n) for n in ("k", "gamma", "sigma", "phi")}
+    params = {n: getattr(args, n) for n in PARAMETERS}
     params = {n: v for n, v in params.items() if v is not None}
     weights = None
     if args.weights is not None:
@@ -110,12 +135,20 @@ def _run(argv: list[str]) -> int:
     progress = Progress(args.progress)
     runs = read_runs(expand_runs(args.runs), progress)
     progress.done()
-    if args.optimize or args.qrels is not None:
+    trained = args.method in METHODS and METHODS[args.method].trained
+    if args.optimize or (args.qrels is not None and not trained):
         return _optimize(args, runs, weights, params)
+    qrels = train_runs = None
+    if args.qrels is not None:
+        from polars_ireval.io.readers import read_qrels
+
+        qrels = read_qrels(args.qrels)
+    if args.train_runs is not None:
+        train_runs = read_runs(expand_runs(args.train_runs), progress)
     fused: Any = fuse(
         runs, args.method, norm=args.norm, weights=weights, missing=args.missing,
         queries=args.queries, depth=args.depth, ties=args.ties, guard=args.guard,
-        name=args.name, **params,
+        name=args.name, qrels=qrels, train_runs=train_runs, engine=args.engine, **params,
     )  # fmt: skip
     assert isinstance(fused, pl.DataFrame)  # eager runs in, an eager run out
     fmt = args.format or _format_of(args.output)
