@@ -14,7 +14,7 @@ def test_fusion_page_prints_what_it_shows() -> None:
     pytest.importorskip("matplotlib", reason="the page draws a figure: pip install '.[plot]'")
     need_data()
     results = run_blocks(ROOT / "docs" / "fusion.md")
-    assert len(results) == 4
+    assert len(results) == 6
     for code, printed, expected in results:
         assert expected is not None, code
         assert normalise(printed) == normalise(expected), code
