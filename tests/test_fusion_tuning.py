@@ -58,6 +58,42 @@ def test_it_picks_what_an_exhaustive_loop_picks(method: str, grid: list, seed: i
     assert sorted(got) == sorted(q for _, part, _ in expected for q in part)  # each once
 
 
+@pytest.mark.parametrize(
+    ("method", "grid"),
+    [("probfuse", [{"n_segments": n} for n in (1, 3, 8)]), ("slidefuse", [{"w": 1}, {"w": 4}])],
+)
+def test_a_trained_method_learns_fold_by_fold(method: str, grid: list) -> None:
+    """A method trained on judgments: per fold, each candidate is trained on the training
+    queries' runs and qrels alone (the loop below, with ir.fuse), chosen by its score on
+    those queries, and the fold's queries are scored by the model that never saw them."""
+    folds, seed = 4, 3
+    tuned = ir.optimize_fusion(RUNS, QRELS, method, "AP", search=grid, folds=folds, seed=seed)
+    queries = np.array(sorted(QRELS["query_id"].unique()))
+    order = np.random.default_rng(seed).permutation(len(queries))
+    fused = tuned.held_out.filter(pl.col("run_id") == "fused (tuned)")
+    got = dict(zip(fused["query_id"], fused["value"], strict=True))
+    for f, part in enumerate(np.array_split(queries[order], folds)):
+        held = pl.col("query_id").is_in(list(part))
+        train_runs, train_qrels = RUNS.filter(~held), QRELS.filter(~held)
+        means, values = [], []
+        for params in grid:
+            model = {"qrels": train_qrels, "train_runs": train_runs, **params}
+            on_train = _scored(ir.fuse(train_runs, method, **model))
+            on_test = _scored(ir.fuse(RUNS.filter(held), method, **model))
+            means.append(np.mean([on_train[q] for q in queries if q not in set(part)]))
+            values.append(on_test)
+        best = int(np.argmax(means))
+        assert json.loads(tuned.folds["params"][f]) == grid[best]
+        assert tuned.folds["in_sample"][f] == pytest.approx(means[best], abs=1e-12)
+        for q in part:
+            assert got[q] == pytest.approx(values[best][q], abs=1e-12)
+
+
+def _scored(fused: pl.DataFrame) -> dict:
+    s = ir.evaluate(fused, QRELS, "AP", per_query=True, missing="zero")
+    return dict(zip(s["query_id"], s["value"], strict=True))
+
+
 def test_no_held_out_score_comes_from_a_query_it_was_tuned_on() -> None:
     """A grid whose candidates differ on one query only: the held-out score of that query
     is the candidate the other queries chose, not the one best on it."""

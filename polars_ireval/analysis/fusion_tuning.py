@@ -9,7 +9,10 @@ takes; the in-sample score (the best candidate's mean over the training queries)
 beside the held-out one, so that the optimism of tuning on the test queries is visible.
 
 Every candidate of the grid is fused and evaluated in one lazy query (the fused runs
-concatenated, named by the candidate), once for all folds.
+concatenated, named by the candidate), once for all folds. A method trained on judgments
+(``probfuse``...) is trained fold by fold, on the training queries' runs and qrels alone,
+and applied to the fold's queries (held out) and to the training queries (the in-sample
+score it is chosen by): no query's judgments reach the model that scores it.
 """
 
 from __future__ import annotations
@@ -40,8 +43,9 @@ FUSED, BEST_SINGLE = "fused (tuned)", "best single run (tuned)"
 def ranx_grid(method: str, n_runs: int) -> list[dict[str, Any]]:
     """ranx's default search (its ``optimize_fusion``): RRF's k from 10 to 100 by 10;
     gamma (gmnz) and sigma (logn_isr) from 0.01 to 1 by 0.01; phi (rbc) from 0.01 to 0.99
-    (ranx also tries 1, where every score is 0); the weights of wsum, wmnz, mixed and
-    w_bordafuse: every choice of 0, 0.1, ..., 1 per run summing to 1."""
+    (ranx also tries 1, where every score is 0); ProbFuse's segments and SlideFuse's window
+    from 1 to 100; the weights of wsum, wmnz, mixed, w_bordafuse and w_condorcet: every
+    choice of 0, 0.1, ..., 1 per run summing to 1."""
     hundredths = [round(i / 100, 2) for i in range(1, 101)]
     if method == "rrf":
         return [{"k": k} for k in range(10, 101, 10)]
@@ -51,6 +55,10 @@ def ranx_grid(method: str, n_runs: int) -> list[dict[str, Any]]:
         return [{"sigma": s} for s in hundredths]
     if method == "rbc":
         return [{"phi": p} for p in hundredths[:-1]]
+    if method == "probfuse":
+        return [{"n_segments": n} for n in range(1, 101)]
+    if method == "slidefuse":
+        return [{"w": w} for w in range(1, 101)]
     if METHODS[method].weighted:
         tenths = range(11)
         combos = [c for c in itertools.product(tenths, repeat=n_runs) if sum(c) == 10]
@@ -170,30 +178,21 @@ def optimize_fusion(
     names = stacked[S.RUN_ID].unique(maintain_order=True).to_list()
     grid = ranx_grid(method, len(names)) if search == "ranx" else _checked_grid(search)
     qrels = intake_qrels(qrels)
-    fused: list[pl.LazyFrame] = []
-    for i, candidate in enumerate(grid):  # lazy: one query for the whole grid
-        one = fuse(
-            stacked.lazy(), method, norm=norm, name=f"c{i}",  # type: ignore[arg-type]
-            **fuse_options, **candidate,
-        )  # fmt: skip
-        assert isinstance(one, pl.LazyFrame)
-        fused.append(one)
-    scored = _per_query(pl.concat(fused), qrels, parsed)
-    scores = scored.select(
-        pl.col(S.RUN_ID).str.slice(1).cast(pl.Int64).alias(CANDIDATE),
-        S.QUERY_ID,
-        "value",
-    )
     singles = _per_query(stacked.lazy(), qrels, parsed).select(S.RUN_ID, S.QUERY_ID, "value")
-    queries = scores[S.QUERY_ID].unique().sort().to_numpy()
+    queries = singles[S.QUERY_ID].unique().sort().to_numpy()
     if len(queries) < folds:
         raise ParameterError(f"folds={folds}: only {len(queries)} queries to split")
     order = np.random.default_rng(seed).permutation(len(queries))
     parts = np.array_split(queries[order], folds)
+    options = {"norm": norm, **fuse_options}
+    if METHODS[method].trained:
+        scores, training = _trained_scores(stacked, qrels, method, grid, parts, parsed, options)
+    else:
+        scores, training = _grid_scores(stacked, qrels, method, grid, parsed, options), None
     rows, held = [], []
     for f, part in enumerate(parts, 1):
         test = pl.Series(S.QUERY_ID, part)
-        chosen, in_sample = _best(scores, CANDIDATE, test)
+        chosen, in_sample = _best(scores if training is None else training[f], CANDIDATE, test)
         single, _ = _best(singles, S.RUN_ID, test)
         mine = scores.filter(
             (pl.col(CANDIDATE) == chosen) & pl.col(S.QUERY_ID).is_in(test.implode())
@@ -228,6 +227,70 @@ def optimize_fusion(
         method=method,
         measure=parsed.label,
     )
+
+
+def _grid_scores(
+    stacked: pl.DataFrame, qrels: Any, method: str, grid: list[dict[str, Any]], measure: Any,
+    options: dict[str, Any],
+) -> pl.DataFrame:  # fmt: skip
+    """``candidate, query_id, value``: every candidate of the grid on every query, the
+    fusions in one lazy query."""
+    fused: list[pl.LazyFrame] = []
+    for i, candidate in enumerate(grid):
+        one = fuse(stacked.lazy(), method, name=f"c{i}", **options, **candidate)  # type: ignore[arg-type]
+        assert isinstance(one, pl.LazyFrame)
+        fused.append(one)
+    scored = _per_query(pl.concat(fused), qrels, measure)
+    return scored.select(
+        pl.col(S.RUN_ID).str.slice(1).cast(pl.Int64).alias(CANDIDATE), S.QUERY_ID, "value"
+    )
+
+
+def _trained_scores(
+    stacked: pl.DataFrame, qrels: Any, method: str, grid: list[dict[str, Any]],
+    parts: list[Any], measure: Any, options: dict[str, Any],
+) -> tuple[pl.DataFrame, dict[int, pl.DataFrame]]:  # fmt: skip
+    """A method trained on judgments, fold by fold: each candidate trained on the fold's
+    training queries (the runs on them and their qrels) and applied to the fold's queries
+    (the held-out scores, ``candidate, query_id, value``, every query scored by a model
+    learned without it) and to the training queries themselves (fold -> the in-sample
+    scores the candidate is chosen by). Every fusion in one lazy query."""
+    fused: list[pl.LazyFrame] = []
+    for f, part in enumerate(parts, 1):
+        held = pl.col(S.QUERY_ID).is_in(pl.Series(part).implode())
+        train_runs = stacked.lazy().filter(~held)
+        train_qrels = qrels.lazy().filter(~held)
+        for i, candidate in enumerate(grid):
+            for tag, rows in (("held", stacked.lazy().filter(held)), ("train", train_runs)):
+                one = fuse(
+                    rows, method, name=f"{f}/{i}/{tag}", qrels=train_qrels,  # type: ignore[arg-type]
+                    train_runs=train_runs, **options, **candidate,
+                )  # fmt: skip
+                assert isinstance(one, pl.LazyFrame)
+                fused.append(one)
+    scored = _per_query(pl.concat(fused), qrels, measure)
+    name = pl.col(S.RUN_ID).str.split("/")
+    scored = scored.select(
+        name.list.get(0).cast(pl.Int64).alias(FOLD),
+        name.list.get(1).cast(pl.Int64).alias(CANDIDATE),
+        name.list.get(2).alias("tag"),
+        S.QUERY_ID,
+        "value",
+    )
+    # each fusion scored on the queries it fused (evaluate scores the others 0)
+    fold_of = pl.DataFrame(
+        {S.QUERY_ID: [q for part in parts for q in part],
+         "home": [f for f, part in enumerate(parts, 1) for _ in part]},
+        schema={S.QUERY_ID: pl.String, "home": pl.Int64},
+    )  # fmt: skip
+    scored = scored.join(fold_of, on=S.QUERY_ID)
+    held_out = scored.filter((pl.col("tag") == "held") & (pl.col(FOLD) == pl.col("home")))
+    training = scored.filter((pl.col("tag") == "train") & (pl.col(FOLD) != pl.col("home")))
+    by_fold = {
+        f: training.filter(pl.col(FOLD) == f).select(CANDIDATE, S.QUERY_ID, "value")
+        for f in range(1, len(parts) + 1)
+    }
+    return held_out.select(CANDIDATE, S.QUERY_ID, "value"), by_fold
 
 
 def _one_measure(measure: Any) -> list[Any]:

@@ -241,7 +241,7 @@ def _probfuse(rows: pl.LazyFrame, hits: pl.LazyFrame, n_segments: int) -> pl.Laz
         pl.col(_HIT).mean(), pl.col(_NQ).first()
     )
     model = per_query.group_by(S.RUN_ID, _SEG).agg(
-        (pl.col(_HIT).sum() / pl.col(_NQ).first()).alias(_P)
+        (ordered_sum(pl.col(_HIT)) / pl.col(_NQ).first()).alias(_P)
     )
     scored = _positional(rows.with_columns(segment(pl.col(_LEN))), model, [S.RUN_ID, _SEG])
     score = pl.col(_P) / (pl.col(_SEG).cast(pl.Float64) + 1.0)
@@ -344,7 +344,7 @@ def _mapfuse(rows: pl.LazyFrame, hits: pl.LazyFrame, qrels: pl.LazyFrame, rel: i
     ap = (
         hits.with_columns((pl.col(_HIT) * precision).alias("__prec"))
         .group_by(S.RUN_ID, S.QUERY_ID)
-        .agg(pl.col("__prec").sum())
+        .agg(ordered_sum(pl.col("__prec")))
         .join(n_relevant, on=S.QUERY_ID, how="left")
         .select(
             S.RUN_ID,
@@ -354,7 +354,8 @@ def _mapfuse(rows: pl.LazyFrame, hits: pl.LazyFrame, qrels: pl.LazyFrame, rel: i
             .alias("__ap"),
         )
     )
-    weight = ap.group_by(S.RUN_ID).agg(pl.col("__ap").mean().alias(_P))
+    mean = ordered_sum(pl.col("__ap")) / pl.len().cast(pl.Float64)
+    weight = ap.group_by(S.RUN_ID).agg(mean.alias(_P))
     scored = rows.join(weight, on=S.RUN_ID, how="left").with_columns(pl.col(_P).fill_null(0.0))
     return scored.select(
         S.QUERY_ID, S.DOC_ID, (pl.col(_P) / (pl.col(_POS).cast(pl.Float64) + 1.0)).alias(S.SCORE)
