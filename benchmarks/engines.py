@@ -89,8 +89,8 @@ from bench.measuring import (
     machine,
     peak_rss_mb,
     short_paths,
+    spawn,
     warm_cache,
-    worker_env,
 )
 from bench.synthetic import DEPTH, ensure_synthetic, sql_string
 from bench.tables import markdown_table, number, text_table
@@ -413,23 +413,7 @@ def run_worker(job: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     dict
         The worker's record, or ``status`` ``timeout``/``error`` if it wrote none.
     """
-    with tempfile.TemporaryDirectory() as tmp:
-        result_file = Path(tmp) / "result.json"
-        command = [
-            sys.executable,
-            str(Path(__file__).resolve()),
-            *("--worker", json.dumps(job), "--result-file", str(result_file)),
-        ]
-        try:
-            proc = subprocess.run(
-                command, env=worker_env(), timeout=args.timeout, capture_output=True, text=True
-            )
-        except subprocess.TimeoutExpired:
-            return {"status": "timeout", "error": f"timed out after {args.timeout:g} s"}
-        if not result_file.exists():
-            tail = proc.stderr.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
-            return {"status": "error", "error": f"worker died: {tail[0]}"}
-        return json.loads(result_file.read_text())
+    return spawn(__file__, ["--worker", json.dumps(job)], args.timeout)
 
 
 def largest(current: float | None, new: float | None) -> float | None:

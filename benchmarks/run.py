@@ -21,9 +21,7 @@ import importlib
 import importlib.metadata
 import json
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import asdict
 from datetime import datetime, timezone
@@ -51,8 +49,8 @@ from bench.measuring import (
     machine,
     peak_rss_mb,
     short_paths,
+    spawn,
     warm_cache,
-    worker_env,
 )
 from bench.results import Row, max_difference, ratios, status_text
 from bench.tables import markdown_table, number, text_table
@@ -128,25 +126,15 @@ def run_worker(
     dict
         The worker's record, or ``status`` ``timeout``/``error`` if it did not write one.
     """
-    with tempfile.TemporaryDirectory() as tmp:
-        result_file = Path(tmp) / "result.json"
-        command = [
-            sys.executable,
-            str(Path(__file__).resolve()),
+    return spawn(
+        __file__,
+        [
             *("--worker", tool, name, fmt),
             *("--data-dir", str(args.data_dir), "--scale", repr(scale)),
-            *("--seed", str(args.seed), "--result-file", str(result_file)),
-        ]
-        try:
-            proc = subprocess.run(
-                command, env=worker_env(), timeout=args.timeout, capture_output=True, text=True
-            )
-        except subprocess.TimeoutExpired:
-            return {"status": "timeout", "error": f"timed out after {args.timeout:g} s"}
-        if not result_file.exists():
-            tail = proc.stderr.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
-            return {"status": "error", "error": f"worker died: {tail[0]}"}
-        return json.loads(result_file.read_text())
+            *("--seed", str(args.seed)),
+        ],
+        args.timeout,
+    )
 
 
 def measure_round(row: Row, spec: Workload, args: argparse.Namespace) -> None:

@@ -19,9 +19,9 @@ and imported by no other module; what two of them use lives here, a module a roo
     cache, machine, load, command line) and timing within one process.
 ``tables``
     Plain-text and Markdown tables.
-``results``, ``engine_results``, ``outofcore_results``
-    The rows of ``run.py``, ``engines.py`` and ``outofcore.py``, how they compare, and
-    the tables that more than one page shows.
+``results``, ``engine_results``, ``outofcore_results``, ``fusion_results``
+    The rows of ``run.py``, ``engines.py``, ``outofcore.py`` and ``fusion.py``, how they
+    compare, and the tables their pages show.
 ``charts``
     The benchmark pages' charts, drawn from the results files (``charts.py``).
 

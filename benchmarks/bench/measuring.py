@@ -40,6 +40,30 @@ def peak_rss_mb() -> float:
     return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
 
 
+def spawn(script: str, worker_args: list[str], timeout: float) -> dict[str, Any]:
+    """Run ``script`` with ``worker_args`` in a fresh Python process (the working tree first
+    on its path, :func:`worker_env`), handing it ``--result-file``; return the record it
+    wrote there, or ``status`` ``timeout``/``error`` when it wrote none."""
+    import json
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        result_file = Path(tmp) / "result.json"
+        command = [sys.executable, str(Path(script).resolve()), *worker_args]
+        command += ["--result-file", str(result_file)]
+        try:
+            proc = subprocess.run(
+                command, env=worker_env(), timeout=timeout, capture_output=True, text=True
+            )
+        except subprocess.TimeoutExpired:
+            return {"status": "timeout", "error": f"timed out after {timeout:g} s"}
+        if not result_file.exists():
+            tail = proc.stderr.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
+            return {"status": "error", "error": f"worker died: {tail[0]}"}
+        return dict(json.loads(result_file.read_text()))
+
+
 def worker_env() -> dict[str, str]:
     """Environment of a worker: the repository first on ``PYTHONPATH`` (working tree)."""
     paths = [str(REPO_DIR), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
