@@ -301,6 +301,9 @@ def test_spark_checks_its_runs(spark: Any) -> None:
                              .otherwise(pl.col("score")))  # fmt: skip
     with pytest.raises(ir.ScoreError, match="NaN"):
         ir.fuse(spark.createDataFrame(bad.to_arrow()), engine="spark", con=spark)
+    negative = spark.createDataFrame(FIXED.with_columns(pl.col("score") - 1.0).to_arrow())
+    with pytest.raises(ir.ParameterError, match="norm='max' divides by the maximum"):
+        ir.fuse(negative, "sum", norm="max", engine="spark", con=spark)
     twice = pl.concat([FIXED, FIXED.head(1)])
     with pytest.raises(ir.DuplicateError, match="twice"):
         ir.fuse(spark.createDataFrame(twice.to_arrow()), engine="spark", con=spark)

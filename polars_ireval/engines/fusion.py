@@ -21,15 +21,23 @@ import polars as pl
 
 from polars_ireval._base import schema as S
 from polars_ireval.engines.duckdb import install, own_cursor
-from polars_ireval.engines.spark import from_polars, persisted, spark_frame, spark_session
-from polars_ireval.errors import DuplicateError, MissingQueryError, ParameterError, ScoreError
+from polars_ireval.engines.spark import (
+    from_polars,
+    persisted,
+    spark_frame,
+    spark_session,
+    temp_view,
+)
+from polars_ireval.errors import DuplicateError, ParameterError, ScoreError
 from polars_ireval.fusion import fuse as polars_fuse
 from polars_ireval.fusion import normalize as polars_normalize
 from polars_ireval.fusion.fuse import (
     METHODS,
     SQL_METHODS,
     check_choices,
+    check_every_run,
     check_method,
+    check_non_negative,
     check_weights,
     runs_frame,
 )
@@ -181,6 +189,7 @@ def _duckdb(
     if not one_run and len(names) < 2:
         raise ParameterError(f"fuse: {len(names)} run(s) ({names}); fusion takes two or more")
     weight = check_weights(weights, names, spec) if spec is not None else None
+    _check_frame(frame, args)  # (as the Polars engine; the macro's raise blocks are SQL's)
     own = con is None
     cursor = own_cursor() if own else con
     view = f"ireval_fusion_runs_{id(frame):x}"
@@ -194,7 +203,7 @@ def _duckdb(
         )
         call = ", ".join(f"{k} := {T.literal(v)}" for k, v in args.items())
         query = f"SELECT * FROM {macro}({table_arg(source)}, {call})"
-        out = _raised(lambda: pl.from_arrow(cursor.sql(query).to_arrow_table()))
+        out = pl.from_arrow(cursor.sql(query).to_arrow_table())
         assert isinstance(out, pl.DataFrame)
     finally:
         if own:
@@ -203,26 +212,6 @@ def _duckdb(
             cursor.execute(f"DROP VIEW IF EXISTS {quote_ident(view + '_weighted')}")
             cursor.unregister(view)
     return out.with_columns(pl.col(S.RANK).cast(pl.UInt32)).sort(S.RUN_ID, S.QUERY_ID, S.RANK)
-
-
-def _raised(call: Any) -> Any:
-    """``call()``, a failure of a macro's raise block (its data refused under the options
-    given) raised as the Polars engine raises it."""
-    import duckdb
-
-    try:
-        return call()
-    except duckdb.Error as e:
-        text = str(e)
-        for marker, error, what in (
-            ("queries := 'error': ", MissingQueryError, "a query is not in every run"),
-            ("guard := 'exact': ", ParameterError, "norm='max' on a negative score"),
-        ):
-            if marker in text:
-                problem = text.split(marker, 1)[1].splitlines()[0]
-                problem = problem.replace(" := ", "=").replace("norm 'max'", "norm='max'")
-                raise error(f"fuse: {what}: {problem}") from None
-        raise
 
 
 # --------------------------------------------------------------------------- Spark
@@ -253,13 +242,13 @@ def _spark(
             from pyspark.sql import functions as F
 
             native = native.withColumn(S.RUN_ID, F.lit(""))
-        view = _view(native)
+        view = temp_view(native, "fusion")
         names = [row[0] for row in spark.sql(f"SELECT DISTINCT run_id FROM {view}").collect()]
     else:
         frame = _stacked_frame(runs, one_run)
         names = frame[S.RUN_ID].unique(maintain_order=True).to_list()
         _check_frame(frame, args)
-        view = _view(from_polars(spark, frame))
+        view = temp_view(from_polars(spark, frame), "fusion")
     if not one_run and len(names) < 2:
         raise ParameterError(f"fuse: {len(names)} run(s) ({names}); fusion takes two or more")
     weight = check_weights(weights, names, spec) if spec is not None else None
@@ -302,74 +291,46 @@ def _staged(spark: Any, macro: str, source: str, args: Mapping[str, Any]) -> Any
         frame = spark.sql(query)
         if i < 2 and (i == 0 or macro == "ireval_fuse"):
             frame = persisted(frame)
-            views["kept" if i == 0 else "final"] = _view(frame)
+            views["kept" if i == 0 else "final"] = temp_view(frame, "fusion")
     if macro == "ireval_normalize":
         return frame.drop(_WEIGHT)
     return frame
 
 
-def _view(frame: Any) -> str:
-    import uuid
-
-    name = f"ireval_fusion_{uuid.uuid4().hex}"
-    frame.createOrReplaceTempView(name)
-    return name
-
-
 def _check_frame(frame: pl.DataFrame, args: Mapping[str, Any]) -> None:
-    """What the SQL's raise blocks refuse (which a query rendered for Spark cannot raise),
-    on runs read in Python: a query not in every run under ``queries="error"``, a negative
-    score in the top ``depth`` under ``norm="max"`` and ``guard="exact"``."""
-    short = (
-        frame.group_by(S.QUERY_ID)
-        .agg(pl.col(S.RUN_ID).n_unique().alias("runs"))
-        .filter(pl.col("runs") < frame[S.RUN_ID].n_unique())
-        .height
-    )
-    depth = args.get("depth")
-    top = pl.col(S.SCORE).sort(descending=True)
-    low = (
-        frame.group_by(S.RUN_ID, S.QUERY_ID)
-        .agg((top if depth is None else top.head(depth)).min())[S.SCORE]
-        .min()
-    )
-    _refuse(short, low, args)
-
-
-def _refuse(short: int, low: Any, args: Mapping[str, Any]) -> None:
-    if short and args.get("queries") == "error":
-        raise MissingQueryError(
-            f"fuse: {short} quer{'y' if short == 1 else 'ies'} not in every run; pass "
-            "queries='union' (fuse each from the runs that have it) or queries='intersection'"
-        )
-    if args.get("norm") == "max" and args.get("guard") == "exact" and low is not None and low < 0:
-        raise ParameterError(
-            f"norm='max' divides by the maximum and needs scores of 0 or more; a run scores "
-            f"{low}: use norm='min-max' (or guard='ranx' for ranx's arithmetic)"
-        )
+    """What the Polars engine refuses as its query runs (and the DuckDB macro's raise
+    blocks, which a query rendered for Spark cannot hold), on runs read in Python: a query
+    not in every run under ``queries="error"``, a negative score in the top ``depth`` under
+    ``norm="max"`` and ``guard="exact"``; the Polars engine's checks and messages."""
+    if args.get("queries") == "error":
+        present = frame.group_by(S.QUERY_ID).agg(pl.col(S.RUN_ID).n_unique().alias("runs"))
+        check_every_run(present, frame[S.RUN_ID].n_unique())
+    if args.get("norm") == "max" and args.get("guard") == "exact":
+        depth, top = args.get("depth"), pl.col(S.SCORE).sort(descending=True)
+        low = (top if depth is None else top.head(depth)).min()
+        check_non_negative(frame.group_by(S.RUN_ID, S.QUERY_ID).agg(low))
 
 
 def _check_spark(spark: Any, source: str, args: Mapping[str, Any]) -> None:
-    """What the Python intake checks, on runs that stay in Spark: one small query."""
+    """What the Python intake checks, on runs that stay in Spark (a small query), and
+    :func:`_check_frame`'s checks (on a row a query and a row a ranking)."""
     depth = args.get("depth")
     cut = "" if depth is None else f" WHERE rank <= {int(depth)}"
-    query = f"""
-    WITH src AS (SELECT * FROM {source}),
+    ctes = f"""src AS (SELECT * FROM {source}),
     ranked AS (SELECT run_id, query_id, doc_id, score, row_number() OVER (
         PARTITION BY run_id, query_id ORDER BY score DESC) AS rank FROM src),
-    kept AS (SELECT * FROM ranked{cut})
+    kept AS (SELECT * FROM ranked{cut})"""
+    query = f"""
+    WITH {ctes}
     SELECT
         (SELECT COUNT(*) FROM src WHERE query_id IS NULL OR doc_id IS NULL OR score IS NULL
             OR NOT (score >= CAST('-1.7976931348623157e308' AS DOUBLE)
             AND score <= CAST('1.7976931348623157e308' AS DOUBLE))) AS bad,
         (SELECT COUNT(*) FROM (SELECT run_id, query_id, doc_id FROM src
             GROUP BY run_id, query_id, doc_id HAVING COUNT(*) > 1) AS d) AS duplicates,
-        (SELECT COUNT(*) FROM (SELECT query_id FROM kept GROUP BY query_id
-            HAVING COUNT(DISTINCT run_id) < (SELECT COUNT(DISTINCT run_id) FROM src)) AS q)
-            AS short,
-        (SELECT MIN(score) FROM kept) AS low
+        (SELECT COUNT(DISTINCT run_id) FROM src) AS runs
     """
-    bad, duplicates, short, low = spark.sql(query).collect()[0]
+    bad, duplicates, runs = spark.sql(query).collect()[0]
     if bad:
         raise ScoreError(
             f"the Spark runs hold {bad} row(s) with a null id or a null, NaN or infinite "
@@ -380,7 +341,18 @@ def _check_spark(spark: Any, source: str, args: Mapping[str, Any]) -> None:
             f"the Spark runs list {duplicates} document(s) twice in a ranking; keep one row "
             "per (run_id, query_id, doc_id)"
         )
-    _refuse(short, low, args)
+
+    def small(sql: str) -> pl.DataFrame:  # a row a query or a ranking
+        out = pl.from_arrow(spark.sql(f"WITH {ctes} {sql}").toArrow())
+        assert isinstance(out, pl.DataFrame)
+        return out
+
+    if args.get("queries") == "error":
+        by_query = "SELECT query_id, COUNT(DISTINCT run_id) AS runs FROM kept GROUP BY query_id"
+        check_every_run(small(by_query), runs)
+    if args.get("norm") == "max" and args.get("guard") == "exact":
+        by_ranking = "SELECT run_id, query_id, MIN(score) AS score FROM kept GROUP BY 1, 2"
+        check_non_negative(small(by_ranking))
 
 
 __all__ = ["ENGINES", "METHODS", "fuse", "normalize"]

@@ -150,7 +150,8 @@ def _table_exists(spark: Any, name: str) -> bool:
         return False
 
 
-def _view(spark: Any, frame: Any, prefix: str) -> str:
+def temp_view(frame: Any, prefix: str) -> str:
+    """``frame`` as a temporary view of a fresh name (``ireval_<prefix>_...``): its name."""
     name = f"ireval_{prefix}_{uuid.uuid4().hex}"
     frame.createOrReplaceTempView(name)
     return name
@@ -301,7 +302,7 @@ def evaluate(request: Request) -> Any:
         )
     multi = S.RUN_ID in run_sdf.columns
     evaluations: dict[bool, Any] = {}
-    views = [_view(spark, run_sdf, "run"), _view(spark, qrels_sdf, "qrels")]
+    views = [temp_view(run_sdf, "run"), temp_view(qrels_sdf, "qrels")]
     try:
         tables = {
             "run_table": _run_source(views[0], run_sdf.columns),
@@ -336,7 +337,7 @@ def evaluate(request: Request) -> Any:
             options = judge_options(parsed, flags, flag, residuals=r.residuals, **common)
             evaluation = spark.sql(judge_sql(tables, **options))
             evaluations[flag] = persisted(evaluation)
-            views.append(_view(spark, evaluations[flag], "eval"))
+            views.append(temp_view(evaluations[flag], "eval"))
             eval_views[flag] = quote(views[-1])
         rankings = None
         if missing == "zero" and any(m.defn.absent is not None for m in parsed):

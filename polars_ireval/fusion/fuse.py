@@ -458,20 +458,34 @@ def _gated(rows: pl.LazyFrame, check: Any, source: pl.LazyFrame) -> pl.LazyFrame
     return rows.join(passed, how="cross").drop(_GATE)
 
 
+def check_non_negative(low: pl.DataFrame) -> None:
+    """Refuse ``norm="max"`` (score / maximum) on a negative score: ``low`` holds each
+    ranking's lowest score (``run_id, query_id, score``). Every engine's check."""
+    bad = low.filter(pl.col(S.SCORE) < 0.0).sort(S.SCORE, S.RUN_ID, S.QUERY_ID)
+    if bad.height:
+        row = bad.row(0, named=True)
+        raise ParameterError(
+            f"norm='max' divides by the maximum and needs scores of 0 or more; run "
+            f"{row[S.RUN_ID]!r} scores {row[S.SCORE]} on query {row[S.QUERY_ID]!r}: use "
+            "norm='min-max' (or guard='ranx' for ranx's arithmetic)"
+        )
+
+
+def check_every_run(present: pl.DataFrame, n_runs: int) -> None:
+    """Refuse (``queries="error"``) a query not in every run: ``present`` holds each query's
+    number of runs (``query_id, runs``). Every engine's check."""
+    short = present.filter(pl.col("runs") < n_runs)
+    if short.height:
+        raise MissingQueryError(
+            f"fuse: {short.height} quer{'y' if short.height == 1 else 'ies'} not in every "
+            f"run (e.g. {sorted(short[S.QUERY_ID].to_list())[:3]}); pass queries='union' "
+            "(fuse each from the runs that have it) or queries='intersection'"
+        )
+
+
 def _non_negative(rows: pl.LazyFrame) -> pl.LazyFrame:
-    """Refuse a negative score under ``norm="max"`` (score / maximum), as part of the query."""
-
-    def check(low: pl.DataFrame) -> None:
-        bad = low.filter(pl.col(S.SCORE) < 0.0)
-        if bad.height:
-            row = bad.row(0, named=True)
-            raise ParameterError(
-                f"norm='max' divides by the maximum and needs scores of 0 or more; run "
-                f"{row[S.RUN_ID]!r} scores {row[S.SCORE]} on query {row[S.QUERY_ID]!r}: use "
-                "norm='min-max' (or guard='ranx' for ranx's arithmetic)"
-            )
-
-    return _gated(rows, check, rows.group_by(RANKING).agg(pl.col(S.SCORE).min()))
+    """Refuse a negative score under ``norm="max"``, as part of the query."""
+    return _gated(rows, check_non_negative, rows.group_by(RANKING).agg(pl.col(S.SCORE).min()))
 
 
 def _queries(rows: pl.LazyFrame, n_runs: int, policy: str) -> pl.LazyFrame:
@@ -480,19 +494,8 @@ def _queries(rows: pl.LazyFrame, n_runs: int, policy: str) -> pl.LazyFrame:
     runs_per_query = pl.col(S.RUN_ID).n_unique().over(S.QUERY_ID)
     if policy == "intersection":
         return rows.filter(runs_per_query == n_runs)
-
-    def check(present: pl.DataFrame) -> None:
-        short = present.filter(pl.col("runs") < n_runs)
-        if short.height:
-            raise MissingQueryError(
-                f"fuse: {short.height} quer{'y' if short.height == 1 else 'ies'} not in every "
-                f"run (e.g. {sorted(short[S.QUERY_ID].to_list())[:3]}); pass queries='union' "
-                "(fuse each from the runs that have it) or queries='intersection'"
-            )
-
-    return _gated(
-        rows, check, rows.group_by(S.QUERY_ID).agg(pl.col(S.RUN_ID).n_unique().alias("runs"))
-    )
+    present = rows.group_by(S.QUERY_ID).agg(pl.col(S.RUN_ID).n_unique().alias("runs"))
+    return _gated(rows, lambda frame: check_every_run(frame, n_runs), present)
 
 
 def _combined(
