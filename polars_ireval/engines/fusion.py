@@ -114,9 +114,7 @@ def normalize(
     check_choices("skip", "union", ties, None)
     args = {"norm": norm, "guard": guard, "ties": ties}
     if engine == "duckdb":
-        single = isinstance(run, (pl.DataFrame, pl.LazyFrame)) and (
-            S.RUN_ID not in run.collect_schema().names()
-        )
+        single = isinstance(run, (pl.DataFrame, pl.LazyFrame)) and not _has_run_id(run)
         out = _duckdb("ireval_normalize", run, args, None, None, con, one_run=True)
         return out.drop(S.RUN_ID, S.RANK) if single else out.drop(S.RANK)
     return _spark("ireval_normalize", run, args, None, None, con, one_run=True).drop(S.RANK)
@@ -153,11 +151,8 @@ _described(normalize, "ireval_normalize")
 
 def _stacked_frame(runs: Any, one_run: bool) -> pl.DataFrame:
     """The runs read and checked as the Polars engine reads them: ``run_id, query_id,
-    doc_id, score``."""
-    if one_run:
-        frame = runs_frame({"": runs}) if not _has_run_id(runs) else runs_frame(runs)
-        return frame
-    return runs_frame(runs)
+    doc_id, score`` (one run without ``run_id``: the run ``""``, for a normalisation)."""
+    return runs_frame({"": runs} if one_run and not _has_run_id(runs) else runs)
 
 
 def _has_run_id(run: Any) -> bool:
